@@ -1,0 +1,3 @@
+module github.com/robocup-dnetwork/dnetwork
+
+go 1.26
