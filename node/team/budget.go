@@ -1,0 +1,185 @@
+package team
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// League selects the message rules of a league.
+type League int
+
+const (
+	// LeagueHSL is the Humanoid Soccer League: team messages up to 512 bytes, a budget of
+	// 12 000 messages per game, counted in READY, SET and PLAYING.
+	LeagueHSL League = iota
+	// LeagueSPL is the Standard Platform League: up to 128 bytes, 1 200 messages per game,
+	// counted in STANDBY, READY, SET and PLAYING.
+	LeagueSPL
+	// LeagueHL is the former Humanoid League (GameController v12): no budget, no size rule
+	// beyond the datagram; 512 bytes is used as a sane cap.
+	LeagueHL
+)
+
+// ParseLeague parses a league profile name as used in the parameter files.
+func ParseLeague(s string) (League, error) {
+	switch s {
+	case "hsl":
+		return LeagueHSL, nil
+	case "spl":
+		return LeagueSPL, nil
+	case "hl":
+		return LeagueHL, nil
+	}
+	return 0, fmt.Errorf("team: unknown league profile %q (want hsl, spl or hl)", s)
+}
+
+func (l League) String() string {
+	switch l {
+	case LeagueHSL:
+		return "hsl"
+	case LeagueSPL:
+		return "spl"
+	case LeagueHL:
+		return "hl"
+	}
+	return fmt.Sprintf("League(%d)", int(l))
+}
+
+// SizeCap is the largest team message the league allows, in bytes.
+func (l League) SizeCap() int {
+	if l == LeagueSPL {
+		return 128
+	}
+	return 512
+}
+
+// HalfDuration is the regular length of one half.
+func (l League) HalfDuration() time.Duration { return 10 * time.Minute }
+
+// Game states as the GameController numbers them (all versions agree on 0-4; SPL v18
+// adds STANDBY 5).
+const (
+	StateInitial  uint8 = 0
+	StateReady    uint8 = 1
+	StateSet      uint8 = 2
+	StatePlaying  uint8 = 3
+	StateFinished uint8 = 4
+	StateStandby  uint8 = 5
+)
+
+// Game phases (GAME_PHASE_*); the HL secondary states map onto the same numbers.
+const (
+	PhaseNormal       uint8 = 0
+	PhasePenaltyShoot uint8 = 1
+	PhaseOvertime     uint8 = 2
+	PhaseTimeout      uint8 = 3
+)
+
+// Counted reports whether team messages sent in this state count against the budget.
+// The penalty shoot-out and timeouts never count.
+func (l League) Counted(state, phase uint8) bool {
+	if phase == PhasePenaltyShoot || phase == PhaseTimeout {
+		return false
+	}
+	switch state {
+	case StateReady, StateSet, StatePlaying:
+		return l != LeagueHL
+	case StateStandby:
+		return l == LeagueSPL
+	}
+	return false
+}
+
+// BudgetPolicy spreads the team's message budget over the rest of the game.
+//
+// The remaining budget minus Reserve is divided by the remaining game time and by the
+// number of robots sharing it; the result is the fastest rate this robot may send at. A
+// robot whose team has used up everything but the reserve goes silent, as does a
+// penalised robot. With no budget known (no GameController, or a version without budgets)
+// only the rate rule applies.
+type BudgetPolicy struct {
+	League League
+	// Reserve is the number of messages kept back and never spent by the allowance.
+	Reserve int
+	// SilentUncounted makes the robot silent in states whose messages do not count
+	// (INITIAL, FINISHED, ...). By default it keeps talking there, at no cost.
+	SilentUncounted bool
+}
+
+// BudgetInput is the situation the policy looks at.
+type BudgetInput struct {
+	Known     bool  // a budget figure is available
+	Remaining int   // messages the team has left, our estimate
+	State     uint8 // game state
+	Phase     uint8 // game phase
+	FirstHalf bool
+	// SecsRemaining is the time left in the current half, in seconds.
+	SecsRemaining int
+	// Robots is the number of robots sharing the budget (ourselves plus teammates
+	// online); values below 1 count as 1.
+	Robots    int
+	Penalised bool
+}
+
+// Verdict is the policy's answer.
+type Verdict struct {
+	Silent      bool          // send nothing now
+	MinInterval time.Duration // the budget's lower bound on the send interval (0 = none)
+	Reason      string        // why, for diagnostics
+}
+
+// Decide applies the policy.
+func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
+	if in.Penalised {
+		return Verdict{Silent: true, Reason: "penalised"}
+	}
+	if !p.League.Counted(in.State, in.Phase) {
+		if p.SilentUncounted {
+			return Verdict{Silent: true, Reason: "state does not count, silent by configuration"}
+		}
+		return Verdict{Reason: "state does not count"}
+	}
+	if !in.Known {
+		return Verdict{Reason: "no budget known"}
+	}
+	usable := in.Remaining - p.Reserve
+	if usable <= 0 {
+		return Verdict{Silent: true, Reason: fmt.Sprintf("budget at reserve (%d left, reserve %d)", in.Remaining, p.Reserve)}
+	}
+	left := float64(in.SecsRemaining)
+	if in.FirstHalf && in.Phase == PhaseNormal {
+		left += p.League.HalfDuration().Seconds()
+	}
+	left = math.Max(left, 1)
+	robots := max(in.Robots, 1)
+	perRobot := float64(usable) / left / float64(robots) // messages per second
+	iv := time.Duration(float64(time.Second) / perRobot)
+	return Verdict{MinInterval: iv, Reason: fmt.Sprintf("allowance %.2f msg/s per robot", perRobot)}
+}
+
+// BudgetTracker estimates the team's remaining budget between GameController packets:
+// the GameController's figure is taken as truth whenever a packet arrives, and every team
+// message heard or sent in a counted state is subtracted until the next one.
+type BudgetTracker struct {
+	known     bool
+	remaining int
+}
+
+// FromGameController sets the estimate to the figure of a fresh GameController packet.
+func (b *BudgetTracker) FromGameController(remaining int) {
+	b.known, b.remaining = true, remaining
+}
+
+// Forget drops the estimate (GameController lost).
+func (b *BudgetTracker) Forget() { b.known, b.remaining = false, 0 }
+
+// Spend subtracts n messages from the estimate.
+func (b *BudgetTracker) Spend(n int) {
+	if b.known {
+		b.remaining = max(b.remaining-n, 0)
+	}
+}
+
+// Remaining returns the estimate and whether one is known.
+func (b *BudgetTracker) Remaining() (int, bool) { return b.remaining, b.known }

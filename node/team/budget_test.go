@@ -1,0 +1,145 @@
+package team
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCountedStates(t *testing.T) {
+	cases := []struct {
+		l      League
+		state  uint8
+		phase  uint8
+		counts bool
+	}{
+		{LeagueSPL, StateStandby, PhaseNormal, true},
+		{LeagueHSL, StateStandby, PhaseNormal, false},
+		{LeagueHSL, StateReady, PhaseNormal, true},
+		{LeagueHSL, StateSet, PhaseNormal, true},
+		{LeagueHSL, StatePlaying, PhaseNormal, true},
+		{LeagueHSL, StatePlaying, PhaseOvertime, true},
+		{LeagueHSL, StatePlaying, PhasePenaltyShoot, false},
+		{LeagueSPL, StatePlaying, PhaseTimeout, false},
+		{LeagueHSL, StateInitial, PhaseNormal, false},
+		{LeagueSPL, StateFinished, PhaseNormal, false},
+		{LeagueHL, StatePlaying, PhaseNormal, false},
+	}
+	for _, c := range cases {
+		if got := c.l.Counted(c.state, c.phase); got != c.counts {
+			t.Errorf("%v state %d phase %d: counted=%v want %v", c.l, c.state, c.phase, got, c.counts)
+		}
+	}
+}
+
+func TestBudgetDecide(t *testing.T) {
+	hsl := BudgetPolicy{League: LeagueHSL, Reserve: 100}
+	playing := BudgetInput{Known: true, State: StatePlaying, FirstHalf: true, SecsRemaining: 600, Robots: 5}
+
+	// 12 000 messages, 100 reserved, 1 200 s left, 5 robots: 11 900/1 200/5 = 1.983 msg/s.
+	in := playing
+	in.Remaining = 12000
+	v := hsl.Decide(in)
+	if v.Silent {
+		t.Fatalf("silent: %+v", v)
+	}
+	want := durationOf(11900.0 / 1200.0 / 5.0)
+	if !near(v.MinInterval, want) {
+		t.Fatalf("min interval %v want %v", v.MinInterval, want)
+	}
+
+	// Second half: only the half's remaining time counts.
+	in.FirstHalf = false
+	in.SecsRemaining = 300
+	in.Remaining = 1100
+	v = hsl.Decide(in)
+	if want := durationOf(1000.0 / 300.0 / 5.0); !near(v.MinInterval, want) {
+		t.Fatalf("second half: %v want %v", v.MinInterval, want)
+	}
+
+	// At the reserve: silent.
+	in.Remaining = 100
+	if v := hsl.Decide(in); !v.Silent {
+		t.Fatalf("at reserve not silent: %+v", v)
+	}
+
+	// Penalised: silent whatever the budget.
+	in.Remaining = 12000
+	in.Penalised = true
+	if v := hsl.Decide(in); !v.Silent || v.Reason != "penalised" {
+		t.Fatalf("penalised: %+v", v)
+	}
+
+	// Uncounted state: free, unless configured silent.
+	in = playing
+	in.State = StateInitial
+	in.Remaining = 0
+	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 {
+		t.Fatalf("initial: %+v", v)
+	}
+	hsl.SilentUncounted = true
+	if v := hsl.Decide(in); !v.Silent {
+		t.Fatalf("initial, silent configured: %+v", v)
+	}
+
+	// Unknown budget: no bound.
+	in = playing
+	in.Known = false
+	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 {
+		t.Fatalf("unknown: %+v", v)
+	}
+
+	// Zero time left and zero robots do not divide by zero.
+	in = playing
+	in.FirstHalf, in.SecsRemaining, in.Robots, in.Remaining = false, 0, 0, 101
+	if v := hsl.Decide(in); v.Silent || v.MinInterval != time.Second {
+		t.Fatalf("edge: %+v", v)
+	}
+}
+
+func TestBudgetTracker(t *testing.T) {
+	var b BudgetTracker
+	b.Spend(3)
+	if _, ok := b.Remaining(); ok {
+		t.Fatal("known before any GameController packet")
+	}
+	b.FromGameController(10)
+	b.Spend(3)
+	if r, ok := b.Remaining(); !ok || r != 7 {
+		t.Fatalf("remaining %d %v", r, ok)
+	}
+	b.Spend(20)
+	if r, _ := b.Remaining(); r != 0 {
+		t.Fatalf("went below zero: %d", r)
+	}
+	b.FromGameController(5)
+	if r, _ := b.Remaining(); r != 5 {
+		t.Fatalf("reset: %d", r)
+	}
+	b.Forget()
+	if _, ok := b.Remaining(); ok {
+		t.Fatal("known after Forget")
+	}
+}
+
+func TestParseLeague(t *testing.T) {
+	for _, s := range []string{"hsl", "spl", "hl"} {
+		l, err := ParseLeague(s)
+		if err != nil || l.String() != s {
+			t.Fatalf("%s: %v %v", s, l, err)
+		}
+	}
+	if _, err := ParseLeague("msl"); err == nil {
+		t.Fatal("msl accepted")
+	}
+	if LeagueSPL.SizeCap() != 128 || LeagueHSL.SizeCap() != 512 {
+		t.Fatal("size caps")
+	}
+}
+
+// durationOf returns the interval of a rate in messages per second, computed at run time
+// the way Decide does.
+func durationOf(perSecond float64) time.Duration {
+	return time.Duration(float64(time.Second) / perSecond)
+}
+
+func near(a, b time.Duration) bool { d := a - b; return d > -time.Microsecond && d < time.Microsecond }

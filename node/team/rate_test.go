@@ -1,0 +1,92 @@
+package team
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestIntervalTable(t *testing.T) {
+	c := DefaultRateConfig()
+	cases := []struct {
+		name string
+		in   RateInput
+		want time.Duration
+	}{
+		{"ball handling wins", RateInput{BallHandling: true, SeeBall: false}, 67 * time.Millisecond},
+		{"dist exactly 1 m is not near", RateInput{SeeBall: true, BallDistance: 1.0}, 200 * time.Millisecond},
+		{"2.999 m", RateInput{SeeBall: true, BallDistance: 2.999}, 200 * time.Millisecond},
+		{"3 m is far", RateInput{SeeBall: true, BallDistance: 3.0}, 400 * time.Millisecond},
+		{"0.59 m", RateInput{SeeBall: true, BallDistance: 0.59}, 100 * time.Millisecond},
+		{"NaN distance is far", RateInput{SeeBall: true, BallDistance: math.NaN()}, 400 * time.Millisecond},
+		{"blind", RateInput{SeeBall: false, BallDistance: 0.1}, time.Second},
+		{"blind and alone without Alone configured", RateInput{}, time.Second},
+	}
+	for _, tc := range cases {
+		if got := c.Interval(tc.in); got != tc.want {
+			t.Errorf("%s: got %v want %v", tc.name, got, tc.want)
+		}
+	}
+	c.Alone = 1500 * time.Millisecond
+	if got := c.Interval(RateInput{}); got != c.Alone {
+		t.Errorf("alone: got %v", got)
+	}
+	if got := c.Interval(RateInput{MatesOnline: 2}); got != time.Second {
+		t.Errorf("not alone: got %v", got)
+	}
+}
+
+// TestSchedulerQuantisation drives the scheduler with a 30 Hz tick and checks on which
+// ticks it sends, for each interval of the default table.
+func TestSchedulerQuantisation(t *testing.T) {
+	tick := time.Second / 30
+	cases := []struct {
+		interval  time.Duration
+		wantTicks int // ticks between sends
+	}{
+		{67 * time.Millisecond, 2},
+		{100 * time.Millisecond, 3},
+		{200 * time.Millisecond, 6},
+		{400 * time.Millisecond, 12},
+		{time.Second, 30},
+		{time.Millisecond, 1}, // never faster than the tick
+	}
+	start := time.Unix(1700000000, 0)
+	for _, tc := range cases {
+		s := Scheduler{Tick: tick}
+		var sends []int
+		for i := 0; i <= 90; i++ {
+			// A little jitter on every tick must not change the outcome.
+			jitter := time.Duration((i%3)-1) * time.Millisecond
+			now := start.Add(time.Duration(i)*tick + jitter)
+			if s.Due(now, tc.interval) {
+				s.Sent(now)
+				sends = append(sends, i)
+			}
+		}
+		for k := 1; k < len(sends); k++ {
+			if d := sends[k] - sends[k-1]; d != tc.wantTicks {
+				t.Fatalf("interval %v: sends at ticks %v, want every %d ticks", tc.interval, sends, tc.wantTicks)
+			}
+		}
+		if len(sends) < 2 {
+			t.Fatalf("interval %v: only %d sends", tc.interval, len(sends))
+		}
+	}
+}
+
+func TestSchedulerReset(t *testing.T) {
+	s := Scheduler{Tick: 10 * time.Millisecond}
+	now := time.Unix(0, 0)
+	if !s.Due(now, time.Second) {
+		t.Fatal("first packet must be due")
+	}
+	s.Sent(now)
+	if s.Due(now.Add(500*time.Millisecond), time.Second) {
+		t.Fatal("due too early")
+	}
+	s.Reset()
+	if !s.Due(now.Add(500*time.Millisecond), time.Second) {
+		t.Fatal("due after reset")
+	}
+}
