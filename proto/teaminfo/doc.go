@@ -1,0 +1,131 @@
+// Package teaminfo encodes and decodes the fixed-size packets teammates broadcast to
+// each other, in two formats, and converts both to one model, [State].
+//
+// # Format zju
+//
+// ZJUDancer and HighTorque robots send the in-memory image of the generated C++ struct
+// dmsgs::TeamInfo (HighTorque revision): [ZJUSize] = 296 bytes, little-endian, natural
+// alignment, no header, no checksum. Receivers accept a datagram of exactly that size.
+// [ZJUPacket] mirrors it field by field:
+//
+//	off size field                 type        notes
+//	  0    8 txp_timestamp         u32 sec, u32 nsec  sender clock
+//	  8    8 recv_timestamp        u32 sec, u32 nsec  receiver-local, senders leave 0
+//	 16    1 player_number         u8
+//	 17    1 team_number           u8
+//	 18    1 test                  u8          never assigned
+//	 19    1 incapacitated         bool
+//	 20    1 role                  u8          Role
+//	 21    1 attack_right          bool
+//	 22    2 padding
+//	 24   24 dest                  3×f64       cm, cm, deg
+//	 48   24 final_dest            3×f64       cm, cm, deg
+//	 72   24 attack_target         3×f64       cm
+//	 96    4 time_since_last_kick  f32         s
+//	100    1 state                 u8          PlayState
+//	101    1 priority              bool
+//	102    1 kicker_id             u8
+//	103    6 mates_online          6×bool
+//	109    1 see_ball              bool
+//	110    1 see_circle            bool
+//	111    1 see_goal              bool
+//	112   24 robot_pos             3×f64       cm, cm, deg
+//	136   24 ball_field            3×f64       cm, relative to the robot
+//	160   24 ball_global           3×f64       cm
+//	184   24 circle_field          3×f64       cm
+//	208   24 circle_global         3×f64       cm
+//	232   24 goal_field            3×f64       cm
+//	256   24 goal_global           3×f64       cm
+//	280    4 ball_quality          f32
+//	284    4 field_quality         f32
+//	288    4 field_consistency     f32
+//	292    1 gc_connected          bool
+//	293    1 gc_state              u8
+//	294    1 gc_state2             u8          GameController secondary state
+//	295    1 padding
+//
+// Padding is written as zero and ignored on read. Floats are data: NaN and infinities
+// pass through unchanged, bit for bit. Enums are not range-checked. Bool bytes must be 0
+// or 1: a C++ bool holds nothing else, so any other value means the datagram is not a
+// TeamInfo of this revision, and since a zju packet is recognised by its size alone, this
+// is the only other check; such packets fail with [ErrBool].
+//
+// # Format dnet
+//
+// dnet is dnetwork's own format: versioned, fixed-size, little-endian, small enough for
+// the SPL cap of 128 bytes with a tag: [DNetSize] = 102 bytes, [DNetTaggedSize] = 118
+// with the authentication tag. Version 1:
+//
+//	off size field               unit / code                       range
+//	  0    3 magic               "DNt" = 44 4e 74
+//	  3    1 version             1
+//	  4    1 header flags        bit 0: tag present; bits 1-7 zero
+//	  5    1 team_number
+//	  6    1 player_number
+//	  7    1 role                Role
+//	  8    4 seq                 u32, per sender, see SeqNewer       wraps
+//	 12    6 stamp               u48 ms of the sender clock          0 .. MaxStampMs
+//	 18    2 status              bits 0-9 Flags, 10-12 voronoi count (0..6), 13-15 zero
+//	 20    1 mates_online        bit i = mate i online; bits 6-7 zero
+//	 21    1 state               PlayState
+//	 22    1 kicker_id
+//	 23    1 gc                  bits 0-3 gc_state, 4-7 game_phase   0..15 each
+//	 24    1 gc2                 bits 0-3 gc_state2, 4-7 set_play    0..15 each
+//	 25    6 robot_pos           i16 x, y mm; i16 theta centi-rad    ±32.767 m, ±327.67 rad
+//	 31    6 dest                as robot_pos
+//	 37    6 final_dest          as robot_pos
+//	 43    4 attack_target       i16 x, y mm                         ±32.767 m
+//	 47    4 ball_field          i16 x, y mm, relative to the robot
+//	 51    4 ball_global         i16 x, y mm
+//	 55    4 team_ball_global    i16 x, y mm
+//	 59    4 circle_field        i16 x, y mm
+//	 63    4 circle_global       i16 x, y mm
+//	 67    4 goal_field          i16 x, y mm
+//	 71    4 goal_global         i16 x, y mm
+//	 75    2 time_since_last_kick u16 cs                             0 .. 655.34 s
+//	 77    2 time_to_reach_ball  u16 cs                              0 .. 655.34 s
+//	 79    2 ball_age            u16 cs                              0 .. 655.34 s
+//	 81    1 ball_quality        u8, fraction × 254                  0 .. 1
+//	 82    1 field_quality       u8, fraction × 254                  0 .. 1
+//	 83    1 field_consistency   u8, fraction × 254                  0 .. 1
+//	 84   18 voronoi             6 × (x, y) 12-bit cm, 3 bytes each  ±20.47 m
+//	102   16 tag                 only when header bit 0 is set
+//
+// Status flags (bit: name): 0 incapacitated, 1 fallen, 2 penalised, 3 attack_right,
+// 4 priority, 5 see_ball, 6 see_circle, 7 see_goal, 8 gc_connected, 9 gc_stopped.
+// A voronoi point packs x and y as 12-bit two's complement: byte 0 = x bits 0-7,
+// byte 1 = x bits 8-11 | y bits 0-3 << 4, byte 2 = y bits 4-11. All six slots are on
+// the wire; senders write unused slots as zero.
+//
+// Quantisation (see quant.go for the constants). Every quantity has an "unknown" code,
+// which is what NaN encodes to and decodes from: -32768 for i16, -2048 for 12-bit values,
+// 0xffff for durations, 255 for qualities. Other values saturate at the range ends
+// (±Inf included); negative durations become 0 and qualities are clamped to [0, 1]. Inside
+// the range |x - decode(encode(x))| <= 0.5 mm for positions, 0.005 rad for angles,
+// 0.005 s for durations, 1/508 for qualities and 5 mm for voronoi points; stamps are
+// truncated to whole milliseconds. Angles are not normalised. Z of points is not carried.
+// GameController values above 15 and other unrepresentable codes make encoding fail with
+// [ErrRange]; reserved bits that are set make decoding fail with [ErrReserved].
+//
+// Decoding is strict: magic ([ErrMagic]), version ([ErrVersion]), reserved header bits,
+// then the exact length for the tag flag ([ErrLength]). Anything not version 1 is
+// rejected; a later version gets its own size and its own conversion to [State].
+//
+// # Authentication
+//
+// A team may share a secret ([NewKey]). A signed packet sets header bit 0 and appends
+// HMAC-SHA-256(key, packet bytes 0..101) truncated to 16 bytes. [DNetPacket.Decode] with
+// a key checks the tag in constant time before it parses any field and fails with
+// [ErrAuth] on a mismatch or when the packet carries no tag. Without a key a tagged
+// packet decodes with [AuthUnverified]. The tag covers team and player numbers, sequence
+// number and stamp, so a [ReplayFilter] fed only verified packets also stops replays.
+//
+// # Model
+//
+// [State] uses SI units: metres, radians, seconds; qualities are fractions. It converts
+// from and to both formats, so a node can receive either and send either. zju carries no
+// sequence number, fallen, penalised, gc_stopped, team ball, time to reach the ball, ball
+// age, game phase, set play or voronoi points (durations come out as NaN, the rest as
+// zero); dnet carries no recv_timestamp, test field or z of points. Converting zju to the
+// model and back is exact up to float64 rounding of the unit factors (cm/m, deg/rad).
+package teaminfo

@@ -1,0 +1,28 @@
+package teaminfo
+
+import "errors"
+
+// Sentinel errors. Decoders and encoders wrap them with %w and a message that names the
+// offending field or size; callers branch with errors.Is.
+var (
+	// ErrLength reports a packet whose size does not match its format (and, for dnet, its
+	// tag flag).
+	ErrLength = errors.New("teaminfo: bad packet length")
+	// ErrBool reports a zju bool byte that is neither 0 nor 1.
+	ErrBool = errors.New("teaminfo: bool byte is not 0 or 1")
+	// ErrMagic reports a dnet packet that does not start with [DNetMagic].
+	ErrMagic = errors.New("teaminfo: bad dnet magic")
+	// ErrVersion reports a dnet packet of a version this package does not speak.
+	ErrVersion = errors.New("teaminfo: unsupported dnet version")
+	// ErrReserved reports a reserved dnet bit that is set.
+	ErrReserved = errors.New("teaminfo: reserved bit set")
+	// ErrRange reports a value the dnet format cannot carry (on encode) or a count out of
+	// its range (on decode).
+	ErrRange = errors.New("teaminfo: value out of range")
+	// ErrAuth reports a dnet packet that failed authentication: its tag does not match the
+	// key, or it carries no tag although a key is required. The message gives no detail
+	// about the expected tag.
+	ErrAuth = errors.New("teaminfo: authentication failed")
+	// ErrKey reports an unusable authentication key.
+	ErrKey = errors.New("teaminfo: bad key")
+)
