@@ -1,0 +1,735 @@
+//go:build cgo
+
+package dds
+
+/*
+#include <stdlib.h>
+#include "dds/dds.h"
+#include "rawcdr.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+const (
+	ddsInfinity   = math.MaxInt64 // DDS_INFINITY
+	batchCapacity = C.RAWCDR_BATCH
+)
+
+// Available reports whether this build can reach Cyclone DDS (it was built with cgo).
+const Available = true
+
+func retcode(op string, rc C.dds_return_t) error {
+	return &RetcodeError{Op: op, Code: int(rc), Text: C.GoString(C.dds_strretcode(rc))}
+}
+
+// domains holds the Cyclone domains this process created, by domain id. Cyclone has one
+// domain instance per id and process; all participants of an id share its configuration.
+var domains = struct {
+	sync.Mutex
+	m map[uint32]*domain
+}{m: map[uint32]*domain{}}
+
+type domain struct {
+	handle C.dds_entity_t
+	config string
+	refs   int
+}
+
+func acquireDomain(id uint32, config string) error {
+	domains.Lock()
+	defer domains.Unlock()
+	if d, ok := domains.m[id]; ok {
+		if d.config != config {
+			return fmt.Errorf("%w: domain %d already exists in this process with config %q, not %q", ErrDomainConfig, id, d.config, config)
+		}
+		d.refs++
+		return nil
+	}
+	cfg := C.CString(config)
+	defer C.free(unsafe.Pointer(cfg))
+	h := C.dds_create_domain(C.dds_domainid_t(id), cfg)
+	if h < 0 {
+		return retcode(fmt.Sprintf("create domain %d with config %q", id, config), h)
+	}
+	domains.m[id] = &domain{handle: h, config: config, refs: 1}
+	return nil
+}
+
+func releaseDomain(id uint32) {
+	domains.Lock()
+	defer domains.Unlock()
+	d, ok := domains.m[id]
+	if !ok {
+		return
+	}
+	if d.refs--; d.refs == 0 {
+		C.dds_delete(d.handle)
+		delete(domains.m, id)
+	}
+}
+
+// Participant is a DDS domain participant. Its methods are safe for concurrent use.
+type Participant struct {
+	handle   C.dds_entity_t
+	domainID uint32
+	guid     GUID
+	ih       InstanceHandle
+
+	mu      sync.Mutex
+	closed  bool
+	topics  map[string]*topic
+	writers map[*Writer]struct{}
+	readers map[*Reader]struct{}
+	builtin [3]C.dds_entity_t // DCPSParticipant, DCPSPublication, DCPSSubscription readers
+}
+
+type topic struct {
+	handle   C.dds_entity_t
+	typeName string
+}
+
+// NewParticipant creates a participant in opts.DomainID, creating the domain with
+// opts.Config first if this process has none yet.
+func NewParticipant(opts ParticipantOptions) (*Participant, error) {
+	if err := ValidateDomainID(int(opts.DomainID)); err != nil {
+		return nil, err
+	}
+	if err := acquireDomain(opts.DomainID, opts.Config); err != nil {
+		return nil, err
+	}
+	qos := C.dds_create_qos()
+	defer C.dds_delete_qos(qos)
+	if len(opts.UserData) > 0 {
+		C.dds_qset_userdata(qos, unsafe.Pointer(&opts.UserData[0]), C.size_t(len(opts.UserData)))
+	}
+	h := C.dds_create_participant(C.dds_domainid_t(opts.DomainID), qos, nil)
+	if h < 0 {
+		releaseDomain(opts.DomainID)
+		return nil, retcode(fmt.Sprintf("create participant in domain %d", opts.DomainID), h)
+	}
+	p := &Participant{
+		handle:   h,
+		domainID: opts.DomainID,
+		topics:   map[string]*topic{},
+		writers:  map[*Writer]struct{}{},
+		readers:  map[*Reader]struct{}{},
+	}
+	var err error
+	if p.guid, p.ih, err = identity(h, "participant"); err != nil {
+		C.dds_delete(h)
+		releaseDomain(opts.DomainID)
+		return nil, err
+	}
+	return p, nil
+}
+
+func identity(h C.dds_entity_t, what string) (GUID, InstanceHandle, error) {
+	var g C.dds_guid_t
+	if rc := C.dds_get_guid(h, &g); rc < 0 {
+		return GUID{}, 0, retcode("get GUID of "+what, rc)
+	}
+	var ih C.dds_instance_handle_t
+	if rc := C.dds_get_instance_handle(h, &ih); rc < 0 {
+		return GUID{}, 0, retcode("get instance handle of "+what, rc)
+	}
+	return GUID(C.GoBytes(unsafe.Pointer(&g.v[0]), GUIDSize)), InstanceHandle(ih), nil
+}
+
+// GUID returns the participant's GUID (entity id 000001c1), which ROS uses as its GID.
+func (p *Participant) GUID() GUID { return p.guid }
+
+// InstanceHandle returns the participant's local instance handle.
+func (p *Participant) InstanceHandle() InstanceHandle { return p.ih }
+
+// DomainID returns the participant's domain id.
+func (p *Participant) DomainID() uint32 { return p.domainID }
+
+// Close stops all readers (waiting for their handlers to return), deletes the
+// participant with all its entities and releases the domain. It must not be called
+// from a reader's handler. Closing twice is a no-op.
+func (p *Participant) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	readers := make([]*Reader, 0, len(p.readers))
+	for r := range p.readers {
+		readers = append(readers, r)
+	}
+	p.mu.Unlock()
+	for _, r := range readers {
+		r.Stop()
+	}
+	for _, r := range readers {
+		<-r.done
+	}
+	p.mu.Lock()
+	for w := range p.writers {
+		w.closed.Store(true)
+	}
+	p.writers, p.readers, p.topics = nil, nil, nil
+	p.mu.Unlock()
+	var err error
+	if rc := C.dds_delete(p.handle); rc < 0 {
+		err = retcode("delete participant", rc)
+	}
+	releaseDomain(p.domainID)
+	return err
+}
+
+// topicLocked returns the participant's topic name, creating it with typeName.
+func (p *Participant) topicLocked(name, typeName string) (C.dds_entity_t, error) {
+	if t, ok := p.topics[name]; ok {
+		if t.typeName != typeName {
+			return 0, fmt.Errorf("%w: topic %q already has type %q, not %q", ErrTypeName, name, t.typeName, typeName)
+		}
+		return t.handle, nil
+	}
+	if err := ValidateTopicName(name); err != nil {
+		return 0, err
+	}
+	if err := ValidateTypeName(typeName); err != nil {
+		return 0, err
+	}
+	cname, ctype := C.CString(name), C.CString(typeName)
+	defer C.free(unsafe.Pointer(cname))
+	defer C.free(unsafe.Pointer(ctype))
+	h := C.rawcdr_create_topic(p.handle, cname, ctype, nil)
+	if h < 0 {
+		return 0, retcode(fmt.Sprintf("create topic %q of type %q", name, typeName), h)
+	}
+	p.topics[name] = &topic{handle: h, typeName: typeName}
+	return h, nil
+}
+
+// cQoS builds the Cyclone QoS for q (see QoS for the mapping). The caller deletes it.
+func cQoS(q *QoS) *C.dds_qos_t {
+	c := C.dds_create_qos()
+	C.dds_qset_writer_data_lifecycle(c, false)
+	hk, depth := C.dds_history_kind_t(C.DDS_HISTORY_KEEP_LAST), C.int32_t(q.depth())
+	if q.History == KeepAll {
+		hk, depth = C.DDS_HISTORY_KEEP_ALL, C.DDS_LENGTH_UNLIMITED
+	}
+	C.dds_qset_history(c, hk, depth)
+	if q.Reliability == BestEffort {
+		C.dds_qset_reliability(c, C.DDS_RELIABILITY_BEST_EFFORT, 0)
+	} else {
+		C.dds_qset_reliability(c, C.DDS_RELIABILITY_RELIABLE, ddsInfinity)
+	}
+	if q.Durability == TransientLocal {
+		C.dds_qset_durability(c, C.DDS_DURABILITY_TRANSIENT_LOCAL)
+		C.dds_qset_durability_service(c, 0, hk, depth, C.DDS_LENGTH_UNLIMITED, C.DDS_LENGTH_UNLIMITED, C.DDS_LENGTH_UNLIMITED)
+	} else {
+		C.dds_qset_durability(c, C.DDS_DURABILITY_VOLATILE)
+	}
+	if q.Lifespan > 0 {
+		C.dds_qset_lifespan(c, C.dds_duration_t(q.Lifespan))
+	}
+	if q.Deadline > 0 {
+		C.dds_qset_deadline(c, C.dds_duration_t(q.Deadline))
+	}
+	lease := C.dds_duration_t(ddsInfinity)
+	if q.LivelinessLease > 0 {
+		lease = C.dds_duration_t(q.LivelinessLease)
+	}
+	C.dds_qset_liveliness(c, C.DDS_LIVELINESS_AUTOMATIC, lease)
+	if q.IgnoreLocal {
+		C.dds_qset_ignorelocal(c, C.DDS_IGNORELOCAL_PARTICIPANT)
+	}
+	if len(q.UserData) > 0 {
+		C.dds_qset_userdata(c, unsafe.Pointer(&q.UserData[0]), C.size_t(len(q.UserData)))
+	}
+	return c
+}
+
+// Writer writes serialised samples to one topic.
+type Writer struct {
+	p        *Participant
+	handle   C.dds_entity_t
+	topic    string
+	typeName string
+	guid     GUID
+	ih       InstanceHandle
+	closed   atomic.Bool
+}
+
+// NewWriter creates a writer on the key-less topic with DDS type typeName.
+func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error) {
+	if err := qos.Validate(); err != nil {
+		return nil, fmt.Errorf("writer on %q: %w", topic, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("%w: participant (creating writer on %q)", ErrClosed, topic)
+	}
+	tp, err := p.topicLocked(topic, typeName)
+	if err != nil {
+		return nil, err
+	}
+	cq := cQoS(&qos)
+	defer C.dds_delete_qos(cq)
+	h := C.dds_create_writer(p.handle, tp, cq, nil)
+	if h < 0 {
+		return nil, retcode(fmt.Sprintf("create writer on %q (%s)", topic, qos), h)
+	}
+	w := &Writer{p: p, handle: h, topic: topic, typeName: typeName}
+	if w.guid, w.ih, err = identity(h, "writer"); err != nil {
+		C.dds_delete(h)
+		return nil, err
+	}
+	p.writers[w] = struct{}{}
+	return w, nil
+}
+
+// Topic returns the DDS topic name.
+func (w *Writer) Topic() string { return w.topic }
+
+// GUID returns the writer's GUID.
+func (w *Writer) GUID() GUID { return w.guid }
+
+// InstanceHandle returns the writer's local instance handle.
+func (w *Writer) InstanceHandle() InstanceHandle { return w.ih }
+
+// Write publishes one sample: the 4-byte encapsulation header followed by the CDR body.
+// The bytes are copied; sample may be reused when Write returns. A RELIABLE writer
+// blocks while its history is full of unacknowledged samples.
+func (w *Writer) Write(sample []byte) error {
+	if len(sample) < 4 {
+		return fmt.Errorf("%w: %d bytes on %q, need at least the 4-byte encapsulation header", ErrSample, len(sample), w.topic)
+	}
+	if len(sample) > math.MaxUint32-3 {
+		return fmt.Errorf("%w: %d bytes on %q exceed 4 GiB", ErrSample, len(sample), w.topic)
+	}
+	if w.closed.Load() {
+		return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	}
+	if rc := C.rawcdr_write(w.handle, unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))); rc < 0 {
+		return retcode(fmt.Sprintf("write %d bytes to %q", len(sample), w.topic), rc)
+	}
+	return nil
+}
+
+// MatchedSubscriptions describes the readers currently matched with w.
+func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) {
+	if w.closed.Load() {
+		return nil, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	}
+	hs, err := matchedHandles(w.handle, true)
+	if err != nil {
+		return nil, fmt.Errorf("writer on %q: %w", w.topic, err)
+	}
+	eps := make([]Endpoint, 0, len(hs))
+	for _, ih := range hs {
+		if ep := C.dds_get_matched_subscription_data(w.handle, ih); ep != nil {
+			eps = append(eps, endpointFromC(ep, InstanceHandle(ih)))
+			C.dds_builtintopic_free_endpoint(ep)
+		}
+	}
+	return eps, nil
+}
+
+// Close deletes the writer. Closing twice is a no-op.
+func (w *Writer) Close() error {
+	if w.closed.Swap(true) {
+		return nil
+	}
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	if w.p.closed {
+		return nil // deleted with the participant
+	}
+	delete(w.p.writers, w)
+	if rc := C.dds_delete(w.handle); rc < 0 {
+		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc)
+	}
+	return nil
+}
+
+func matchedHandles(h C.dds_entity_t, subscriptions bool) ([]C.dds_instance_handle_t, error) {
+	get := func(buf *C.dds_instance_handle_t, n C.size_t) C.dds_return_t {
+		if subscriptions {
+			return C.dds_get_matched_subscriptions(h, buf, n)
+		}
+		return C.dds_get_matched_publications(h, buf, n)
+	}
+	for size := 8; ; size *= 2 {
+		buf := (*C.dds_instance_handle_t)(C.malloc(C.size_t(size) * C.size_t(unsafe.Sizeof(C.dds_instance_handle_t(0)))))
+		n := get(buf, C.size_t(size))
+		if n < 0 {
+			C.free(unsafe.Pointer(buf))
+			return nil, retcode("get matched endpoints", n)
+		}
+		if int(n) <= size {
+			hs := append([]C.dds_instance_handle_t(nil), unsafe.Slice(buf, int(n))...)
+			C.free(unsafe.Pointer(buf))
+			return hs, nil
+		}
+		C.free(unsafe.Pointer(buf))
+	}
+}
+
+// Reader receives samples of one topic in its own goroutine, which blocks in a Cyclone
+// waitset and calls the handler for each sample, in order.
+type Reader struct {
+	p        *Participant
+	handle   C.dds_entity_t
+	ws, gc   C.dds_entity_t
+	topic    string
+	typeName string
+	guid     GUID
+	ih       InstanceHandle
+	batch    *C.struct_rawcdr_batch // C memory, owned by the reader goroutine
+	handler  func(Sample)
+
+	stopping atomic.Bool
+	done     chan struct{}
+	err      atomic.Pointer[error]
+	received atomic.Uint64
+}
+
+// NewReader creates a reader on the key-less topic with DDS type typeName and starts
+// its goroutine, which calls handler for every valid sample until the reader is
+// stopped. handler must not call Close on this reader or its participant.
+func (p *Participant) NewReader(topic, typeName string, qos QoS, handler func(Sample)) (*Reader, error) {
+	if handler == nil {
+		return nil, fmt.Errorf("dds: reader on %q needs a handler", topic)
+	}
+	if err := qos.Validate(); err != nil {
+		return nil, fmt.Errorf("reader on %q: %w", topic, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("%w: participant (creating reader on %q)", ErrClosed, topic)
+	}
+	tp, err := p.topicLocked(topic, typeName)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{p: p, topic: topic, typeName: typeName, handler: handler, done: make(chan struct{})}
+	if err := r.create(tp, &qos); err != nil {
+		r.destroy()
+		return nil, err
+	}
+	p.readers[r] = struct{}{}
+	go r.run()
+	return r, nil
+}
+
+func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
+	cq := cQoS(qos)
+	defer C.dds_delete_qos(cq)
+	if r.handle = C.dds_create_reader(r.p.handle, tp, cq, nil); r.handle < 0 {
+		return retcode(fmt.Sprintf("create reader on %q (%s)", r.topic, qos), r.handle)
+	}
+	var err error
+	if r.guid, r.ih, err = identity(r.handle, "reader"); err != nil {
+		return err
+	}
+	rc := C.dds_create_readcondition(r.handle, C.DDS_ANY_STATE)
+	if rc < 0 {
+		return retcode("create read condition", rc)
+	}
+	if r.gc = C.dds_create_guardcondition(r.p.handle); r.gc < 0 {
+		return retcode("create guard condition", r.gc)
+	}
+	if r.ws = C.dds_create_waitset(r.p.handle); r.ws < 0 {
+		return retcode("create waitset", r.ws)
+	}
+	if e := C.dds_waitset_attach(r.ws, rc, 0); e < 0 {
+		return retcode("attach read condition", e)
+	}
+	if e := C.dds_waitset_attach(r.ws, r.gc, 1); e < 0 {
+		return retcode("attach guard condition", e)
+	}
+	r.batch = (*C.struct_rawcdr_batch)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rawcdr_batch{}))))
+	return nil
+}
+
+// destroy deletes what create made; entities with a handle <= 0 were never created.
+func (r *Reader) destroy() {
+	for _, h := range []C.dds_entity_t{r.ws, r.gc, r.handle} {
+		if h > 0 {
+			C.dds_delete(h)
+		}
+	}
+	if r.batch != nil {
+		C.rawcdr_release(r.batch)
+		C.free(unsafe.Pointer(r.batch))
+		r.batch = nil
+	}
+}
+
+func (r *Reader) run() {
+	defer func() {
+		r.p.mu.Lock()
+		if !r.p.closed {
+			delete(r.p.readers, r)
+		}
+		r.p.mu.Unlock()
+		r.destroy()
+		close(r.done)
+	}()
+	for !r.stopping.Load() {
+		if n := C.dds_waitset_wait(r.ws, nil, 0, ddsInfinity); n < 0 {
+			r.fail(retcode(fmt.Sprintf("wait on reader of %q", r.topic), n))
+			return
+		}
+		if r.stopping.Load() {
+			return
+		}
+		if err := r.drain(); err != nil {
+			r.fail(err)
+			return
+		}
+	}
+}
+
+func (r *Reader) fail(err error) { r.err.Store(&err) }
+
+// drain takes everything the reader holds and hands it to the handler.
+func (r *Reader) drain() error {
+	for {
+		n := C.rawcdr_take(r.handle, r.batch)
+		if n < 0 {
+			return retcode(fmt.Sprintf("take from %q", r.topic), n)
+		}
+		if k := int(r.batch.n); k > 0 {
+			buf := make([]byte, int(r.batch.total))
+			sizes := r.batch.size
+			pubs := r.batch.publication
+			times := r.batch.source_time
+			C.rawcdr_copyout(r.batch, unsafe.Pointer(&buf[0]))
+			off := 0
+			for i := 0; i < k; i++ {
+				end := off + int(sizes[i])
+				r.received.Add(1)
+				r.handler(Sample{
+					Data:        buf[off:end:end],
+					Publication: InstanceHandle(pubs[i]),
+					SourceTime:  time.Unix(0, int64(times[i])),
+				})
+				off = end
+			}
+		}
+		if int(n) < batchCapacity {
+			return nil
+		}
+	}
+}
+
+// Topic returns the DDS topic name.
+func (r *Reader) Topic() string { return r.topic }
+
+// GUID returns the reader's GUID.
+func (r *Reader) GUID() GUID { return r.guid }
+
+// InstanceHandle returns the reader's local instance handle.
+func (r *Reader) InstanceHandle() InstanceHandle { return r.ih }
+
+// Received returns the number of samples handed to the handler.
+func (r *Reader) Received() uint64 { return r.received.Load() }
+
+// Err returns the error that stopped the reader goroutine, or nil.
+func (r *Reader) Err() error {
+	if e := r.err.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// Done is closed when the reader goroutine has ended and the reader is deleted.
+func (r *Reader) Done() <-chan struct{} { return r.done }
+
+// Stop asks the reader goroutine to end after the current handler call and returns
+// at once; the goroutine then deletes the reader. It may be called from the handler.
+func (r *Reader) Stop() {
+	if r.stopping.Swap(true) {
+		return
+	}
+	C.dds_set_guardcondition(r.gc, true)
+}
+
+// Close stops the reader and waits until its goroutine has ended. It must not be
+// called from the reader's own handler (use Stop there).
+func (r *Reader) Close() error {
+	r.Stop()
+	<-r.done
+	return nil
+}
+
+// MatchedPublications describes the writers currently matched with r.
+func (r *Reader) MatchedPublications() ([]Endpoint, error) {
+	if r.stopping.Load() {
+		return nil, fmt.Errorf("%w: reader on %q", ErrClosed, r.topic)
+	}
+	hs, err := matchedHandles(r.handle, false)
+	if err != nil {
+		return nil, fmt.Errorf("reader on %q: %w", r.topic, err)
+	}
+	eps := make([]Endpoint, 0, len(hs))
+	for _, ih := range hs {
+		if ep := C.dds_get_matched_publication_data(r.handle, ih); ep != nil {
+			eps = append(eps, endpointFromC(ep, InstanceHandle(ih)))
+			C.dds_builtintopic_free_endpoint(ep)
+		}
+	}
+	return eps, nil
+}
+
+// MatchedPublication describes the matched writer with instance handle ih (as in
+// Sample.Publication); ok is false if no such writer is matched (any more).
+func (r *Reader) MatchedPublication(ih InstanceHandle) (ep Endpoint, ok bool) {
+	if r.stopping.Load() {
+		return Endpoint{}, false
+	}
+	c := C.dds_get_matched_publication_data(r.handle, C.dds_instance_handle_t(ih))
+	if c == nil {
+		return Endpoint{}, false
+	}
+	defer C.dds_builtintopic_free_endpoint(c)
+	return endpointFromC(c, ih), true
+}
+
+func endpointFromC(ep *C.dds_builtintopic_endpoint_t, ih InstanceHandle) Endpoint {
+	return Endpoint{
+		GUID:              GUID(C.GoBytes(unsafe.Pointer(&ep.key.v[0]), GUIDSize)),
+		ParticipantGUID:   GUID(C.GoBytes(unsafe.Pointer(&ep.participant_key.v[0]), GUIDSize)),
+		ParticipantHandle: InstanceHandle(ep.participant_instance_handle),
+		Handle:            ih,
+		Topic:             C.GoString(ep.topic_name),
+		Type:              C.GoString(ep.type_name),
+		QoS:               qosFromC(ep.qos),
+	}
+}
+
+// qosFromC converts discovered QoS; policies that are not set keep their zero value.
+func qosFromC(q *C.dds_qos_t) QoS {
+	var c C.struct_rawcdr_qos
+	C.rawcdr_qos_get(q, &c)
+	var out QoS
+	if c.reliability == C.DDS_RELIABILITY_BEST_EFFORT {
+		out.Reliability = BestEffort
+	}
+	if c.durability == C.DDS_DURABILITY_TRANSIENT_LOCAL {
+		out.Durability = TransientLocal
+	}
+	switch c.history {
+	case C.DDS_HISTORY_KEEP_ALL:
+		out.History = KeepAll
+	case C.DDS_HISTORY_KEEP_LAST:
+		out.Depth = int32(c.depth)
+	}
+	dur := func(d C.int64_t) time.Duration {
+		if d == ddsInfinity {
+			return 0
+		}
+		return time.Duration(d)
+	}
+	out.Deadline, out.Lifespan, out.LivelinessLease = dur(c.deadline), dur(c.lifespan), dur(c.lease)
+	out.IgnoreLocal = c.ignorelocal == C.DDS_IGNORELOCAL_PARTICIPANT
+	if c.userdata != nil {
+		out.UserData = C.GoBytes(c.userdata, C.int(c.userdata_len))
+		C.dds_free(c.userdata)
+	}
+	return out
+}
+
+// builtin kinds index Participant.builtin.
+const (
+	builtinParticipant = iota
+	builtinPublication
+	builtinSubscription
+)
+
+// builtinReader returns the participant's reader of a built-in topic, creating it.
+func (p *Participant) builtinReader(kind int) (C.dds_entity_t, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return 0, fmt.Errorf("%w: participant", ErrClosed)
+	}
+	if h := p.builtin[kind]; h > 0 {
+		return h, nil
+	}
+	topics := [...]C.dds_entity_t{C.DDS_BUILTIN_TOPIC_DCPSPARTICIPANT, C.DDS_BUILTIN_TOPIC_DCPSPUBLICATION, C.DDS_BUILTIN_TOPIC_DCPSSUBSCRIPTION}
+	h := C.dds_create_reader(p.handle, topics[kind], nil, nil)
+	if h < 0 {
+		return 0, retcode("create built-in topic reader", h)
+	}
+	p.builtin[kind] = h
+	return h, nil
+}
+
+const builtinMax = 1024
+
+// readBuiltin calls f for every alive sample of a built-in topic.
+func (p *Participant) readBuiltin(kind int, f func(sample unsafe.Pointer, ih InstanceHandle)) error {
+	rd, err := p.builtinReader(kind)
+	if err != nil {
+		return err
+	}
+	bufs := (*unsafe.Pointer)(C.calloc(builtinMax, C.size_t(unsafe.Sizeof(unsafe.Pointer(nil)))))
+	defer C.free(unsafe.Pointer(bufs))
+	infos := (*C.dds_sample_info_t)(C.calloc(builtinMax, C.size_t(unsafe.Sizeof(C.dds_sample_info_t{}))))
+	defer C.free(unsafe.Pointer(infos))
+	n := C.rawcdr_read_builtin(rd, bufs, infos, builtinMax)
+	if n < 0 {
+		return retcode("read built-in topic", n)
+	}
+	if n == 0 {
+		return nil
+	}
+	defer C.dds_return_loan(rd, bufs, n)
+	bs, is := unsafe.Slice(bufs, int(n)), unsafe.Slice(infos, int(n))
+	for i := range bs {
+		if is[i].valid_data {
+			f(bs[i], InstanceHandle(is[i].instance_handle))
+		}
+	}
+	return nil
+}
+
+// DiscoveredParticipants lists the participants in the domain that are alive, this one included.
+func (p *Participant) DiscoveredParticipants() ([]ParticipantData, error) {
+	var out []ParticipantData
+	err := p.readBuiltin(builtinParticipant, func(s unsafe.Pointer, ih InstanceHandle) {
+		d := (*C.dds_builtintopic_participant_t)(s)
+		q := qosFromC(d.qos)
+		out = append(out, ParticipantData{
+			GUID:     GUID(C.GoBytes(unsafe.Pointer(&d.key.v[0]), GUIDSize)),
+			Handle:   ih,
+			UserData: q.UserData,
+		})
+	})
+	return out, err
+}
+
+// DiscoveredPublications lists the writers in the domain that are alive, local ones included.
+func (p *Participant) DiscoveredPublications() ([]Endpoint, error) {
+	return p.discoveredEndpoints(builtinPublication)
+}
+
+// DiscoveredSubscriptions lists the readers in the domain that are alive, local ones included.
+func (p *Participant) DiscoveredSubscriptions() ([]Endpoint, error) {
+	return p.discoveredEndpoints(builtinSubscription)
+}
+
+func (p *Participant) discoveredEndpoints(kind int) ([]Endpoint, error) {
+	var out []Endpoint
+	err := p.readBuiltin(kind, func(s unsafe.Pointer, ih InstanceHandle) {
+		out = append(out, endpointFromC((*C.dds_builtintopic_endpoint_t)(s), ih))
+	})
+	return out, err
+}

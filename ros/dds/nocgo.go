@@ -1,0 +1,62 @@
+//go:build !cgo
+
+package dds
+
+// This file keeps the package's API when cgo is off (CGO_ENABLED=0), so the rest of
+// dnetwork still builds; every constructor then reports ErrUnavailable.
+
+// Available reports whether this build can reach Cyclone DDS (it was built with cgo).
+const Available = false
+
+// Participant is a DDS domain participant; without cgo none can be created.
+type Participant struct{}
+
+// NewParticipant reports ErrUnavailable: this build has no cgo.
+func NewParticipant(opts ParticipantOptions) (*Participant, error) {
+	if err := ValidateDomainID(int(opts.DomainID)); err != nil {
+		return nil, err
+	}
+	return nil, ErrUnavailable
+}
+
+func (p *Participant) GUID() GUID                     { return GUID{} }
+func (p *Participant) InstanceHandle() InstanceHandle { return 0 }
+func (p *Participant) DomainID() uint32               { return 0 }
+func (p *Participant) Close() error                   { return nil }
+func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error) {
+	return nil, ErrUnavailable
+}
+func (p *Participant) NewReader(topic, typeName string, qos QoS, handler func(Sample)) (*Reader, error) {
+	return nil, ErrUnavailable
+}
+func (p *Participant) DiscoveredParticipants() ([]ParticipantData, error) {
+	return nil, ErrUnavailable
+}
+func (p *Participant) DiscoveredPublications() ([]Endpoint, error)  { return nil, ErrUnavailable }
+func (p *Participant) DiscoveredSubscriptions() ([]Endpoint, error) { return nil, ErrUnavailable }
+
+// Writer writes serialised samples to one topic; without cgo none can be created.
+type Writer struct{}
+
+func (w *Writer) Topic() string                             { return "" }
+func (w *Writer) GUID() GUID                                { return GUID{} }
+func (w *Writer) InstanceHandle() InstanceHandle            { return 0 }
+func (w *Writer) Write(sample []byte) error                 { return ErrUnavailable }
+func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) { return nil, ErrUnavailable }
+func (w *Writer) Close() error                              { return nil }
+
+// Reader receives samples of one topic; without cgo none can be created.
+type Reader struct{}
+
+func (r *Reader) Topic() string                                         { return "" }
+func (r *Reader) GUID() GUID                                            { return GUID{} }
+func (r *Reader) InstanceHandle() InstanceHandle                        { return 0 }
+func (r *Reader) Received() uint64                                      { return 0 }
+func (r *Reader) Err() error                                            { return ErrUnavailable }
+func (r *Reader) Done() <-chan struct{}                                 { return closedChan }
+func (r *Reader) Stop()                                                 {}
+func (r *Reader) Close() error                                          { return nil }
+func (r *Reader) MatchedPublications() ([]Endpoint, error)              { return nil, ErrUnavailable }
+func (r *Reader) MatchedPublication(ih InstanceHandle) (Endpoint, bool) { return Endpoint{}, false }
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

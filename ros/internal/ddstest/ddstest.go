@@ -1,0 +1,67 @@
+// Package ddstest sets up loopback-only Cyclone DDS domains for tests.
+//
+// The loopback interface of many machines (and CI containers) has no MULTICAST flag,
+// so Cyclone's default multicast discovery cannot work on it. Config makes discovery
+// unicast instead: only the interface lo, no multicast, a participant index per
+// process and SPDP sent to 127.0.0.1 for every possible index.
+package ddstest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Config is a Cyclone DDS configuration for loopback-only discovery.
+const Config = `<?xml version="1.0" encoding="UTF-8"?>
+<CycloneDDS xmlns="https://cdds.io/config">
+  <Domain Id="any">
+    <General>
+      <Interfaces><NetworkInterface name="lo"/></Interfaces>
+      <AllowMulticast>false</AllowMulticast>
+    </General>
+    <Discovery>
+      <ParticipantIndex>auto</ParticipantIndex>
+      <MaxAutoParticipantIndex>60</MaxAutoParticipantIndex>
+      <Peers><Peer address="127.0.0.1"/></Peers>
+    </Discovery>
+    <Tracing><Verbosity>warning</Verbosity><OutputFile>stderr</OutputFile></Tracing>
+  </Domain>
+</CycloneDDS>
+`
+
+// Setup writes Config to a file in t.TempDir, points CYCLONEDDS_URI at it and clears
+// the ROS variables that would change discovery, for the rest of the test. It returns
+// the file's path. Tests that call it cannot run in parallel (they change the
+// environment); give each test its own domain id, because Cyclone reads the
+// configuration only when a process first creates a domain.
+func Setup(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cyclonedds.xml")
+	if err := os.WriteFile(path, []byte(Config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CYCLONEDDS_URI", "file://"+path)
+	for _, k := range []string{"ROS_LOCALHOST_ONLY", "ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_STATIC_PEERS", "ROS_DOMAIN_ID"} {
+		t.Setenv(k, "")
+	}
+	return path
+}
+
+// WaitFor polls cond every 10 ms until it returns nil or timeout passes, then fails
+// the test with cond's last error.
+func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		err := cond()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v: %v", what, timeout, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
