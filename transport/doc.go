@@ -1,0 +1,85 @@
+// Package transport owns the UDP sockets of dnetwork: one [Worker] goroutine per
+// socket, interface selection, broadcast and multicast sending, and per-socket counters.
+// Protocol codecs never see a socket; components get [Datagram] values from a worker's
+// queue and hand bytes back to its send methods. The package is Linux-only (it uses
+// SO_BINDTODEVICE and IP_PKTINFO).
+//
+// # Workers
+//
+// [New] validates a [Config]; [Worker.Run] opens the socket, reads until its context is
+// cancelled, then closes the socket and the queue and returns. One goroutine (the one
+// calling Run) owns the socket and does all socket and interface work. Each datagram is
+// stamped, classified and, unless the [Filter] rejects it, copied into the bounded queue
+// returned by [Worker.Datagrams]. The reader never waits for the consumer: when the
+// queue is full the datagram is dropped and counted. A bad datagram never ends the loop.
+//
+// # Counters
+//
+// [Worker.Stats] returns a snapshot of the counters:
+//
+//	Received   datagrams read from the socket
+//	Delivered  queued for the consumer and not reported malformed
+//	QueueFull  dropped: the consumer's queue was full
+//	Oversize   dropped: longer than MaxDatagram (detected with one spare buffer byte)
+//	Filtered   dropped: rejected by the Filter (e.g. AllowFrom, a source allow-list)
+//	Malformed  dropped: the consumer called ReportMalformed after failing to decode it
+//	Sent       datagrams accepted by the kernel
+//	SendErrors sends that failed: socket down, too large, kernel error
+//	Opens      socket opens; above one means the worker recovered
+//
+// so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed.
+//
+// # Interface selection
+//
+// Config.Interface is parsed by [ParseSelector]: an interface name ("wlan0"), a CIDR
+// ("10.0.1.0/24": the interface that owns an address in it), an IPv4 address, "any"
+// (no device binding, no broadcast) or "auto" (the default). "auto" takes the single
+// up, running, broadcast-capable, non-loopback IPv4 interface that is not a container
+// bridge, and fails with a message listing every interface and why it was rejected
+// when there are none or several. [Worker.Interface] and [Worker.Status] report the
+// choice; a line is logged whenever the worker goes up or down.
+//
+// The socket is bound to 0.0.0.0:port and, unless the selector is "any", to the chosen
+// device with SO_BINDTODEVICE. The kernel then delivers only datagrams that arrived on
+// that interface and sends everything, broadcast included, through it, whatever the
+// routing table says: a broadcast to the directed broadcast address of the interface
+// ([Worker.Broadcast]) cannot leave by the Ethernet default route. Multicast is set up
+// through golang.org/x/net/ipv4 with an explicit interface, TTL and loopback, and groups
+// are joined on that interface ([Worker.Join], [Worker.Leave]).
+//
+// # Recovery
+//
+// Every Recheck interval (1 s by default) the worker verifies that its interface still
+// exists with the same index, is up and holds the address in use. When it does not, or
+// the socket fails, the worker closes the socket, reports the error (Status, OnStatus,
+// one log line per change) and tries to reopen with exponential backoff (250 ms to 8 s
+// by default), rerunning the selector, rebinding the same port and rejoining its groups.
+// Sends in the meantime fail with [ErrDown] and are counted. "auto" is decided when the
+// socket opens; a second interface appearing later does not disturb an open socket.
+//
+// # Sharing a port with a monitor
+//
+// Receive sockets set SO_REUSEADDR, so a monitor and the node can bind the same port on
+// one host (both must set it). SO_REUSEPORT is deliberately not used: it would spread
+// unicast datagrams over the sharers. With SO_REUSEADDR, Linux delivers a copy of every
+// broadcast and multicast datagram to every socket bound to the port (and, for
+// multicast, joined to the group), but a unicast datagram to exactly one of them,
+// normally the one bound last. Monitors therefore see all broadcast and multicast
+// traffic, while unicast (GameController replies, swarm unicast) reaches only one
+// process. Sockets set IP_MULTICAST_ALL off, so a socket receives only the groups it
+// joined itself, not those another sharer joined.
+//
+// # Several robots on one host
+//
+// Two set-ups let simulated robots share a machine:
+//
+//   - Per-robot ports: every robot binds its own port on "lo" (or "any") and peers are
+//     addressed as 127.0.0.1:port. Nothing is shared, and unicast works.
+//   - Host-only multicast: every robot binds the same port with SO_REUSEADDR, joins one
+//     group on an interface with the MULTICAST flag and sends to it with
+//     MulticastTTL = HostOnlyTTL (TTL 0: never leaves the host) and MulticastLoopback on.
+//     Every robot receives every datagram, its own included; the payload must name
+//     sender and receiver (as the swarm framing does), since all share one address.
+//
+// Broadcast to 127.255.255.255 on "lo" also reaches every socket bound to the port.
+package transport

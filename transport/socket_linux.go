@@ -1,0 +1,121 @@
+package transport
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// sockOpts are the options applied to a socket before bind.
+type sockOpts struct {
+	device     string // SO_BINDTODEVICE; "" for any interface
+	readBuffer int    // SO_RCVBUF(FORCE) in bytes; 0 keeps the system default
+}
+
+// listen opens the worker's UDP socket on 0.0.0.0:port.
+//
+// Options, all set before bind:
+//   - SO_REUSEADDR, so another process (a monitor) can bind the same port;
+//     SO_REUSEPORT is deliberately not set (it would load-balance unicast).
+//   - SO_BROADCAST, so the socket may send to broadcast addresses.
+//   - SO_BINDTODEVICE, so the socket only receives from and only sends through the
+//     chosen interface, whatever the routing table says.
+//   - IP_PKTINFO, so each datagram reports its destination address and interface.
+//   - IP_MULTICAST_ALL off, so the socket receives only the groups it joined itself,
+//     not groups other sockets on the same port joined.
+func listen(ctx context.Context, port uint16, o sockOpts) (*net.UDPConn, error) {
+	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		err := rc.Control(func(fd uintptr) { serr = o.apply(int(fd)) })
+		if err != nil {
+			return err
+		}
+		return serr
+	}}
+	pc, err := lc.ListenPacket(ctx, "udp4", net.JoinHostPort("0.0.0.0", strconv.Itoa(int(port))))
+	if err != nil {
+		return nil, err
+	}
+	return pc.(*net.UDPConn), nil
+}
+
+func (o sockOpts) apply(fd int) error {
+	set := func(level, opt, v int, name string) error {
+		if err := unix.SetsockoptInt(fd, level, opt, v); err != nil {
+			return fmt.Errorf("setsockopt %s: %w", name, err)
+		}
+		return nil
+	}
+	if err := set(unix.SOL_SOCKET, unix.SO_REUSEADDR, 1, "SO_REUSEADDR"); err != nil {
+		return err
+	}
+	if err := set(unix.SOL_SOCKET, unix.SO_BROADCAST, 1, "SO_BROADCAST"); err != nil {
+		return err
+	}
+	if err := set(unix.IPPROTO_IP, unix.IP_PKTINFO, 1, "IP_PKTINFO"); err != nil {
+		return err
+	}
+	if err := set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL"); err != nil {
+		return err
+	}
+	if o.readBuffer > 0 {
+		// SO_RCVBUFFORCE lets a privileged process exceed net.core.rmem_max.
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, o.readBuffer) != nil {
+			if err := set(unix.SOL_SOCKET, unix.SO_RCVBUF, o.readBuffer, "SO_RCVBUF"); err != nil {
+				return err
+			}
+		}
+	}
+	if o.device != "" {
+		if err := unix.SetsockoptString(fd, unix.SOL_SOCKET, unix.SO_BINDTODEVICE, o.device); err != nil {
+			return fmt.Errorf("setsockopt SO_BINDTODEVICE %s: %w", o.device, err)
+		}
+	}
+	return nil
+}
+
+// oobSize is the control-message buffer for one IP_PKTINFO message.
+var oobSize = unix.CmsgSpace(unix.SizeofInet4Pktinfo)
+
+// parsePktinfo extracts the interface index and the header destination address from
+// the control messages of one received datagram. It reports ok=false when there is no
+// well-formed IP_PKTINFO message.
+func parsePktinfo(oob []byte) (ifindex int, dst netip.Addr, ok bool) {
+	for len(oob) > 0 {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			return 0, netip.Addr{}, false
+		}
+		oob = rest
+		if h.Level != unix.IPPROTO_IP || h.Type != unix.IP_PKTINFO || len(data) < unix.SizeofInet4Pktinfo {
+			continue
+		}
+		// struct in_pktinfo { int ipi_ifindex; struct in_addr ipi_spec_dst, ipi_addr; }
+		ifindex = int(int32(binary.NativeEndian.Uint32(data[0:4])))
+		dst = netip.AddrFrom4([4]byte(data[8:12]))
+		return ifindex, dst, true
+	}
+	return 0, netip.Addr{}, false
+}
+
+// boundDevice returns the SO_BINDTODEVICE name of a socket, for tests and diagnostics.
+func boundDevice(c *net.UDPConn) (string, error) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return "", err
+	}
+	var name string
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		name, serr = unix.GetsockoptString(int(fd), unix.SOL_SOCKET, unix.SO_BINDTODEVICE)
+	}); err != nil {
+		return "", err
+	}
+	return name, serr
+}

@@ -1,0 +1,64 @@
+package transport
+
+import "sync/atomic"
+
+// Stats is a snapshot of one worker's counters, for diagnostics.
+//
+// Every datagram read from the socket is counted once in Received and then ends in
+// exactly one of Delivered, QueueFull, Oversize, Filtered or Malformed, so
+//
+//	Received == Delivered + Dropped()
+//
+// holds whenever no datagram is between the socket and the queue. Malformed datagrams
+// were handed to the consumer, which reported them with [Worker.ReportMalformed]; they
+// are not counted as delivered.
+type Stats struct {
+	// Received counts datagrams read from the socket.
+	Received uint64
+	// Delivered counts datagrams handed to the consumer and not reported malformed.
+	Delivered uint64
+	// QueueFull counts datagrams dropped because the consumer's queue was full.
+	QueueFull uint64
+	// Oversize counts datagrams longer than the worker's MaxDatagram.
+	Oversize uint64
+	// Filtered counts datagrams the Filter rejected.
+	Filtered uint64
+	// Malformed counts datagrams the consumer reported as undecodable.
+	Malformed uint64
+	// Sent counts datagrams the kernel accepted for sending.
+	Sent uint64
+	// SendErrors counts send calls that failed (socket down, too large, kernel error).
+	SendErrors uint64
+	// Opens counts how often the socket was opened; more than one means the worker
+	// recovered from an interface change or failure.
+	Opens uint64
+}
+
+// Dropped returns the number of received datagrams that were not delivered.
+func (s Stats) Dropped() uint64 {
+	return s.QueueFull + s.Oversize + s.Filtered + s.Malformed
+}
+
+// counters are the live atomic counters behind Stats.
+type counters struct {
+	received, queued, queueFull, oversize, filtered, malformed atomic.Uint64
+	sent, sendErrors, opens                                    atomic.Uint64
+}
+
+// snapshot reads the counters. Outcomes are read before Received (which is incremented
+// first), and Malformed before the queued count it is taken from, so a snapshot taken
+// under traffic never shows more outcomes than datagrams.
+func (c *counters) snapshot() Stats {
+	var s Stats
+	s.Malformed = c.malformed.Load()
+	queued := c.queued.Load()
+	s.Delivered = queued - min(s.Malformed, queued)
+	s.QueueFull = c.queueFull.Load()
+	s.Oversize = c.oversize.Load()
+	s.Filtered = c.filtered.Load()
+	s.Received = c.received.Load()
+	s.Sent = c.sent.Load()
+	s.SendErrors = c.sendErrors.Load()
+	s.Opens = c.opens.Load()
+	return s
+}

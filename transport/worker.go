@@ -1,0 +1,686 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/net/ipv4"
+	"golang.org/x/sys/unix"
+)
+
+// Limits and defaults of a worker.
+const (
+	// MaxUDPPayload is the largest IPv4 UDP payload: 65535 bytes of IP packet minus the
+	// 20-byte IPv4 header and the 8-byte UDP header.
+	MaxUDPPayload = 65535 - 20 - 8
+	// DefaultQueueLen is the capacity of the hand-off queue.
+	DefaultQueueLen = 256
+	// DefaultRecheck is how often a worker verifies that its interface is still usable.
+	DefaultRecheck = time.Second
+	// DefaultBackoffMin and DefaultBackoffMax bound the wait between attempts to
+	// (re)open the socket; the wait doubles after every failed attempt.
+	DefaultBackoffMin = 250 * time.Millisecond
+	DefaultBackoffMax = 8 * time.Second
+	// DefaultMulticastTTL keeps multicast on the robot's own subnet.
+	DefaultMulticastTTL = 1
+	// HostOnlyTTL as Config.MulticastTTL sends multicast with TTL 0: it never leaves
+	// this host, which is what several simulated robots on one machine want.
+	HostOnlyTTL = -1
+)
+
+// Errors of the send path and of the worker's life cycle.
+var (
+	// ErrDown reports a send while the socket is not open: the worker has not opened
+	// it yet, or the interface went away and the worker is retrying.
+	ErrDown = errors.New("transport: socket not open")
+	// ErrClosed reports a send after Run returned.
+	ErrClosed = errors.New("transport: worker stopped")
+	// ErrTooLarge reports a payload longer than the worker's MaxDatagram.
+	ErrTooLarge = errors.New("transport: datagram too large")
+	// ErrNoBroadcast reports a broadcast on a worker whose interface has no broadcast
+	// address (any interface, point-to-point links).
+	ErrNoBroadcast = errors.New("transport: interface has no broadcast address")
+	// ErrNotMulticast reports a group that is not an IPv4 multicast address.
+	ErrNotMulticast = errors.New("transport: not an IPv4 multicast group")
+	// ErrRunTwice reports a second call of Run.
+	ErrRunTwice = errors.New("transport: Run called twice")
+	// ErrConfig reports an invalid Config.
+	ErrConfig = errors.New("transport: bad config")
+)
+
+// Filter decides whether a received datagram is handed to the consumer. It runs on the
+// worker's goroutine before the payload is copied, so it must be fast and must not keep
+// d or d.Payload. Rejected datagrams are counted as Filtered.
+type Filter func(d Datagram) bool
+
+// AllowFrom returns a Filter that accepts datagrams whose source address lies in one of
+// the prefixes (use a /32 for a single host, e.g. the GameController).
+func AllowFrom(prefixes ...netip.Prefix) Filter {
+	ps := slices.Clone(prefixes)
+	return func(d Datagram) bool {
+		a := d.Src.Addr()
+		for _, p := range ps {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// Config configures a Worker. The zero value of every field except Port selects a
+// sensible default.
+type Config struct {
+	// Name labels the worker in logs and errors, e.g. "gamecontroller".
+	Name string
+	// Interface selects the interface (see ParseSelector): a name, a CIDR, an IPv4
+	// address, "auto" (the default) or "any".
+	Interface string
+	// Port is the local UDP port. 0 lets the kernel pick one at the first open; the
+	// worker keeps that port when it reopens the socket.
+	Port uint16
+	// Groups are IPv4 multicast groups joined on the interface whenever the socket opens.
+	Groups []netip.Addr
+	// MulticastTTL is the TTL of sent multicast datagrams: 0 means DefaultMulticastTTL,
+	// HostOnlyTTL means TTL 0.
+	MulticastTTL int
+	// MulticastLoopback delivers sent multicast to sockets on this host as well.
+	MulticastLoopback bool
+	// MaxDatagram is the largest payload received or sent; larger received datagrams
+	// are counted as Oversize, larger sends fail with ErrTooLarge. 0 means MaxUDPPayload.
+	MaxDatagram int
+	// QueueLen is the capacity of the hand-off queue; 0 means DefaultQueueLen.
+	QueueLen int
+	// ReadBuffer sets SO_RCVBUF in bytes; 0 keeps the system default.
+	ReadBuffer int
+	// Filter, if set, is asked about every datagram before it is queued.
+	Filter Filter
+	// Recheck is how often the worker verifies its interface; 0 means DefaultRecheck.
+	Recheck time.Duration
+	// BackoffMin and BackoffMax bound the wait between open attempts; 0 means the
+	// defaults.
+	BackoffMin, BackoffMax time.Duration
+	// OnStatus, if set, is called on the worker's goroutine whenever the state or the
+	// error changes. It must not block.
+	OnStatus func(Status)
+	// Logger receives one line per state change; nil means slog.Default().
+	Logger *slog.Logger
+	// Now stamps received datagrams; nil means time.Now.
+	Now func() time.Time
+}
+
+// State is the life-cycle state of a worker.
+type State uint8
+
+const (
+	// StateStarting is the state before the first open attempt finished.
+	StateStarting State = iota
+	// StateUp means the socket is open on the chosen interface.
+	StateUp
+	// StateDown means the socket is closed and the worker is retrying.
+	StateDown
+	// StateStopped means Run has returned.
+	StateStopped
+)
+
+// String returns the state's name.
+func (s State) String() string {
+	switch s {
+	case StateStarting:
+		return "starting"
+	case StateUp:
+		return "up"
+	case StateDown:
+		return "down"
+	case StateStopped:
+		return "stopped"
+	}
+	return "state(" + fmt.Sprint(uint8(s)) + ")"
+}
+
+// Status describes a worker for logs and diagnostics.
+type Status struct {
+	State State
+	// Interface is the interface in use while up, or the last one used.
+	Interface Choice
+	// Local is the bound address (0.0.0.0 and the port).
+	Local netip.AddrPort
+	// Err says why the worker is down; nil while up.
+	Err error
+	// RetryIn is the wait before the next open attempt while down.
+	RetryIn time.Duration
+	// Since is when the state last changed.
+	Since time.Time
+}
+
+// socket is one open socket and what it was opened for.
+type socket struct {
+	conn   *net.UDPConn
+	pc     *ipv4.PacketConn
+	choice Choice
+	port   uint16
+}
+
+func (s *socket) join(g netip.Addr) error {
+	if err := s.pc.JoinGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+		return fmt.Errorf("transport: join %v on %v: %w", g, s.choice, err)
+	}
+	return nil
+}
+
+func (s *socket) leave(g netip.Addr) error {
+	if err := s.pc.LeaveGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+		return fmt.Errorf("transport: leave %v on %v: %w", g, s.choice, err)
+	}
+	return nil
+}
+
+// Worker owns one UDP socket. Run opens it on the selected interface, reads datagrams
+// into a bounded queue and reopens it when the interface goes away and comes back.
+// Sends may be called from any goroutine.
+type Worker struct {
+	cfg   Config
+	sel   Selector
+	max   int
+	log   *slog.Logger
+	queue chan Datagram
+	done  chan struct{}
+	c     counters
+	sock  atomic.Pointer[socket] // the open socket, nil while down
+	began atomic.Bool
+
+	mu      sync.Mutex // guards the fields below and the writes of sock
+	stopped bool
+	port    uint16
+	groups  []netip.Addr
+	status  Status
+	up      chan struct{} // closed while a socket is open
+
+	// ifaces caches interface names and broadcast addresses by index for sockets bound
+	// to any interface; only Run's goroutine touches it.
+	ifaces map[int]ifaceInfo
+}
+
+type ifaceInfo struct {
+	name  string
+	bcast netip.Addr
+}
+
+// New validates cfg and returns a worker; nothing is opened before Run.
+func New(cfg Config) (*Worker, error) {
+	sel, err := ParseSelector(cfg.Interface)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Name == "" {
+		cfg.Name = "udp"
+	}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: %s: %s", ErrConfig, cfg.Name, fmt.Sprintf(format, args...)))
+	}
+	if cfg.MaxDatagram < 0 || cfg.MaxDatagram > MaxUDPPayload {
+		bad("MaxDatagram %d outside 0..%d", cfg.MaxDatagram, MaxUDPPayload)
+	}
+	if cfg.QueueLen < 0 {
+		bad("QueueLen %d is negative", cfg.QueueLen)
+	}
+	if cfg.MulticastTTL < HostOnlyTTL || cfg.MulticastTTL > 255 {
+		bad("MulticastTTL %d outside -1..255", cfg.MulticastTTL)
+	}
+	if cfg.Recheck < 0 || cfg.BackoffMin < 0 || cfg.BackoffMax < 0 {
+		bad("negative Recheck or backoff")
+	}
+	for _, g := range cfg.Groups {
+		if !g.Is4() || !g.IsMulticast() {
+			bad("group %v is not an IPv4 multicast address", g)
+		}
+	}
+	cfg.Recheck = orDefault(cfg.Recheck, DefaultRecheck)
+	cfg.BackoffMin = orDefault(cfg.BackoffMin, DefaultBackoffMin)
+	cfg.BackoffMax = max(orDefault(cfg.BackoffMax, DefaultBackoffMax), cfg.BackoffMin)
+	cfg.QueueLen = orDefault(cfg.QueueLen, DefaultQueueLen)
+	cfg.MaxDatagram = orDefault(cfg.MaxDatagram, MaxUDPPayload)
+	cfg.MulticastTTL = orDefault(cfg.MulticastTTL, DefaultMulticastTTL)
+	if cfg.MulticastTTL == HostOnlyTTL {
+		cfg.MulticastTTL = 0
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	w := &Worker{
+		cfg:    cfg,
+		sel:    sel,
+		max:    cfg.MaxDatagram,
+		log:    log.With("worker", cfg.Name, "interface", sel.String()),
+		queue:  make(chan Datagram, cfg.QueueLen),
+		done:   make(chan struct{}),
+		port:   cfg.Port,
+		groups: slices.Clone(cfg.Groups),
+		up:     make(chan struct{}),
+		status: Status{State: StateStarting},
+		ifaces: map[int]ifaceInfo{},
+	}
+	return w, nil
+}
+
+// orDefault returns v, or def when v is zero.
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Name returns the worker's label.
+func (w *Worker) Name() string { return w.cfg.Name }
+
+// Datagrams returns the hand-off queue. It is closed when Run returns.
+func (w *Worker) Datagrams() <-chan Datagram { return w.queue }
+
+// ReportMalformed tells the worker that the consumer could not decode a delivered
+// datagram, so the counters keep Received == Delivered + Dropped. Call it at most once
+// per datagram taken from the queue.
+func (w *Worker) ReportMalformed() { w.c.malformed.Add(1) }
+
+// Stats returns a snapshot of the counters.
+func (w *Worker) Stats() Stats { return w.c.snapshot() }
+
+// Status returns the current state, interface and error.
+func (w *Worker) Status() Status {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.status
+}
+
+// Interface returns the interface in use (or last used), for logs and diagnostics.
+func (w *Worker) Interface() Choice { return w.Status().Interface }
+
+// LocalAddr returns the address other hosts reach this socket at: the interface
+// address and the bound port, or 0.0.0.0 and the port for any interface. Before the
+// first open the port is Config.Port.
+func (w *Worker) LocalAddr() netip.AddrPort {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	a := netip.IPv4Unspecified()
+	if c := w.status.Interface; !c.IsAny() {
+		a = c.Addr.Addr()
+	}
+	return netip.AddrPortFrom(a, w.port)
+}
+
+// WaitUp blocks until the socket is open, ctx is done or Run has returned.
+func (w *Worker) WaitUp(ctx context.Context) error {
+	w.mu.Lock()
+	up := w.up
+	w.mu.Unlock()
+	select {
+	case <-up:
+		return nil
+	case <-w.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run opens the socket and reads datagrams until ctx is done; then it closes the socket
+// and the queue and returns nil. A bad datagram never ends it: it is counted and
+// skipped. When the interface goes down, loses its address or the socket fails, Run
+// reports the error (Status, OnStatus, one log line), closes the socket and reopens it
+// with exponential backoff. All socket and interface work happens on the calling
+// goroutine, so a caller may pin it to an OS thread (for instance one inside a network
+// namespace).
+func (w *Worker) Run(ctx context.Context) error {
+	if !w.began.CompareAndSwap(false, true) {
+		return ErrRunTwice
+	}
+	defer close(w.done)
+	defer close(w.queue)
+	defer w.setStatus(func(s *Status) { s.State, s.Err, s.RetryIn = StateStopped, nil, 0 })
+	defer w.stop()
+	stop := context.AfterFunc(ctx, w.stop)
+	defer stop()
+
+	buf := make([]byte, w.max+1) // one spare byte reveals an oversize datagram
+	oob := make([]byte, oobSize)
+	backoff := w.cfg.BackoffMin
+	for {
+		s, err := w.open(ctx)
+		if err == nil {
+			w.setStatus(func(st *Status) {
+				*st = Status{State: StateUp, Interface: s.choice, Local: netip.AddrPortFrom(netip.IPv4Unspecified(), s.port)}
+			})
+			backoff = w.cfg.BackoffMin
+			err = w.serve(ctx, s, buf, oob)
+			w.detach(s)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		wait := backoff
+		backoff = min(2*backoff, w.cfg.BackoffMax)
+		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn = StateDown, err, wait })
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// stop marks the worker stopped and closes the open socket, which ends the read.
+func (w *Worker) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	s := w.sock.Load()
+	w.mu.Unlock()
+	if s != nil {
+		s.conn.Close()
+	}
+}
+
+// open resolves the interface, opens and configures the socket and publishes it.
+func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
+	choice, err := w.sel.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	port := w.port
+	w.mu.Unlock()
+	conn, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer})
+	if err != nil {
+		return nil, fmt.Errorf("transport: %s: open port %d on %v: %w", w.cfg.Name, port, choice, err)
+	}
+	defer func() {
+		if err != nil {
+			conn.Close()
+		}
+	}()
+	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), choice: choice}
+	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
+	if !choice.IsAny() {
+		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
+			return nil, fmt.Errorf("transport: %s: multicast interface %v: %w", w.cfg.Name, choice, err)
+		}
+	}
+	if err := s.pc.SetMulticastTTL(w.cfg.MulticastTTL); err != nil {
+		return nil, fmt.Errorf("transport: %s: multicast TTL: %w", w.cfg.Name, err)
+	}
+	if err := s.pc.SetMulticastLoopback(w.cfg.MulticastLoopback); err != nil {
+		return nil, fmt.Errorf("transport: %s: multicast loopback: %w", w.cfg.Name, err)
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return nil, ErrClosed
+	}
+	for _, g := range w.groups {
+		if err := s.join(g); err != nil {
+			return nil, err
+		}
+	}
+	w.port = s.port
+	w.sock.Store(s)
+	close(w.up)
+	clear(w.ifaces)
+	w.c.opens.Add(1)
+	return s, nil
+}
+
+// detach unpublishes and closes s.
+func (w *Worker) detach(s *socket) {
+	w.mu.Lock()
+	if w.sock.Load() == s {
+		w.sock.Store(nil)
+		w.up = make(chan struct{})
+	}
+	w.mu.Unlock()
+	s.conn.Close()
+}
+
+// serve reads from s until ctx is done, the socket fails or the interface check fails.
+func (w *Worker) serve(ctx context.Context, s *socket, buf, oob []byte) error {
+	next := time.Now().Add(w.cfg.Recheck)
+	if err := s.conn.SetReadDeadline(next); err != nil {
+		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+	}
+	for {
+		n, oobn, flags, src, err := s.conn.ReadMsgUDPAddrPort(buf, oob)
+		now := time.Now()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
+			}
+		} else {
+			if w.cfg.Now != nil {
+				now = w.cfg.Now()
+			}
+			w.handle(s, buf, n, oob[:oobn], flags, src, now)
+		}
+		if t := time.Now(); !t.Before(next) {
+			if err := s.choice.check(); err != nil {
+				return err
+			}
+			next = t.Add(w.cfg.Recheck)
+			if err := s.conn.SetReadDeadline(next); err != nil {
+				return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+			}
+		}
+	}
+}
+
+// handle counts one datagram and queues a copy, or counts why it was dropped.
+func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
+	w.c.received.Add(1)
+	if n > w.max || flags&unix.MSG_TRUNC != 0 {
+		w.c.oversize.Add(1)
+		return
+	}
+	d := Datagram{
+		Payload: buf[:n],
+		Src:     netip.AddrPortFrom(src.Addr().Unmap(), src.Port()),
+		Time:    now,
+	}
+	if idx, dst, ok := parsePktinfo(oob); ok {
+		info := w.ifaceInfo(s, idx)
+		d.IfIndex, d.Interface = idx, info.name
+		d.Dst = netip.AddrPortFrom(dst, s.port)
+		d.Cast = classify(dst, info.bcast)
+	}
+	if w.cfg.Filter != nil && !w.cfg.Filter(d) {
+		w.c.filtered.Add(1)
+		return
+	}
+	// Run's goroutine is the only sender on the queue, so a free slot now is still free
+	// when the send below happens: the send never blocks, and a full queue costs no copy.
+	if len(w.queue) == cap(w.queue) {
+		w.c.queueFull.Add(1)
+		return
+	}
+	d.Payload = append(make([]byte, 0, n), buf[:n]...)
+	w.queue <- d
+	w.c.queued.Add(1)
+}
+
+// ifaceInfo returns the name and broadcast address of interface idx.
+func (w *Worker) ifaceInfo(s *socket, idx int) ifaceInfo {
+	if !s.choice.IsAny() && idx == s.choice.Index {
+		return ifaceInfo{name: s.choice.Name, bcast: s.choice.Broadcast}
+	}
+	if info, ok := w.ifaces[idx]; ok {
+		return info
+	}
+	var info ifaceInfo
+	if n, err := net.InterfaceByIndex(idx); err == nil {
+		if ifi, err := fromNet(*n); err == nil {
+			info.name = ifi.Name
+			for _, p := range ifi.Addrs {
+				if p.Addr().Is4() {
+					info.bcast = choose(ifi, p).Broadcast
+					break
+				}
+			}
+		}
+	}
+	w.ifaces[idx] = info // failures are cached too, until the next open
+	return info
+}
+
+// setStatus applies f to the status, then reports the change when the state or the
+// error text changed.
+func (w *Worker) setStatus(f func(*Status)) {
+	w.mu.Lock()
+	old := w.status
+	f(&w.status)
+	changed := w.status.State != old.State || errText(w.status.Err) != errText(old.Err)
+	if changed {
+		w.status.Since = time.Now()
+	} else {
+		w.status.Since = old.Since
+	}
+	st := w.status
+	w.mu.Unlock()
+	if !changed {
+		return
+	}
+	switch st.State {
+	case StateUp:
+		w.log.Info("transport: socket up", "on", st.Interface.String(), "port", st.Local.Port())
+	case StateDown:
+		w.log.Warn("transport: socket down, retrying", "err", st.Err, "retry_in", st.RetryIn)
+	case StateStopped:
+		w.log.Debug("transport: stopped")
+	}
+	if w.cfg.OnStatus != nil {
+		w.cfg.OnStatus(st)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// SendTo sends b to dst: a unicast address, a broadcast address or a multicast group
+// (which leaves through the worker's interface with the configured TTL and loopback).
+func (w *Worker) SendTo(b []byte, dst netip.AddrPort) error {
+	s, err := w.sendable(b)
+	if err != nil {
+		return err
+	}
+	return w.write(s, b, netip.AddrPortFrom(dst.Addr().Unmap(), dst.Port()))
+}
+
+// Broadcast sends b to the directed broadcast address of the worker's interface. The
+// socket is bound to that interface, so the datagram leaves through it alone.
+func (w *Worker) Broadcast(b []byte, port uint16) error {
+	s, err := w.sendable(b)
+	if err != nil {
+		return err
+	}
+	if !s.choice.Broadcast.IsValid() {
+		w.c.sendErrors.Add(1)
+		return fmt.Errorf("%w: %s on %v", ErrNoBroadcast, w.cfg.Name, s.choice)
+	}
+	return w.write(s, b, netip.AddrPortFrom(s.choice.Broadcast, port))
+}
+
+// sendable returns the open socket if b may be sent now, counting a send error if not.
+func (w *Worker) sendable(b []byte) (*socket, error) {
+	if len(b) > w.max {
+		w.c.sendErrors.Add(1)
+		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, w.cfg.Name, len(b), w.max)
+	}
+	s := w.sock.Load()
+	if s != nil {
+		return s, nil
+	}
+	w.c.sendErrors.Add(1)
+	select {
+	case <-w.done:
+		return nil, fmt.Errorf("%w: %s", ErrClosed, w.cfg.Name)
+	default:
+	}
+	if err := w.Status().Err; err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrDown, w.cfg.Name, err)
+	}
+	return nil, fmt.Errorf("%w: %s", ErrDown, w.cfg.Name)
+}
+
+func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
+	if _, err := s.conn.WriteToUDPAddrPort(b, dst); err != nil {
+		w.c.sendErrors.Add(1)
+		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
+	}
+	w.c.sent.Add(1)
+	return nil
+}
+
+// Join adds group to the worker's multicast groups and joins it on the open socket.
+// The worker rejoins its groups whenever it reopens the socket.
+func (w *Worker) Join(group netip.Addr) error {
+	group = group.Unmap()
+	if !group.Is4() || !group.IsMulticast() {
+		return fmt.Errorf("%w: %v", ErrNotMulticast, group)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if slices.Contains(w.groups, group) {
+		return nil
+	}
+	if s := w.sock.Load(); s != nil {
+		if err := s.join(group); err != nil {
+			return err
+		}
+	}
+	w.groups = append(w.groups, group)
+	return nil
+}
+
+// Leave removes group from the worker's multicast groups and leaves it on the open
+// socket.
+func (w *Worker) Leave(group netip.Addr) error {
+	group = group.Unmap()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	i := slices.Index(w.groups, group)
+	if i < 0 {
+		return nil
+	}
+	w.groups = slices.Delete(w.groups, i, i+1)
+	if s := w.sock.Load(); s != nil {
+		return s.leave(group)
+	}
+	return nil
+}
+
+// Groups returns the multicast groups the worker keeps joined.
+func (w *Worker) Groups() []netip.Addr {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.groups)
+}
