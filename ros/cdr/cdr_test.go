@@ -61,12 +61,12 @@ var goldenCases = []struct {
 		func(d *Decoder) any { return [4]any{d.Uint32(), d.Uint32(), d.Uint32(), d.Float64()} },
 		[4]any{uint32(1), uint32(2), uint32(3), 1.0}},
 	{"string", func(e *Encoder) { e.String("hi") }, le + "03 00 00 00 | 68 69 00",
-		func(d *Decoder) any { return d.String() }, "hi"},
+		func(d *Decoder) any { return d.ReadString() }, "hi"},
 	{"empty string", func(e *Encoder) { e.String("") }, le + "01 00 00 00 | 00",
-		func(d *Decoder) any { return d.String() }, ""},
+		func(d *Decoder) any { return d.ReadString() }, ""},
 	{"string with embedded NUL after odd offset", func(e *Encoder) { e.Uint8(9); e.String("a\x00b") },
 		le + "09 | 00 00 00 | 04 00 00 00 | 61 00 62 00",
-		func(d *Decoder) any { return [2]any{d.Uint8(), d.String()} }, [2]any{uint8(9), "a\x00b"}},
+		func(d *Decoder) any { return [2]any{d.Uint8(), d.ReadString()} }, [2]any{uint8(9), "a\x00b"}},
 	{"bounded string", func(e *Encoder) { e.BoundedString("abc", 3) }, le + "04 00 00 00 | 61 62 63 00",
 		func(d *Decoder) any { return d.BoundedString(3) }, "abc"},
 	{"empty sequence", func(e *Encoder) { e.SequenceLength(0) }, le + "00 00 00 00",
@@ -109,7 +109,7 @@ var goldenCases = []struct {
 		func(d *Decoder) any {
 			v := make([]string, d.SequenceLength(4))
 			for i := range v {
-				v[i] = d.String()
+				v[i] = d.ReadString()
 			}
 			return v
 		}, []string{"a", ""}},
@@ -159,7 +159,7 @@ func TestBigEndian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := [4]any{d.Bool(), d.Uint16(), d.String(), d.Float64()}
+	got := [4]any{d.Bool(), d.Uint16(), d.ReadString(), d.Float64()}
 	want := [4]any{true, uint16(0x1234), "ab", 1.0}
 	if d.Err() != nil || got != want {
 		t.Fatalf("got %v (err %v), want %v", got, d.Err(), want)
@@ -212,9 +212,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"bool 2", le + "02", func(d *Decoder) { d.Bool() }, ErrBool},
 		{"truncated uint32", le + "01 02 03", func(d *Decoder) { d.Uint32() }, ErrTruncated},
 		{"padding past end", le + "01 00 00", func(d *Decoder) { d.Uint8(); d.Uint32() }, ErrTruncated},
-		{"string too long", le + "05 00 00 00 61 62 00", func(d *Decoder) { d.String() }, ErrLength},
-		{"string without NUL", le + "02 00 00 00 61 62", func(d *Decoder) { d.String() }, ErrString},
-		{"huge string", le + "ff ff ff ff 00", func(d *Decoder) { d.String() }, ErrLength},
+		{"string too long", le + "05 00 00 00 61 62 00", func(d *Decoder) { d.ReadString() }, ErrLength},
+		{"string without NUL", le + "02 00 00 00 61 62", func(d *Decoder) { d.ReadString() }, ErrString},
+		{"huge string", le + "ff ff ff ff 00", func(d *Decoder) { d.ReadString() }, ErrLength},
 		{"bounded string over bound", le + "04 00 00 00 61 62 63 00", func(d *Decoder) { d.BoundedString(2) }, ErrBound},
 		{"huge sequence", le + "ff ff ff ff 00 00 00 00", func(d *Decoder) { d.SequenceLength(1) }, ErrLength},
 		{"sequence of int64 too long", le + "02 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00", func(d *Decoder) { d.SequenceLength(8) }, ErrLength},

@@ -147,9 +147,10 @@ func (d *Decoder) Float32() float32 { return math.Float32frombits(d.Uint32()) }
 // Float64 reads an IEEE-754 binary64 aligned to 8.
 func (d *Decoder) Float64() float64 { return math.Float64frombits(d.Uint64()) }
 
-// String reads a uint32 length (counting the terminating NUL), the bytes and the NUL.
-// A length of 0 is accepted as the empty string.
-func (d *Decoder) String() string {
+// ReadString reads a uint32 length (counting the terminating NUL), the bytes and the
+// NUL. A length of 0 is accepted as the empty string. (It is not called String, which
+// would make a Decoder a fmt.Stringer that consumes input when printed.)
+func (d *Decoder) ReadString() string {
 	n := d.Uint32()
 	if d.err != nil || n == 0 {
 		return ""
@@ -169,7 +170,7 @@ func (d *Decoder) String() string {
 // BoundedString reads a string and fails with ErrBound if it is longer than bound
 // bytes (string<=bound).
 func (d *Decoder) BoundedString(bound int) string {
-	s := d.String()
+	s := d.ReadString()
 	if len(s) > bound {
 		d.fail(fmt.Errorf("%w: string of %d bytes, bound %d", ErrBound, len(s), bound))
 		return ""

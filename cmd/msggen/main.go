@@ -1,0 +1,194 @@
+// Command msggen generates Go types for ROS 2 interface packages (.msg and .srv files):
+// plain structs with CDR marshalling (package ros/cdr, no reflection), the DDS type
+// name and the REP-2011 (RIHS01) type hash, as rosidl computes them.
+//
+// Usage:
+//
+//	msggen [-I dir]... [-out dir] pkgdir...
+//
+// Each pkgdir is a ROS interface package (msg/*.msg, srv/*.srv, optional package.xml
+// whose <name> is the package name; without it the directory name is used). Its Go
+// code is written into the package directory itself, or into -out when exactly one
+// package is given. Types of other packages are resolved through -I package
+// directories, whose Go code is expected in those directories, inside the same Go
+// module. The <description> of a package.xml goes into the package documentation.
+//
+// Naming: the Go package name is the base name of the output directory, which is the
+// ROS package name unless chosen otherwise (std_msgs stays std_msgs; the Humble
+// variant of rmw_dds_common lives in rmw_dds_common_humble).
+// Messages keep their names; service types are <Srv>_Request, <Srv>_Response and
+// <Srv>_Event, and <Srv> is a cdr.Service descriptor. Field names become CamelCase
+// (node_name -> NodeName; the parts id, ip, gc, uid, gid, udp, tcp, url, imu, dds,
+// ros, api, utc, ok are written in capitals); a constant NAME of message T becomes
+// T + CamelCase(NAME), e.g. Log DEBUG -> LogDebug. One file per interface,
+// <snake_name>.msg.go or .srv.go, plus doc.go. Earlier generated files that are no
+// longer produced are removed.
+//
+// Supported: bool byte char int8..uint64 float32 float64 string string<=N, fixed
+// arrays T[N], sequences T[] and T[<=N], nested and cross-package messages, constants
+// and default values (SetDefaults). wstring is rejected.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "msggen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("msggen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var includes multiFlag
+	fs.Var(&includes, "I", "ROS package directory to resolve types from (repeatable)")
+	out := fs.String("out", "", "output directory (only with a single package; default: the package directory)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	pkgDirs := fs.Args()
+	if len(pkgDirs) == 0 {
+		return errors.New("no package directory given; usage: msggen [-I dir]... [-out dir] pkgdir...")
+	}
+	if *out != "" && len(pkgDirs) != 1 {
+		return errors.New("-out needs exactly one package directory")
+	}
+	l, err := NewLoader(append(append([]string{}, pkgDirs...), includes...))
+	if err != nil {
+		return err
+	}
+	imports := map[string]string{}
+	for name, dir := range l.dirs {
+		ip, err := goImportPath(dir)
+		if err != nil {
+			return fmt.Errorf("package %s: %w", name, err)
+		}
+		imports[name] = ip
+	}
+	for _, dir := range pkgDirs {
+		name, err := packageName(dir)
+		if err != nil {
+			return err
+		}
+		pkg, err := l.Package(name)
+		if err != nil {
+			return err
+		}
+		outDir := dir
+		if *out != "" {
+			outDir = *out
+			if imports[name], err = goImportPath(outDir); err != nil {
+				return err
+			}
+		}
+		files, err := Generate(l, pkg, imports)
+		if err != nil {
+			return err
+		}
+		if err := writeFiles(outDir, files); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFiles writes files into dir, rewriting only changed ones, and removes
+// generated files (by Header) that are no longer produced.
+func writeFiles(dir string, files map[string][]byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	old, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return err
+	}
+	for _, f := range old {
+		if _, ok := files[filepath.Base(f)]; ok || !isGenerated(f) {
+			continue
+		}
+		if err := os.Remove(f); err != nil {
+			return err
+		}
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if cur, err := os.ReadFile(p); err == nil && bytes.Equal(cur, files[n]) {
+			continue
+		}
+		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isGenerated(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	return s.Scan() && s.Text() == Header
+}
+
+// goImportPath returns the Go import path of dir from the enclosing go.mod.
+func goImportPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for root := abs; ; {
+		b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+		if err == nil {
+			mod := modulePath(b)
+			if mod == "" {
+				return "", fmt.Errorf("%s: no module line", filepath.Join(root, "go.mod"))
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil {
+				return "", err
+			}
+			if rel == "." {
+				return mod, nil
+			}
+			return mod + "/" + filepath.ToSlash(rel), nil
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return "", fmt.Errorf("%s is not inside a Go module", dir)
+		}
+		root = parent
+	}
+}
+
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
