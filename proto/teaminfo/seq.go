@@ -40,7 +40,7 @@ const (
 	VerdictRestart
 	// VerdictDuplicate: this sequence number was already accepted: dropped.
 	VerdictDuplicate
-	// VerdictReplay: older than the window, with a stamp no later than the newest seen:
+	// VerdictReplay: older than the window, or a newer number with an earlier stamp:
 	// dropped as a replay or a very late packet.
 	VerdictReplay
 )
@@ -72,19 +72,21 @@ func (v Verdict) String() string {
 //
 // Rules, in order, for a packet (seq, stamp) arriving at now:
 //  1. Sender unknown, or nothing accepted from it for longer than the silence: VerdictNew.
-//  2. seq newer than the newest (SeqNewer): VerdictNewer.
-//  3. stamp later than the newest packet's stamp: the sender restarted (its counter went
-//     back while its clock went on): VerdictRestart.
-//  4. seq inside the window and not yet seen: VerdictLate; seen: VerdictDuplicate.
-//  5. Otherwise VerdictReplay.
+//  2. stamp not earlier than the newest packet's and seq newer (SeqNewer): VerdictNewer.
+//  3. stamp later than the newest packet's but seq not newer: the sender restarted its
+//     counter while its clock went on: VerdictRestart.
+//  4. seq not newer and inside the window: VerdictLate if not yet seen, else
+//     VerdictDuplicate.
+//  5. Otherwise VerdictReplay: seq below the window, or seq newer with an earlier stamp
+//     (a packet from before a restart, replayed).
 //
-// Limits: a sender that restarts with both its counter and its clock set back (a
-// restarted simulation) is dropped until it has been silent, from the filter's point of
-// view, for the silence time; its own drops do not refresh it, so this heals by itself.
-// Rule 1 also means recorded packets can be replayed into a sender's slot after it has
-// been silent that long; checking stamps against the receiver's synchronised clock is the
-// component's job. Without authentication the filter only removes network duplicates:
-// anyone can forge a newer sequence number.
+// Limits: a sender whose clock goes back (a restarted simulation, a stepped clock) is
+// dropped until it has been silent, from the filter's point of view, for the silence
+// time; its own drops do not refresh it, so this heals by itself. Rule 1 also means
+// recorded packets can be replayed into a sender's slot after it has been silent that
+// long; checking stamps against the receiver's synchronised clock is the component's job.
+// Without authentication the filter only removes network duplicates: anyone can forge a
+// newer sequence number and stamp.
 //
 // A ReplayFilter is not safe for concurrent use; the team component owns it. The zero
 // value is not usable; call [NewReplayFilter].
@@ -127,18 +129,24 @@ func (st *replayState) check(recent bool, seq uint32, stamp time.Duration) Verdi
 		*st = replayState{top: seq, seen: 1, topStamp: stamp}
 		return VerdictNew
 	}
-	if SeqNewer(seq, st.top) {
-		if d := seq - st.top; d < ReplayWindow {
-			st.seen = st.seen<<d | 1
-		} else {
-			st.seen = 1
+	newer := SeqNewer(seq, st.top)
+	if stamp >= st.topStamp {
+		if newer {
+			if d := seq - st.top; d < ReplayWindow {
+				st.seen = st.seen<<d | 1
+			} else {
+				st.seen = 1
+			}
+			st.top, st.topStamp = seq, stamp
+			return VerdictNewer
 		}
-		st.top, st.topStamp = seq, stamp
-		return VerdictNewer
+		if stamp > st.topStamp {
+			*st = replayState{top: seq, seen: 1, topStamp: stamp}
+			return VerdictRestart
+		}
 	}
-	if stamp > st.topStamp {
-		*st = replayState{top: seq, seen: 1, topStamp: stamp}
-		return VerdictRestart
+	if newer {
+		return VerdictReplay // newer number, earlier stamp: from before a restart
 	}
 	back := st.top - seq // 0 .. 2^31 because seq is not newer
 	if back >= ReplayWindow {

@@ -1,0 +1,212 @@
+package teaminfo
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+)
+
+func TestSeqNewer(t *testing.T) {
+	for _, tc := range []struct {
+		a, b uint32
+		want bool
+	}{
+		{1, 0, true},
+		{0, 1, false},
+		{5, 5, false},
+		{0, 0xffffffff, true}, // wrapped
+		{0xffffffff, 0, false},
+		{10, 0xfffffff0, true},
+		{0x7fffffff, 0, true},  // 2^31-1 ahead
+		{0x80000000, 0, false}, // exactly 2^31 apart: neither
+		{0, 0x80000000, false},
+		{0x80000001, 0, false}, // more than half way round: b is newer
+		{0, 0x80000001, true},
+	} {
+		if got := SeqNewer(tc.a, tc.b); got != tc.want {
+			t.Errorf("SeqNewer(%#x, %#x) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestReplayFilter(t *testing.T) {
+	type pkt struct {
+		team, player uint8
+		seq          uint32
+		stamp        time.Duration // sender clock, ms
+		at           time.Duration // receiver clock since t0
+		want         Verdict
+	}
+	const ms = time.Millisecond
+	for _, tc := range []struct {
+		name string
+		pkts []pkt
+	}{
+		{"in order", []pkt{
+			{1, 1, 10, 100, 0, VerdictNew},
+			{1, 1, 11, 133, 33 * ms, VerdictNewer},
+			{1, 1, 15, 266, 166 * ms, VerdictNewer}, // gap (lost packets) is fine
+		}},
+		{"duplicates", []pkt{
+			{1, 1, 10, 100, 0, VerdictNew},
+			{1, 1, 10, 100, 1 * ms, VerdictDuplicate},
+			{1, 1, 11, 133, 33 * ms, VerdictNewer},
+			{1, 1, 11, 133, 34 * ms, VerdictDuplicate},
+			{1, 1, 10, 100, 35 * ms, VerdictDuplicate},
+		}},
+		{"reordered inside the window, once", []pkt{
+			{1, 1, 100, 1000, 0, VerdictNew},
+			{1, 1, 103, 1100, 100 * ms, VerdictNewer},
+			{1, 1, 101, 1033, 101 * ms, VerdictLate},
+			{1, 1, 102, 1066, 102 * ms, VerdictLate},
+			{1, 1, 101, 1033, 103 * ms, VerdictDuplicate},
+			{1, 1, 103 - ReplayWindow + 1, 900, 104 * ms, VerdictLate}, // oldest slot of the window
+			{1, 1, 103 - ReplayWindow, 899, 105 * ms, VerdictReplay},   // just outside
+		}},
+		{"replay of old packets", []pkt{
+			{1, 1, 1000, 50000, 0, VerdictNew},
+			{1, 1, 1001, 50033, 33 * ms, VerdictNewer},
+			{1, 1, 500, 30000, 40 * ms, VerdictReplay},
+			{1, 1, 1, 10, 41 * ms, VerdictReplay},
+			{1, 1, 1002, 50066, 66 * ms, VerdictNewer},
+		}},
+		{"big jump clears the window", []pkt{
+			{1, 1, 1, 10, 0, VerdictNew},
+			{1, 1, 1 + 200, 20, 10 * ms, VerdictNewer},
+			{1, 1, 1, 10, 11 * ms, VerdictReplay},
+			{1, 1, 200, 19, 12 * ms, VerdictLate},
+		}},
+		{"sequence wraps", []pkt{
+			{1, 1, 0xfffffffe, 100, 0, VerdictNew},
+			{1, 1, 0xffffffff, 133, 33 * ms, VerdictNewer},
+			{1, 1, 0, 166, 66 * ms, VerdictNewer},
+			{1, 1, 1, 199, 99 * ms, VerdictNewer},
+			{1, 1, 0xffffffff, 133, 100 * ms, VerdictDuplicate},
+			{1, 1, 0xfffffffd, 66, 101 * ms, VerdictLate},
+		}},
+		{"restart detected by stamp", []pkt{
+			{1, 1, 5000, 60000, 0, VerdictNew},
+			{1, 1, 5001, 60033, 33 * ms, VerdictNewer},
+			{1, 1, 0, 62000, 2 * time.Second, VerdictRestart}, // counter back, clock on
+			{1, 1, 1, 62033, 2*time.Second + 33*ms, VerdictNewer},
+			{1, 1, 5001, 60033, 2*time.Second + 40*ms, VerdictReplay}, // previous life replayed: newer number, older stamp
+			{1, 1, 6000, 62000, 2*time.Second + 41*ms, VerdictReplay},
+			{1, 1, 2, 62066, 2*time.Second + 66*ms, VerdictNewer},
+		}},
+		{"same millisecond", []pkt{
+			{1, 1, 20, 500, 0, VerdictNew},
+			{1, 1, 21, 500, ms, VerdictNewer},
+			{1, 1, 23, 500, 2 * ms, VerdictNewer},
+			{1, 1, 22, 500, 3 * ms, VerdictLate},
+			{1, 1, 22, 500, 4 * ms, VerdictDuplicate},
+		}},
+		{"clock stepped back while running heals after silence", []pkt{
+			{1, 1, 40, 90000, 0, VerdictNew},
+			{1, 1, 41, 10, 33 * ms, VerdictReplay},
+			{1, 1, 42, 43, 66 * ms, VerdictReplay},
+			{1, 1, 200, 5000, 5*time.Second + ms, VerdictNew},
+			{1, 1, 201, 5033, 5*time.Second + 34*ms, VerdictNewer},
+		}},
+		{"restart reusing the newest number", []pkt{
+			{1, 1, 3, 60000, 0, VerdictNew},
+			{1, 1, 3, 61000, time.Second, VerdictRestart},
+			{1, 1, 3, 61000, time.Second + ms, VerdictDuplicate},
+		}},
+		{"restart with clock set back heals after silence", []pkt{
+			{1, 1, 900, 90000, 0, VerdictNew},
+			{1, 1, 0, 10, 1 * time.Second, VerdictReplay},
+			{1, 1, 1, 43, 2 * time.Second, VerdictReplay},
+			{1, 1, 2, 76, 5 * time.Second, VerdictReplay}, // exactly the silence: still known
+			{1, 1, 3, 109, 5*time.Second + ms, VerdictNew},
+			{1, 1, 4, 142, 5*time.Second + 34*ms, VerdictNewer},
+		}},
+		{"silence forgets", []pkt{
+			{1, 1, 100, 1000, 0, VerdictNew},
+			{1, 1, 100, 1000, 6 * time.Second, VerdictNew}, // a replay after silence is let in
+			{1, 1, 100, 1000, 6*time.Second + ms, VerdictDuplicate},
+		}},
+		{"senders are separate", []pkt{
+			{1, 1, 7, 100, 0, VerdictNew},
+			{1, 2, 7, 100, 0, VerdictNew},
+			{2, 1, 7, 100, 0, VerdictNew},
+			{1, 1, 7, 100, ms, VerdictDuplicate},
+			{2, 1, 8, 133, ms, VerdictNewer},
+			{1, 2, 7, 100, ms, VerdictDuplicate},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewReplayFilter(DefaultSilence)
+			t0 := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+			for i, p := range tc.pkts {
+				got := f.Check(p.team, p.player, p.seq, p.stamp*time.Millisecond, t0.Add(p.at))
+				if got != p.want {
+					t.Fatalf("packet %d (team %d player %d seq %d stamp %d ms at %v): %v, want %v",
+						i, p.team, p.player, p.seq, p.stamp, p.at, got, p.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReplayFilterForget(t *testing.T) {
+	f := NewReplayFilter(0)
+	if f.silence != DefaultSilence {
+		t.Fatalf("silence %v, want default", f.silence)
+	}
+	now := time.Unix(100, 0)
+	f.Check(3, 4, 10, time.Second, now)
+	f.Check(3, 5, 10, time.Second, now)
+	if f.Len() != 2 {
+		t.Fatalf("Len %d", f.Len())
+	}
+	if v := f.Check(3, 4, 10, time.Second, now); v != VerdictDuplicate {
+		t.Fatalf("before Forget: %v", v)
+	}
+	f.Forget(3, 4)
+	if f.Len() != 1 {
+		t.Fatalf("Len after Forget %d", f.Len())
+	}
+	if v := f.Check(3, 4, 10, time.Second, now); v != VerdictNew {
+		t.Fatalf("after Forget: %v", v)
+	}
+}
+
+// With a sender that numbers and stamps packets in order, a network that duplicates and
+// reorders them (within the window) delivers every packet exactly once.
+func TestReplayFilterExactlyOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := range 50 {
+		f := NewReplayFilter(time.Second)
+		start := r.Uint32() // wraps in some rounds
+		const n = 300
+		type arrival struct {
+			key int
+			seq uint32
+		}
+		var arrivals []arrival
+		for i := range uint32(n) {
+			// Every arrival is delayed by fewer than 20 places; some are duplicated.
+			arrivals = append(arrivals, arrival{len(arrivals) + r.IntN(20), start + i})
+			for r.IntN(4) == 0 {
+				arrivals = append(arrivals, arrival{len(arrivals) + r.IntN(20), start + i})
+			}
+		}
+		sort.SliceStable(arrivals, func(i, j int) bool { return arrivals[i].key < arrivals[j].key })
+		accepted := map[uint32]int{}
+		now := time.Unix(0, 0)
+		for _, a := range arrivals {
+			seq := a.seq
+			now = now.Add(time.Millisecond)
+			stamp := time.Duration(seq-start) * 33 * time.Millisecond
+			if f.Check(1, 2, seq, stamp, now).Accepted() {
+				accepted[seq]++
+			}
+		}
+		for i := range uint32(n) {
+			if c := accepted[start+i]; c != 1 {
+				t.Fatalf("round %d (start %#x): seq %d accepted %d times", round, start, start+i, c)
+			}
+		}
+	}
+}
