@@ -456,14 +456,24 @@ func Generate(l *Loader, pkg *Package, imports map[string]string) (map[string][]
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "// %s describes the ROS service %s: its request is %s, its response %s.\n",
+		fmt.Fprintf(&b, "// %s describes the ROS service %s\n// (request %s, response %s).\n",
 			s.Name, s.FullName(), s.Request.Name, s.Response.Name)
 		if len(s.Comment) > 0 {
 			b.WriteString("//\n")
 			comment(&b, s.Comment)
 		}
-		fmt.Fprintf(&b, "var %s = cdr.Service{\nName: %q,\nRequestTypeName: %q,\nResponseTypeName: %q,\nRequestDDSTypeName: %q,\nResponseDDSTypeName: %q,\nTypeHash: %q,\n}\n\n",
-			s.Name, s.FullName(), s.Request.FullName(), s.Response.FullName(), ddsTypeName(s.Request), ddsTypeName(s.Response), hash)
+		reqHash, err := l.MessageHash(s.Request)
+		if err != nil {
+			return nil, err
+		}
+		respHash, err := l.MessageHash(s.Response)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "var %s = cdr.Service{\nName: %q,\nRequestTypeName: %q,\nResponseTypeName: %q,\n"+
+			"RequestDDSTypeName: %q,\nResponseDDSTypeName: %q,\nRequestTypeHash: %q,\nResponseTypeHash: %q,\nTypeHash: %q,\n}\n\n",
+			s.Name, s.FullName(), s.Request.FullName(), s.Response.FullName(), ddsTypeName(s.Request), ddsTypeName(s.Response),
+			reqHash, respHash, hash)
 		for _, m := range []*Message{s.Request, s.Response, s.Event} {
 			if err := declare(m.Name, m.FullName()); err != nil {
 				return nil, err

@@ -32,9 +32,12 @@ type Service struct {
 	// RequestDDSTypeName and ResponseDDSTypeName are the DDS type names of the two
 	// messages, e.g. "rcl_interfaces::srv::dds_::GetParameters_Request_".
 	RequestDDSTypeName, ResponseDDSTypeName string
+	// RequestTypeHash and ResponseTypeHash are the REP-2011 hashes of the two
+	// messages. Jazzy's rmw_cyclonedds announces the request hash (typehash=) on the
+	// request reader and writer and the response hash on the reply reader and writer.
+	RequestTypeHash, ResponseTypeHash string
 	// TypeHash is the REP-2011 hash of the service as a whole (request, response and
-	// event message). rmw_cyclonedds (Jazzy) announces it as typehash= on both service
-	// endpoints.
+	// event message), as the type description service reports it.
 	TypeHash string
 }
 

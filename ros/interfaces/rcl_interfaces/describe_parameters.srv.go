@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// DescribeParameters describes the ROS service rcl_interfaces/srv/DescribeParameters: its request is DescribeParameters_Request, its response DescribeParameters_Response.
+// DescribeParameters describes the ROS service rcl_interfaces/srv/DescribeParameters
+// (request DescribeParameters_Request, response DescribeParameters_Response).
 //
 // Returns the descriptors of the named parameters.
 var DescribeParameters = cdr.Service{
@@ -17,6 +18,8 @@ var DescribeParameters = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/DescribeParameters_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::DescribeParameters_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::DescribeParameters_Response_",
+	RequestTypeHash:     "RIHS01_05dd1c2bc87dec2627105c8070d6f9725c781a4f2ab852975bf105462b82b644",
+	ResponseTypeHash:    "RIHS01_ad6747319613c6131589e062e095b469a46cc764f7d0f12a001a49e6cd893995",
 	TypeHash:            "RIHS01_845b484d71eb0673dae682f2e3ba3c4851a65a3dcfb97bddd82c5b57e91e4cff",
 }
 

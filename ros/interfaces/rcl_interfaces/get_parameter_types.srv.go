@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// GetParameterTypes describes the ROS service rcl_interfaces/srv/GetParameterTypes: its request is GetParameterTypes_Request, its response GetParameterTypes_Response.
+// GetParameterTypes describes the ROS service rcl_interfaces/srv/GetParameterTypes
+// (request GetParameterTypes_Request, response GetParameterTypes_Response).
 //
 // Returns the types of the named parameters.
 var GetParameterTypes = cdr.Service{
@@ -17,6 +18,8 @@ var GetParameterTypes = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/GetParameterTypes_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::GetParameterTypes_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::GetParameterTypes_Response_",
+	RequestTypeHash:     "RIHS01_87d7ec5ef545d4daa289d500025d31fb2437bc8b8365ca367161c4dac4be33fd",
+	ResponseTypeHash:    "RIHS01_ac1335dce67c478e669434f6ac2fbff34fcd529580f272d3006785ba8b54e47f",
 	TypeHash:            "RIHS01_da199c878688b3e530bdfe3ca8f74cb9fa0c303101e980a9e8f260e25e1c80ca",
 }
 

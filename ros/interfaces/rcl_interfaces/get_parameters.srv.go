@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// GetParameters describes the ROS service rcl_interfaces/srv/GetParameters: its request is GetParameters_Request, its response GetParameters_Response.
+// GetParameters describes the ROS service rcl_interfaces/srv/GetParameters
+// (request GetParameters_Request, response GetParameters_Response).
 //
 // Returns the values of the named parameters.
 var GetParameters = cdr.Service{
@@ -17,6 +18,8 @@ var GetParameters = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/GetParameters_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::GetParameters_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::GetParameters_Response_",
+	RequestTypeHash:     "RIHS01_135a9e1c3d7cebef792f6687d7ddf99949b21a0bd9a320d863a9110a3f5cf4d6",
+	ResponseTypeHash:    "RIHS01_9fa773b46e39cc5d02db6224d8fd520bb9caeeffc2b27c96c1e59431baba9f2a",
 	TypeHash:            "RIHS01_bf9803d5c74cf989a5de3e0c2e99444599a627c7ff75f97b8c05b01003675cbc",
 }
 

@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// ListParameters describes the ROS service rcl_interfaces/srv/ListParameters: its request is ListParameters_Request, its response ListParameters_Response.
+// ListParameters describes the ROS service rcl_interfaces/srv/ListParameters
+// (request ListParameters_Request, response ListParameters_Response).
 //
 // Lists parameter names below the given prefixes.
 var ListParameters = cdr.Service{
@@ -17,6 +18,8 @@ var ListParameters = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/ListParameters_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::ListParameters_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::ListParameters_Response_",
+	RequestTypeHash:     "RIHS01_a1b0b5d6b967a5b8ac5bc8563c3ea678f349e312a6a4967227c5a96bc5ce38df",
+	ResponseTypeHash:    "RIHS01_31b937b82de3612426be79f231e386259f97e8dc843e3f2845288b4bfa296bdd",
 	TypeHash:            "RIHS01_3e6062bfbb27bfb8730d4cef2558221f51a11646d78e7bb30a1e83afac3aad9d",
 }
 

@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// SetParameters describes the ROS service rcl_interfaces/srv/SetParameters: its request is SetParameters_Request, its response SetParameters_Response.
+// SetParameters describes the ROS service rcl_interfaces/srv/SetParameters
+// (request SetParameters_Request, response SetParameters_Response).
 //
 // Sets parameters one by one; each may succeed or fail on its own.
 var SetParameters = cdr.Service{
@@ -17,6 +18,8 @@ var SetParameters = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/SetParameters_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::SetParameters_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::SetParameters_Response_",
+	RequestTypeHash:     "RIHS01_130d46386b7e84ea9ecf60608a4d83cbe5e5cb7c6cc5b712b7a4e3a6c254e932",
+	ResponseTypeHash:    "RIHS01_7a0e8140a0b8d98308fa81a5403a766e610af29a239caf54b7553227906fc266",
 	TypeHash:            "RIHS01_56eed9a67e169f9cb6c1f987bc88f868c14a8fc9f743a263bc734c154015d7e0",
 }
 

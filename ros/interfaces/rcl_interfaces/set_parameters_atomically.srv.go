@@ -8,7 +8,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/service_msgs"
 )
 
-// SetParametersAtomically describes the ROS service rcl_interfaces/srv/SetParametersAtomically: its request is SetParametersAtomically_Request, its response SetParametersAtomically_Response.
+// SetParametersAtomically describes the ROS service rcl_interfaces/srv/SetParametersAtomically
+// (request SetParametersAtomically_Request, response SetParametersAtomically_Response).
 //
 // Sets parameters all together or not at all.
 var SetParametersAtomically = cdr.Service{
@@ -17,6 +18,8 @@ var SetParametersAtomically = cdr.Service{
 	ResponseTypeName:    "rcl_interfaces/srv/SetParametersAtomically_Response",
 	RequestDDSTypeName:  "rcl_interfaces::srv::dds_::SetParametersAtomically_Request_",
 	ResponseDDSTypeName: "rcl_interfaces::srv::dds_::SetParametersAtomically_Response_",
+	RequestTypeHash:     "RIHS01_db0bd950ed5ed867a0e90b225e44dea382d762c0762ff3e0ee842190042a59e5",
+	ResponseTypeHash:    "RIHS01_31b1a38c5b0b9d893ee24da45f69638f4561c78461d82d52750f429b534502b8",
 	TypeHash:            "RIHS01_0e192ef259c07fc3c07a13191d27002222e65e00ccec653ca05e856f79285fcd",
 }
 
