@@ -1,0 +1,170 @@
+package teaminfo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"testing"
+)
+
+func isSentinel(err error) bool {
+	for _, s := range []error{ErrLength, ErrBool, ErrMagic, ErrVersion, ErrReserved, ErrRange, ErrAuth, ErrKey} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func FuzzZJU(f *testing.F) {
+	tv := tvTeam296Bytes(f)
+	f.Add(tv)
+	f.Add(make([]byte, ZJUSize))
+	f.Add(tv[:ZJUSize-1])
+	f.Add(append(bytes.Clone(tv), 0))
+	noisy := bytes.Clone(tv)
+	noisy[zjuOffPad0], noisy[zjuOffPad0+1], noisy[zjuOffPad1] = 0xff, 0x01, 0x80
+	f.Add(noisy)
+	badBool := bytes.Clone(tv)
+	badBool[zjuOffSeeGoal] = 2
+	f.Add(badBool)
+	nan := bytes.Clone(tv)
+	for off := zjuOffRobotPos; off < zjuOffBallQuality; off += 8 {
+		binary.LittleEndian.PutUint64(nan[off:], 0x7ff8_0000_0000_0001)
+	}
+	f.Add(nan)
+
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p ZJUPacket
+		if err := p.UnmarshalBinary(b); err != nil {
+			if !isSentinel(err) {
+				t.Fatalf("error without sentinel: %v", err)
+			}
+			return
+		}
+		// Re-encoding gives the input with zeroed padding.
+		want := bytes.Clone(b)
+		want[zjuOffPad0], want[zjuOffPad0+1], want[zjuOffPad1] = 0, 0, 0
+		out, err := p.MarshalBinary()
+		if err != nil || !bytes.Equal(out, want) {
+			t.Fatalf("round trip: err %v\n got % x\nwant % x", err, out, want)
+		}
+		// encoding/binary over the C struct mirror agrees.
+		var w wireZJU
+		if _, err := binary.Decode(b, binary.LittleEndian, &w); err != nil {
+			t.Fatal(err)
+		}
+		v3 := func(a [3]float64) Vector3 { return Vector3{a[0], a[1], a[2]} }
+		mirror := ZJUPacket{
+			TxpTimestamp: RosTime{w.TxpSec, w.TxpNsec}, RecvTimestamp: RosTime{w.RecvSec, w.RecvNsec},
+			PlayerNumber: w.Player, TeamNumber: w.Team, Test: w.Test, Incapacitated: w.Incapacitated != 0,
+			Role: w.Role, AttackRight: w.AttackRight != 0, Dest: v3(w.Dest), FinalDest: v3(w.FinalDest),
+			AttackTarget: v3(w.AttackTarget), TimeSinceLastKick: w.TimeSinceLastKick, State: w.State,
+			Priority: w.Priority != 0, KickerID: w.KickerID, SeeBall: w.SeeBall != 0,
+			SeeCircle: w.SeeCircle != 0, SeeGoal: w.SeeGoal != 0, RobotPos: v3(w.RobotPos),
+			BallField: v3(w.BallField), BallGlobal: v3(w.BallGlobal), CircleField: v3(w.CircleField),
+			CircleGlobal: v3(w.CircleGlobal), GoalField: v3(w.GoalField), GoalGlobal: v3(w.GoalGlobal),
+			BallQuality: w.BallQuality, FieldQuality: w.FieldQuality, FieldConsistency: w.FieldConsistent,
+			GCConnected: w.GCConnected != 0, GCState: w.GCState, GCState2: w.GCState2,
+		}
+		for i, m := range w.MatesOnline {
+			mirror.MatesOnline[i] = m != 0
+		}
+		if d := diff(p, mirror); len(d) > 0 {
+			t.Fatalf("binary.Decode mirror disagrees: %v", d)
+		}
+		// The model conversions are total; exact fields survive the trip.
+		var s State
+		p.ToState(&s)
+		var back ZJUPacket
+		back.FromState(&s)
+		if back.TeamNumber != p.TeamNumber || back.MatesOnline != p.MatesOnline || back.GCState2 != p.GCState2 ||
+			math.Float32bits(back.BallQuality) != math.Float32bits(p.BallQuality) && !math.IsNaN(float64(p.BallQuality)) {
+			t.Fatalf("model trip changed exact fields: %+v -> %+v", p, back)
+		}
+		if _, err := AppendDNet(nil, &s, nil); err != nil && !errors.Is(err, ErrRange) {
+			t.Fatalf("zju content as dnet: %v", err)
+		}
+	})
+}
+
+func FuzzDNet(f *testing.F) {
+	plain := readHex(f, "dnet-v1.txt")
+	tagged := readHex(f, "dnet-v1-tagged.hex")
+	f.Add(plain, []byte(goldenKey))
+	f.Add(tagged, []byte(goldenKey))
+	f.Add(tagged, []byte("other key"))
+	f.Add(tagged[:DNetTaggedSize-1], []byte(goldenKey))
+	f.Add(plain[:DNetSize-1], []byte("k"))
+	f.Add([]byte("DNt\x02"), []byte("k"))
+	zero := make([]byte, DNetSize)
+	copy(zero, "DNt\x01")
+	f.Add(zero, []byte{0})
+	junk := bytes.Clone(plain)
+	for i := dnOffVoronoi + 3*dnVoronoiSize; i < DNetSize; i++ {
+		junk[i] = 0xa5 // unused voronoi slots
+	}
+	f.Add(junk, []byte("k"))
+
+	f.Fuzz(func(t *testing.T, b, secret []byte) {
+		var p DNetPacket
+		auth, err := p.Decode(b, nil)
+		if err != nil {
+			if !isSentinel(err) {
+				t.Fatalf("error without sentinel: %v", err)
+			}
+			return
+		}
+		if (auth == AuthUnverified) != p.Tagged || auth == AuthVerified {
+			t.Fatalf("auth %v with tagged %v and no key", auth, p.Tagged)
+		}
+		out, err := p.MarshalBinary()
+		if err != nil || !bytes.Equal(out, b) {
+			t.Fatalf("round trip: err %v\n got % x\nwant % x", err, out, b)
+		}
+
+		// Through the model: the same bytes, minus tag and unused voronoi slots.
+		var s State
+		p.ToState(&s)
+		viaState, err := AppendDNet(nil, &s, nil)
+		if err != nil {
+			t.Fatalf("model trip: %v", err)
+		}
+		want := bytes.Clone(b[:DNetSize])
+		want[dnOffHeaderFlags] = 0
+		clear(want[dnOffVoronoi+int(p.VoronoiLen)*dnVoronoiSize:])
+		if !bytes.Equal(viaState, want) {
+			t.Fatalf("model trip:\n got % x\nwant % x", viaState, want)
+		}
+
+		if len(secret) == 0 {
+			return
+		}
+		k, err := NewKey(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q DNetPacket
+		auth, err = q.Decode(b, k)
+		switch {
+		case !p.Tagged && !errors.Is(err, ErrAuth):
+			t.Fatalf("untagged packet with key: %v", err)
+		case err == nil:
+			if auth != AuthVerified {
+				t.Fatalf("verified packet reports %v", auth)
+			}
+			signed, err := q.AppendSigned(nil, k)
+			if err != nil || !bytes.Equal(signed, b) {
+				t.Fatalf("re-signing a verified packet: err %v\n got % x\nwant % x", err, signed, b)
+			}
+		}
+		signed, err := p.AppendSigned(nil, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auth, err := q.Decode(signed, k); err != nil || auth != AuthVerified {
+			t.Fatalf("own signature rejected: %v %v", auth, err)
+		}
+	})
+}
