@@ -1,0 +1,5 @@
+//go:build race
+
+package gamecontroller
+
+const raceEnabled = true
