@@ -362,9 +362,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	for {
 		s, err := w.open(ctx)
 		if err == nil {
-			w.setStatus(func(st *Status) {
-				*st = Status{State: StateUp, Interface: s.choice, Local: netip.AddrPortFrom(netip.IPv4Unspecified(), s.port)}
-			})
+			w.report(w.Status())
 			backoff = w.cfg.BackoffMin
 			err = w.serve(ctx, s, buf, oob)
 			w.detach(s)
@@ -396,7 +394,8 @@ func (w *Worker) stop() {
 	}
 }
 
-// open resolves the interface, opens and configures the socket and publishes it.
+// open resolves the interface, opens and configures the socket, and publishes it with
+// the Up status; the caller reports that status.
 func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	choice, err := w.sel.Resolve()
 	if err != nil {
@@ -440,6 +439,12 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	}
 	w.port = s.port
 	w.sock.Store(s)
+	w.status = Status{
+		State:     StateUp,
+		Interface: choice,
+		Local:     netip.AddrPortFrom(netip.IPv4Unspecified(), s.port),
+		Since:     time.Now(),
+	}
 	close(w.up)
 	clear(w.ifaces)
 	w.c.opens.Add(1)
@@ -562,9 +567,13 @@ func (w *Worker) setStatus(f func(*Status)) {
 	}
 	st := w.status
 	w.mu.Unlock()
-	if !changed {
-		return
+	if changed {
+		w.report(st)
 	}
+}
+
+// report logs a state change and passes it to OnStatus.
+func (w *Worker) report(st Status) {
 	switch st.State {
 	case StateUp:
 		w.log.Info("transport: socket up", "on", st.Interface.String(), "port", st.Local.Port())

@@ -38,6 +38,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -141,6 +142,27 @@ func Veth(t testing.TB, a *NS, aName, aAddr string, b *NS, bName, bAddr string) 
 			end.ns.IP(t, "addr", "add", end.addr, "dev", end.name)
 		}
 		end.ns.IP(t, "link", "set", end.name, "up")
+	}
+	a.WaitOperUp(t, aName)
+	b.WaitOperUp(t, bName)
+}
+
+// WaitOperUp waits until interface name is operationally up. The kernel activates an
+// interface's queueing discipline only then (up to a second after "link set up"), and
+// until then it silently drops every packet sent through it, so tests that send right
+// away must wait.
+func (n *NS) WaitOperUp(t testing.TB, name string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out, err := exec.Command("ip", "-n", n.Name, "-o", "link", "show", "dev", name).CombinedOutput()
+		if err == nil && strings.Contains(string(out), " state UP ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("netnstest: %s in %s not operationally up after 5s: %s %v", name, n.Name, out, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -365,18 +365,18 @@ func (s *Sender) buildLocked() error {
 	f := &s.fatRec
 	*f = wi.Fat{}
 	ch := s.changed
-	if ch&changedPose != 0 {
-		f.ValidPose, f.Pose = add(wi.TypePose, &s.pose), s.pose
+	if ch&changedPose != 0 && add(wi.TypePose, &s.pose) {
+		f.ValidPose, f.Pose = true, s.pose
 	}
-	if ch&changedVel != 0 {
-		f.ValidVelocity, f.Velocity = add(wi.TypeVelocity, &s.vel), s.vel
+	if ch&changedVel != 0 && add(wi.TypeVelocity, &s.vel) {
+		f.ValidVelocity, f.Velocity = true, s.vel
 	}
-	if ch&changedRelBall != 0 {
-		t := wi.TypeRelBall
-		if s.type10 {
-			t = wi.TypeGlobalBall
-		}
-		f.ValidRelBall, f.RelBall = add(t, &s.relBall), s.relBall
+	relBallType := wi.TypeRelBall
+	if s.type10 {
+		relBallType = wi.TypeGlobalBall
+	}
+	if ch&changedRelBall != 0 && add(relBallType, &s.relBall) {
+		f.ValidRelBall, f.RelBall = true, s.relBall
 	}
 	if ch&changedGlobBall != 0 {
 		add(wi.TypeGlobalBall, &s.globBall)
@@ -384,8 +384,8 @@ func (s *Sender) buildLocked() error {
 	if ch&changedGame != 0 {
 		add(wi.TypeGameState, &s.game)
 	}
-	if ch&changedRelBallVel != 0 {
-		f.ValidRelBallVelocity, f.RelBallVel = add(wi.TypeRelBallVelocity, &s.relBallVel), s.relBallVel
+	if ch&changedRelBallVel != 0 && add(wi.TypeRelBallVelocity, &s.relBallVel) {
+		f.ValidRelBallVelocity, f.RelBallVel = true, s.relBallVel
 	}
 	if ch&changedGlobBallVel != 0 {
 		add(wi.TypeGlobalBallVelocity, &s.globBallVel)
