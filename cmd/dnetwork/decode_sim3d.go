@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/sim3d"
+)
+
+func init() {
+	registerDecoder(&packetDecoder{
+		proto:   "sim3d",
+		summary: "RoboCup 3D simulation hear perceptors, server messages and say strings, one per line (--auth-key keys the team codec)",
+		order:   90,
+		text:    true,
+		decode:  decodeSim3D,
+	})
+}
+
+// sim3dRecord is the JSON form of one input line.
+type sim3dRecord struct {
+	Protocol string `json:"protocol"`
+	Version  int    `json:"version"`
+	// Input is "hear" (one hear perceptor), "perceptor" (a server message), "say" (a bare
+	// say string or one say command) or "commands" (an agent message with say commands).
+	Input    string         `json:"input"`
+	Now      *float64       `json:"now,omitempty"`
+	Game     *sim3dGame     `json:"game,omitempty"`
+	Messages []sim3dMessage `json:"messages"`
+}
+
+type sim3dGame struct {
+	Time     float64 `json:"time"`
+	PlayMode string  `json:"play_mode"`
+}
+
+// sim3dMessage is one heard or said message and, when it is a team message of ours, its
+// decoded state.
+type sim3dMessage struct {
+	Kind       string      `json:"kind"` // "hear" or "say"
+	Team       string      `json:"team,omitempty"`
+	Time       *float64    `json:"time,omitempty"`
+	Self       *bool       `json:"self,omitempty"`
+	Direction  *float64    `json:"direction,omitempty"`
+	Message    string      `json:"message"`
+	State      *sim3dState `json:"state,omitempty"`
+	StateError string      `json:"state_error,omitempty"`
+}
+
+type sim3dState struct {
+	Player  uint8      `json:"player"`
+	Seq     uint8      `json:"seq"`
+	Role    uint8      `json:"role"`
+	State   uint8      `json:"state"`
+	Fallen  bool       `json:"fallen"`
+	X       float64    `json:"x"`
+	Y       float64    `json:"y"`
+	Heading float64    `json:"heading"`
+	Ball    *sim3dBall `json:"ball"` // null when the player has no ball estimate
+}
+
+type sim3dBall struct {
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+	Age float64 `json:"age"` // seconds
+}
+
+func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
+	codec := sim3d.NewTeamCodec(o.AuthKey)
+	rec := sim3dRecord{Protocol: "sim3d", Version: 1}
+	if len(b) == 0 || b[0] != '(' {
+		msg := string(b)
+		if err := sim3d.ValidateSay(msg); err != nil {
+			return nil, err
+		}
+		rec.Input = "say"
+		rec.Messages = []sim3dMessage{sim3dSay(msg, codec)}
+		return rec, nil
+	}
+	var t sim3d.Tree
+	if err := t.Parse(b); err != nil {
+		return nil, err
+	}
+	root := t.Root()
+	switch {
+	case root.Find("hear").Valid():
+		var p sim3d.Percept
+		if err := p.Decode(&t); err != nil {
+			return nil, err
+		}
+		rec.Input = "perceptor"
+		if root.Len() == 1 {
+			rec.Input = "hear"
+		}
+		if p.HasNow {
+			rec.Now = &p.Now
+		}
+		if p.HasGame {
+			rec.Game = &sim3dGame{Time: p.Game.Time, PlayMode: p.Game.PlayMode}
+		}
+		for _, h := range p.Hears {
+			m := sim3dMessageFor(h.Message, codec)
+			m.Kind, m.Team, m.Time, m.Self = "hear", h.Team, &h.Time, &h.Self
+			if !h.Self {
+				m.Direction = &h.Direction
+			}
+			rec.Messages = append(rec.Messages, m)
+		}
+	case root.Find("say").Valid():
+		rec.Input = "commands"
+		if root.Len() == 1 {
+			rec.Input = "say"
+		}
+		err := sim3d.ParseCommands(&t, b, func(c sim3d.Command) error {
+			if s, ok := c.(sim3d.Say); ok {
+				rec.Messages = append(rec.Messages, sim3dSay(s.Message, codec))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: no hear or say expression in %d bytes", sim3d.ErrNoHear, len(b))
+	}
+	return rec, nil
+}
+
+func sim3dSay(msg string, codec sim3d.TeamCodec) sim3dMessage {
+	m := sim3dMessageFor(msg, codec)
+	m.Kind = "say"
+	return m
+}
+
+// sim3dMessageFor decodes msg with the team codec.
+func sim3dMessageFor(msg string, codec sim3d.TeamCodec) sim3dMessage {
+	m := sim3dMessage{Message: msg}
+	var s sim3d.TeamState
+	if err := codec.Decode([]byte(msg), &s); err != nil {
+		m.StateError = err.Error()
+		return m
+	}
+	m.State = &sim3dState{
+		Player: s.Player, Seq: s.Seq, Role: s.Role, State: s.State, Fallen: s.Fallen,
+		X: s.X, Y: s.Y, Heading: s.Heading,
+	}
+	if s.BallKnown {
+		m.State.Ball = &sim3dBall{X: s.BallX, Y: s.BallY, Age: s.BallAge.Seconds()}
+	}
+	return m
+}
