@@ -1,0 +1,169 @@
+package worldinfo
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+	"golang.org/x/net/ipv4"
+)
+
+var quiet = slog.New(slog.DiscardHandler)
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestMulticastExchange runs two transceivers in two network namespaces joined by a veth
+// pair and lets them exchange world info over real UDP multicast on the Fawkes group.
+// A has multicast loopback on (it hears itself, from its interface address), B has it
+// off.
+func TestMulticastExchange(t *testing.T) {
+	netnstest.Require(t)
+	nsA, nsB := netnstest.New(t, "wia"), netnstest.New(t, "wib")
+	netnstest.Veth(t, nsA, "va", "10.93.0.1/24", nsB, "vb", "10.93.0.2/24")
+	nsA.WaitOperUp(t, "va")
+	nsB.WaitOperUp(t, "vb")
+	addrA, addrB := netip.MustParseAddr("10.93.0.1"), netip.MustParseAddr("10.93.0.2")
+
+	start := func(ns *netnstest.NS, cfg Config) (*Transceiver, *recorder, func() error) {
+		tr, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{}
+		must(t, tr.AddHandler(rec))
+		ctx, cancel := context.WithCancel(context.Background())
+		wait := ns.Go(func() error { return tr.Run(ctx) })
+		stop := func() error { cancel(); return wait() }
+		t.Cleanup(func() { _ = stop() })
+		up, upCancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer upCancel()
+		if err := tr.WaitUp(up); err != nil {
+			t.Fatalf("%s: %v (status %+v)", cfg.Interface, err, tr.Status())
+		}
+		return tr, rec, stop
+	}
+	a, recA, stopA := start(nsA, Config{Interface: "va", Loop: true, FatMessage: true, Logger: quiet})
+	b, recB, stopB := start(nsB, Config{Interface: "vb", Logger: quiet})
+	if a.Group() != DefaultGroup {
+		t.Fatalf("group %v, want %v", a.Group(), DefaultGroup)
+	}
+
+	// A sends three updates; B hears all of them, A hears its own (loopback on).
+	for i := range 3 {
+		must(t, a.SetPose(float32(i), 2, 0.5, zero9))
+		must(t, a.AddOpponent(uint32(i), 1, 0, zero4))
+		must(t, a.Send())
+	}
+	// Each update is a slim datagram (pose, opponent) and a fat one (pose, opponent).
+	waitFor(t, "B to hear A", func() bool { return b.Stats().Recv.Accepted == 6 })
+	waitFor(t, "A to hear itself", func() bool { return a.Stats().Recv.Accepted == 6 })
+	evB := recB.take()
+	if len(evB) != 12 {
+		t.Fatalf("B got %d records, want 12: %+v", len(evB), evB)
+	}
+	for i, e := range evB {
+		if e.from != addrA {
+			t.Errorf("B record %d from %v, want %v", i, e.from, addrA)
+		}
+	}
+	if p, ok := evB[8].msg.(wi.Pose); !ok || p.X != 2 {
+		t.Errorf("B's fifth record %+v, want the third pose", evB[8])
+	}
+	if evA := recA.take(); len(evA) != 12 || evA[0].from != addrA {
+		t.Errorf("A heard itself %d times (first from %v), want 12 from %v", len(evA), evA, addrA)
+	}
+
+	// B answers; loopback is off on B, so only A hears it.
+	must(t, b.SetGameState(wi.SPLPlay, wi.TeamCyan))
+	must(t, b.AddPenalty(2, wi.PenaltyManual, 30))
+	must(t, b.Send())
+	waitFor(t, "A to hear B", func() bool { return a.Stats().Recv.Accepted == 7 })
+	if got := recA.take(); len(got) != 2 || got[0].kind != "game_state" || got[1].kind != "penalty" ||
+		got[0].from != addrB {
+		t.Errorf("A got %+v from B (%v)", got, addrB)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := recB.take(); len(got) != 0 || b.Stats().Socket.Received != 6 {
+		t.Errorf("B heard itself with loopback off: %+v, socket %+v", got, b.Stats().Socket)
+	}
+
+	// A datagram from A's address with an old sequence number is dropped as stale by B,
+	// junk is dropped as undecodable; both are counted.
+	before := b.Stats()
+	if err := nsA.Do(func() error { return sendRaw("va", datagram(t, 0, gsRecord), []byte("junk")) }); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "B to drop the replay and the junk", func() bool {
+		st := b.Stats()
+		return st.Recv.Stale == before.Recv.Stale+1 && st.Recv.CipherLength == before.Recv.CipherLength+1
+	})
+	if st := b.Stats(); st.Socket.Malformed != before.Socket.Malformed+1 || st.Recv.Accepted != before.Recv.Accepted {
+		t.Errorf("B after replay and junk: %+v", st)
+	}
+
+	sa, sb := a.Stats(), b.Stats()
+	for name, st := range map[string]Stats{"A": sa, "B": sb} {
+		if st.Recv.Datagrams != st.Recv.Accepted+st.Recv.Dropped() ||
+			st.Socket.Received != st.Socket.Delivered+st.Socket.Dropped() {
+			t.Errorf("%s: counters do not add up: %+v", name, st)
+		}
+	}
+	if sa.Send.Sent != 6 || sb.Send.Sent != 1 || sa.Send.SendErrors != 0 {
+		t.Errorf("send stats A %+v B %+v", sa.Send, sb.Send)
+	}
+
+	// Shutdown: Run returns nil, later sends fail.
+	if err := stopA(); err != nil {
+		t.Errorf("A Run: %v", err)
+	}
+	if err := stopB(); err != nil {
+		t.Errorf("B Run: %v", err)
+	}
+	must(t, a.SetPose(1, 1, 1, zero9))
+	if err := a.Send(); !errors.Is(err, transport.ErrClosed) {
+		t.Errorf("Send after Run returned: %v, want transport.ErrClosed", err)
+	}
+	if err := a.Run(context.Background()); !errors.Is(err, ErrRunTwice) {
+		t.Errorf("second Run: %v", err)
+	}
+}
+
+// sendRaw multicasts b to the Fawkes group from a plain socket leaving through ifName.
+// Run it inside a namespace.
+func sendRaw(ifName string, b ...[]byte) error {
+	ifi, err := net.InterfaceByName(ifName)
+	if err != nil {
+		return err
+	}
+	c, err := net.ListenPacket("udp4", "0.0.0.0:0")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := ipv4.NewPacketConn(c).SetMulticastInterface(ifi); err != nil {
+		return err
+	}
+	for _, d := range b {
+		if _, err := c.WriteTo(d, net.UDPAddrFromAddrPort(DefaultGroup)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
