@@ -342,3 +342,37 @@ func TestEnumStrings(t *testing.T) {
 		}
 	}
 }
+
+// The offsets tile the packet with no gap or overlap, as the table in doc.go shows.
+func TestDNetLayoutContiguous(t *testing.T) {
+	fields := []struct {
+		name      string
+		off, size int
+	}{
+		{"magic", dnOffMagic, len(DNetMagic)}, {"version", dnOffVersion, 1},
+		{"header flags", dnOffHeaderFlags, 1}, {"team", dnOffTeam, 1}, {"player", dnOffPlayer, 1},
+		{"role", dnOffRole, 1}, {"seq", dnOffSeq, 4}, {"stamp", dnOffStamp, 6},
+		{"status", dnOffStatus, 2}, {"mates", dnOffMates, 1}, {"state", dnOffPlayState, 1},
+		{"kicker", dnOffKickerID, 1}, {"gc", dnOffGCState, 1}, {"gc2", dnOffGCSecondary, 1},
+		{"robot_pos", dnOffRobotPos, dnPoseSize}, {"dest", dnOffDest, dnPoseSize},
+		{"final_dest", dnOffFinalDest, dnPoseSize}, {"attack_target", dnOffAttackTarget, dnPointSize},
+		{"ball_field", dnOffBallField, dnPointSize}, {"ball_global", dnOffBallGlobal, dnPointSize},
+		{"team_ball", dnOffTeamBall, dnPointSize}, {"circle_field", dnOffCircleField, dnPointSize},
+		{"circle_global", dnOffCircleGlobal, dnPointSize}, {"goal_field", dnOffGoalField, dnPointSize},
+		{"goal_global", dnOffGoalGlobal, dnPointSize}, {"since_kick", dnOffSinceKick, 2},
+		{"to_reach_ball", dnOffToReachBall, 2}, {"ball_age", dnOffBallAge, 2},
+		{"ball_quality", dnOffBallQuality, 1}, {"field_quality", dnOffFieldQuality, 1},
+		{"field_consistency", dnOffFieldConsist, 1}, {"voronoi", dnOffVoronoi, MaxVoronoi * dnVoronoiSize},
+		{"tag", dnOffTag, TagSize},
+	}
+	next := 0
+	for _, f := range fields {
+		if f.off != next {
+			t.Errorf("%s at %d, want %d", f.name, f.off, next)
+		}
+		next = f.off + f.size
+	}
+	if next != DNetTaggedSize {
+		t.Errorf("layout ends at %d, want %d", next, DNetTaggedSize)
+	}
+}

@@ -97,7 +97,7 @@
 // byte 1 = x bits 8-11 | y bits 0-3 << 4, byte 2 = y bits 4-11. All six slots are on
 // the wire; senders write unused slots as zero.
 //
-// Quantisation (see quant.go for the constants). Every quantity has an "unknown" code,
+// Quantisation (constants [MMPerM], [CradPerRad], ..., tolerances [TolPosition], ...). Every quantity has an "unknown" code,
 // which is what NaN encodes to and decodes from: -32768 for i16, -2048 for 12-bit values,
 // 0xffff for durations, 255 for qualities. Other values saturate at the range ends
 // (±Inf included); negative durations become 0 and qualities are clamped to [0, 1]. Inside
@@ -118,7 +118,8 @@
 // a key checks the tag in constant time before it parses any field and fails with
 // [ErrAuth] on a mismatch or when the packet carries no tag. Without a key a tagged
 // packet decodes with [AuthUnverified]. The tag covers team and player numbers, sequence
-// number and stamp, so a [ReplayFilter] fed only verified packets also stops replays.
+// number and stamp, so a [ReplayFilter] fed only verified packets also stops replays
+// (within the limits its documentation states).
 //
 // # Model
 //
@@ -126,6 +127,6 @@
 // from and to both formats, so a node can receive either and send either. zju carries no
 // sequence number, fallen, penalised, gc_stopped, team ball, time to reach the ball, ball
 // age, game phase, set play or voronoi points (durations come out as NaN, the rest as
-// zero); dnet carries no recv_timestamp, test field or z of points. Converting zju to the
+// zero); dnet carries no recv_timestamp, test byte or z of points. Converting zju to the
 // model and back is exact up to float64 rounding of the unit factors (cm/m, deg/rad).
 package teaminfo

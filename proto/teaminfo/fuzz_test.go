@@ -79,7 +79,7 @@ func FuzzZJU(f *testing.F) {
 		p.ToState(&s)
 		var back ZJUPacket
 		back.FromState(&s)
-		if back.TeamNumber != p.TeamNumber || back.MatesOnline != p.MatesOnline || back.GCState2 != p.GCState2 ||
+		if back.TeamNumber != p.TeamNumber || back.Test != p.Test || back.MatesOnline != p.MatesOnline || back.GCState2 != p.GCState2 ||
 			math.Float32bits(back.BallQuality) != math.Float32bits(p.BallQuality) && !math.IsNaN(float64(p.BallQuality)) {
 			t.Fatalf("model trip changed exact fields: %+v -> %+v", p, back)
 		}

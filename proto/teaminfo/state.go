@@ -99,6 +99,8 @@ type State struct {
 	// Stamp is the sender's clock when it sent the packet, as time since that clock's
 	// epoch (the Unix epoch for wall-clock ROS time, the simulation start under sim time).
 	Stamp time.Duration
+	// Test is the spare byte of the zju format, passed through (zju only).
+	Test uint8
 
 	Incapacitated bool // not stable (MotionInfo.stable == false)
 	Fallen        bool // dnet only
@@ -159,13 +161,14 @@ const (
 
 // ToState converts p to the model, overwriting every field of s: cm become metres and the
 // heading in z of robot_pos, dest and final_dest (degrees) becomes Pose.Theta in radians.
-// The recv_timestamp and test fields have no counterpart in the model. Fields zju does
+// recv_timestamp has no counterpart in the model (receivers set their own). Fields zju does
 // not carry are zero, except TimeToReachBall and BallAge, which are NaN (unknown).
 func (p *ZJUPacket) ToState(s *State) {
 	*s = State{
 		Team:              p.TeamNumber,
 		Player:            p.PlayerNumber,
 		Stamp:             time.Duration(p.TxpTimestamp.Sec)*time.Second + time.Duration(p.TxpTimestamp.Nsec),
+		Test:              p.Test,
 		Incapacitated:     p.Incapacitated,
 		AttackRight:       p.AttackRight,
 		Priority:          p.Priority,
@@ -200,12 +203,13 @@ func (p *ZJUPacket) ToState(s *State) {
 
 // FromState sets p from the model, overwriting every field. Metres become cm and radians
 // degrees; the stamp is clamped to what a ROS 1 time holds (0 .. 2^32-1 s); recv_timestamp
-// and test are zero, as a ZJUDancer sender leaves them. Model fields zju lacks are dropped.
+// is zero, as a ZJUDancer sender leaves it. Model fields zju lacks are dropped.
 func (p *ZJUPacket) FromState(s *State) {
 	*p = ZJUPacket{
 		TxpTimestamp:      rosTime(s.Stamp),
 		PlayerNumber:      s.Player,
 		TeamNumber:        s.Team,
+		Test:              s.Test,
 		Incapacitated:     s.Incapacitated,
 		Role:              uint8(s.Role),
 		AttackRight:       s.AttackRight,

@@ -231,6 +231,15 @@ func TestZJUToState(t *testing.T) {
 	var p ZJUPacket
 	p.FromState(&s)
 	reportDiff(t, "TV-TEAM-296 via State", diffTol(p, tvTeam296, 1e-12))
+
+	// The spare test byte passes through the model; recv_timestamp does not.
+	in := tvTeam296
+	in.Test, in.RecvTimestamp = 7, RosTime{Sec: 5, Nsec: 6}
+	in.ToState(&s)
+	p.FromState(&s)
+	if p.Test != 7 || p.RecvTimestamp != (RosTime{}) {
+		t.Errorf("test %d, recv_timestamp %+v after the model", p.Test, p.RecvTimestamp)
+	}
 }
 
 func TestZJUFromStateStamp(t *testing.T) {
