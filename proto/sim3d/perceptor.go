@@ -41,6 +41,8 @@ type Hear struct {
 }
 
 // ParseHear parses a single hear expression such as "(hear TeamA 12.30 self helloworld)".
+// It builds a small Tree per call; a receive loop keeps one Tree and uses Hear.Decode or
+// Percept.Decode instead.
 func ParseHear(src []byte) (Hear, error) {
 	var t Tree
 	t.MaxNodes = 16 // a hear holds 6 nodes

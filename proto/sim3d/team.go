@@ -101,6 +101,16 @@ func NewTeamCodec(key string) TeamCodec {
 	return TeamCodec{seed: crc32.Update(0, castagnoli, []byte(key))}
 }
 
+// checksum continues the keyed CRC-32C over p. It is crc32.Update written out, so that the
+// caller's stack buffer does not escape through the package's indirect call.
+func (c TeamCodec) checksum(p []byte) uint32 {
+	crc := ^c.seed
+	for _, v := range p {
+		crc = castagnoli[byte(crc)^v] ^ crc>>8
+	}
+	return ^crc
+}
+
 // bitWriter packs fields most significant bit first.
 type bitWriter struct {
 	b [teamBytes]byte
@@ -166,7 +176,7 @@ func (c TeamCodec) Append(dst []byte, s *TeamState) ([]byte, error) {
 		w.put(0, 2*posBits)
 		w.put(ballUnknown, 8)
 	}
-	w.put(crc32.Update(c.seed, castagnoli, w.b[:teamDataByte]), 32)
+	w.put(c.checksum(w.b[:teamDataByte]), 32)
 	// Six bits per character.
 	r := bitReader{b: &w.b}
 	for range TeamMessageLen {
@@ -193,7 +203,7 @@ func (c TeamCodec) Decode(msg []byte, s *TeamState) error {
 	if f := r.get(4); f != TeamFormat {
 		return fmt.Errorf("%w: format %d, want %d", ErrTeamFormat, f, TeamFormat)
 	}
-	want := crc32.Update(c.seed, castagnoli, w.b[:teamDataByte])
+	want := c.checksum(w.b[:teamDataByte])
 	if got := (&bitReader{b: &w.b, n: teamDataByte * 8}).get(32); got != want {
 		return fmt.Errorf("%w: got %08x, want %08x", ErrTeamChecksum, got, want)
 	}
