@@ -257,7 +257,11 @@ func (r *RobotInfo) decode(b []byte, s *spec, ti, i int) error {
 		case 1:
 			r.Goalkeeper = true
 		default:
-			return rangeErr(robotField(ti, i, "goalKeeper"), float64(b[s.goalieOff]), "0 or 1 in "+s.name)
+			name := "goalKeeper"
+			if s.robotSize == RobotSizeHL664 {
+				name = "isGoalie"
+			}
+			return rangeErr(robotField(ti, i, name), float64(b[s.goalieOff]), "0 or 1 in "+s.name)
 		}
 	}
 	return nil

@@ -185,7 +185,11 @@ func TestMutants(t *testing.T) {
 			if g.goalie >= 0 {
 				b := bytes.Clone(base)
 				b[g.teams[0]+g.players+g.goalie] = 2
-				wantRange(t, decode(b), "teams[0].players[0].goalKeeper")
+				name := "goalKeeper"
+				if g.l == LayoutHL664 {
+					name = "isGoalie"
+				}
+				wantRange(t, decode(b), "teams[0].players[0]."+name)
 			}
 
 			// Every penalty code, on team 1's last player (and the HL coach).
