@@ -494,6 +494,9 @@ func Generate(l *Loader, pkg *Package, imports map[string]string) (map[string][]
 		files[snake(s.Name)+".srv.go"] = src
 		names = append(names, s.FullName())
 	}
+	if err := declare("Messages", "the Messages function"); err != nil {
+		return nil, err
+	}
 	g.used = map[string]bool{}
 	doc := []string{
 		fmt.Sprintf("Package %s holds the Go types of the ROS 2 interface package %s,", g.goName, pkg.Name),
@@ -512,7 +515,21 @@ func Generate(l *Loader, pkg *Package, imports map[string]string) (map[string][]
 	for _, n := range names {
 		doc = append(doc, "  - "+n)
 	}
-	src, err := g.file("", doc, "")
+	var types []string
+	for _, m := range pkg.Messages {
+		types = append(types, m.Name)
+	}
+	for _, sv := range pkg.Services {
+		types = append(types, sv.Request.Name, sv.Response.Name, sv.Event.Name)
+	}
+	var body strings.Builder
+	body.WriteString("// Messages returns a new zero value of every message type of the package, services'\n" +
+		"// request, response and event types included.\nfunc Messages() []cdr.Message {\nreturn []cdr.Message{\n")
+	for _, t := range types {
+		fmt.Fprintf(&body, "new(%s),\n", t)
+	}
+	body.WriteString("}\n}\n")
+	src, err := g.file("", doc, body.String())
 	if err != nil {
 		return nil, err
 	}

@@ -33,3 +33,36 @@
 //   - dmsgs/msg/WorldInfoPenalty
 //   - dmsgs/msg/WorldInfoRelativeBall
 package dmsgs
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(BehaviorInfo),
+		new(FieldFeature),
+		new(GCInfo),
+		new(GCPlayer),
+		new(GCTeam),
+		new(GameControlData),
+		new(HeadCommand),
+		new(Line),
+		new(MotionInfo),
+		new(Neighbors),
+		new(ParticleMsg),
+		new(Sim3dHear),
+		new(Sim3dSay),
+		new(SwarmMessage),
+		new(TeamInfo),
+		new(VisionInfo),
+		new(WorldInfo),
+		new(WorldInfoGameState),
+		new(WorldInfoGlobalBall),
+		new(WorldInfoOpponent),
+		new(WorldInfoPenalty),
+		new(WorldInfoRelativeBall),
+	}
+}

@@ -13,8 +13,8 @@ import (
 type Decoder struct {
 	b      []byte
 	off    int // index in b of the next byte to read
-	origin int // index in b of the first body byte
-	order  binary.ByteOrder
+	origin int  // index in b of the first body byte
+	be     bool // CDR_BE sample
 	err    error
 }
 
@@ -32,7 +32,7 @@ func NewDecoder(b []byte) (*Decoder, error) {
 
 // Reset points d at a new sample, as NewDecoder does.
 func (d *Decoder) Reset(b []byte) error {
-	*d = Decoder{b: b, off: HeaderSize, origin: HeaderSize, order: binary.LittleEndian}
+	*d = Decoder{b: b, off: HeaderSize, origin: HeaderSize}
 	if len(b) < HeaderSize {
 		d.err = fmt.Errorf("%w: sample of %d bytes is shorter than the %d-byte header", ErrHeader, len(b), HeaderSize)
 		return d.err
@@ -40,7 +40,7 @@ func (d *Decoder) Reset(b []byte) error {
 	switch repr := binary.BigEndian.Uint16(b); repr {
 	case ReprCDRLE:
 	case ReprCDRBE:
-		d.order = binary.BigEndian
+		d.be = true
 	default:
 		d.err = fmt.Errorf("%w: representation id %#04x is not plain CDR (want 0x0000 or 0x0001)", ErrHeader, repr)
 		return d.err
@@ -63,21 +63,23 @@ func (d *Decoder) fail(err error) {
 	}
 }
 
-// take aligns to align and returns the next n bytes, or nil after recording an error.
+// take aligns to align (a power of two) and returns the next n bytes, or nil after
+// recording an error.
 func (d *Decoder) take(n, align int, what string) []byte {
 	if d.err != nil {
 		return nil
 	}
-	off := d.off
-	if align > 1 {
-		off += (-(off - d.origin)) & (align - 1)
-	}
-	if n > len(d.b)-off || off > len(d.b) {
-		d.fail(fmt.Errorf("%w: %s needs %d bytes at offset %d, %d left", ErrTruncated, what, n, off-d.origin, max(len(d.b)-off, 0)))
+	off := d.off + (-(d.off - d.origin) & (align - 1))
+	if off > len(d.b) || n > len(d.b)-off {
+		d.truncated(n, off, what)
 		return nil
 	}
 	d.off = off + n
 	return d.b[off : off+n : off+n]
+}
+
+func (d *Decoder) truncated(n, off int, what string) {
+	d.fail(fmt.Errorf("%w: %s needs %d bytes at offset %d, %d left", ErrTruncated, what, n, off-d.origin, max(len(d.b)-off, 0)))
 }
 
 // Bool reads one byte that must be 0 or 1.
@@ -114,7 +116,10 @@ func (d *Decoder) Uint16() uint16 {
 	if p == nil {
 		return 0
 	}
-	return d.order.Uint16(p)
+	if d.be {
+		return binary.BigEndian.Uint16(p)
+	}
+	return binary.LittleEndian.Uint16(p)
 }
 
 // Int32 reads an int32 aligned to 4.
@@ -126,7 +131,10 @@ func (d *Decoder) Uint32() uint32 {
 	if p == nil {
 		return 0
 	}
-	return d.order.Uint32(p)
+	if d.be {
+		return binary.BigEndian.Uint32(p)
+	}
+	return binary.LittleEndian.Uint32(p)
 }
 
 // Int64 reads an int64 aligned to 8.
@@ -138,7 +146,10 @@ func (d *Decoder) Uint64() uint64 {
 	if p == nil {
 		return 0
 	}
-	return d.order.Uint64(p)
+	if d.be {
+		return binary.BigEndian.Uint64(p)
+	}
+	return binary.LittleEndian.Uint64(p)
 }
 
 // Float32 reads an IEEE-754 binary32 aligned to 4.

@@ -47,9 +47,7 @@ func (e *Encoder) Bytes() []byte { return e.buf }
 // start of the header, as rmw_cyclonedds does (the option bytes stay 00 00), and
 // returns it.
 func (e *Encoder) Finish() []byte {
-	for (len(e.buf)-e.origin)%4 != 0 {
-		e.buf = append(e.buf, 0)
-	}
+	e.align(4)
 	return e.buf
 }
 
@@ -59,9 +57,11 @@ func (e *Encoder) Len() int { return len(e.buf) - e.origin }
 // Err returns the first bound violation recorded, or nil.
 func (e *Encoder) Err() error { return e.err }
 
+var zeros [8]byte
+
 func (e *Encoder) align(n int) {
-	for (len(e.buf)-e.origin)&(n-1) != 0 {
-		e.buf = append(e.buf, 0)
+	if pad := -(len(e.buf) - e.origin) & (n - 1); pad != 0 {
+		e.buf = append(e.buf, zeros[:pad]...)
 	}
 }
 

@@ -9,3 +9,16 @@
 //   - builtin_interfaces/msg/Duration
 //   - builtin_interfaces/msg/Time
 package builtin_interfaces
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(Duration),
+		new(Time),
+	}
+}

@@ -10,3 +10,17 @@
 //   - diagnostic_msgs/msg/DiagnosticStatus
 //   - diagnostic_msgs/msg/KeyValue
 package diagnostic_msgs
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(DiagnosticArray),
+		new(DiagnosticStatus),
+		new(KeyValue),
+	}
+}

@@ -17,3 +17,24 @@
 //   - geometry_msgs/msg/TwistWithCovariance
 //   - geometry_msgs/msg/Vector3
 package geometry_msgs
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(Point),
+		new(Point32),
+		new(Pose),
+		new(Pose2D),
+		new(PoseStamped),
+		new(PoseWithCovariance),
+		new(Quaternion),
+		new(Twist),
+		new(TwistWithCovariance),
+		new(Vector3),
+	}
+}

@@ -24,3 +24,42 @@
 //   - rcl_interfaces/srv/SetParameters
 //   - rcl_interfaces/srv/SetParametersAtomically
 package rcl_interfaces
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(FloatingPointRange),
+		new(IntegerRange),
+		new(ListParametersResult),
+		new(Log),
+		new(Parameter),
+		new(ParameterDescriptor),
+		new(ParameterEvent),
+		new(ParameterType),
+		new(ParameterValue),
+		new(SetParametersResult),
+		new(DescribeParameters_Request),
+		new(DescribeParameters_Response),
+		new(DescribeParameters_Event),
+		new(GetParameterTypes_Request),
+		new(GetParameterTypes_Response),
+		new(GetParameterTypes_Event),
+		new(GetParameters_Request),
+		new(GetParameters_Response),
+		new(GetParameters_Event),
+		new(ListParameters_Request),
+		new(ListParameters_Response),
+		new(ListParameters_Event),
+		new(SetParameters_Request),
+		new(SetParameters_Response),
+		new(SetParameters_Event),
+		new(SetParametersAtomically_Request),
+		new(SetParametersAtomically_Response),
+		new(SetParametersAtomically_Event),
+	}
+}

@@ -10,3 +10,17 @@
 //   - rmw_dds_common/msg/NodeEntitiesInfo
 //   - rmw_dds_common/msg/ParticipantEntitiesInfo
 package rmw_dds_common
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(Gid),
+		new(NodeEntitiesInfo),
+		new(ParticipantEntitiesInfo),
+	}
+}

@@ -8,3 +8,15 @@
 //
 //   - rosgraph_msgs/msg/Clock
 package rosgraph_msgs
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(Clock),
+	}
+}

@@ -18,3 +18,25 @@
 //   - std_msgs/msg/UInt32
 //   - std_msgs/msg/UInt8
 package std_msgs
+
+import (
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+)
+
+// Messages returns a new zero value of every message type of the package, services'
+// request, response and event types included.
+func Messages() []cdr.Message {
+	return []cdr.Message{
+		new(Bool),
+		new(ColorRGBA),
+		new(Empty),
+		new(Float32),
+		new(Float64),
+		new(Header),
+		new(Int32),
+		new(Int64),
+		new(String),
+		new(UInt32),
+		new(UInt8),
+	}
+}
