@@ -12,7 +12,7 @@ import (
 // the encapsulation header. Bytes after the last field (rmw padding) are ignored.
 type Decoder struct {
 	b      []byte
-	off    int // index in b of the next byte to read
+	off    int  // index in b of the next byte to read
 	origin int  // index in b of the first body byte
 	be     bool // CDR_BE sample
 	err    error
