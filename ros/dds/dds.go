@@ -512,7 +512,7 @@ func (r *Reader) drain() error {
 			times := r.batch.source_time
 			C.rawcdr_copyout(r.batch, unsafe.Pointer(&buf[0]))
 			off := 0
-			for i := 0; i < k; i++ {
+			for i := 0; i < k && !r.stopping.Load(); i++ {
 				end := off + int(sizes[i])
 				r.received.Add(1)
 				r.handler(Sample{
@@ -552,8 +552,9 @@ func (r *Reader) Err() error {
 // Done is closed when the reader goroutine has ended and the reader is deleted.
 func (r *Reader) Done() <-chan struct{} { return r.done }
 
-// Stop asks the reader goroutine to end after the current handler call and returns
-// at once; the goroutine then deletes the reader. It may be called from the handler.
+// Stop asks the reader goroutine to end and returns at once: no handler call starts
+// after Stop, one in progress runs to its end, then the goroutine deletes the reader
+// and closes Done. It may be called from the handler.
 func (r *Reader) Stop() {
 	if r.stopping.Swap(true) {
 		return

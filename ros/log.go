@@ -1,0 +1,171 @@
+package ros
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
+)
+
+// Level is a log severity, numbered as in rcl_interfaces/msg/Log; it is the level
+// type of --log-level (package rosargs).
+type Level = rosargs.LogLevel
+
+// Log levels.
+const (
+	LevelDebug = rosargs.LogDebug
+	LevelInfo  = rosargs.LogInfo
+	LevelWarn  = rosargs.LogWarn
+	LevelError = rosargs.LogError
+	LevelFatal = rosargs.LogFatal
+)
+
+// Logger writes log messages to stderr (or another writer) in rcutils' console
+// format and publishes them on /rosout as rcl_interfaces/msg/Log, like an rclcpp
+// node's logger. Its methods are safe for concurrent use; a nil *Logger discards.
+type Logger struct {
+	name  string
+	level *atomic.Uint32 // shared with children
+	sink  *logSink
+}
+
+// logSink is what all loggers of a node share.
+type logSink struct {
+	mu     sync.Mutex
+	out    io.Writer
+	clock  Clock
+	rosout func(*rcl_interfaces.Log) // nil until /rosout is up
+	every  map[string]*throttle
+}
+
+type throttle struct {
+	last       time.Time
+	suppressed int
+}
+
+// NewLogger returns a logger named name (ROS style: "robot1.dnetwork") that writes
+// messages at or above level to out, time-stamped by clock. It publishes nothing on
+// /rosout; a node's logger (Node.Logger) does.
+func NewLogger(name string, level Level, out io.Writer, clock Clock) *Logger {
+	if clock == nil {
+		clock = WallClock
+	}
+	l := &Logger{name: name, level: new(atomic.Uint32), sink: &logSink{out: out, clock: clock, every: map[string]*throttle{}}}
+	l.level.Store(uint32(level))
+	return l
+}
+
+// Name returns the logger's name.
+func (l *Logger) Name() string { return l.name }
+
+// Named returns a child logger "<name>.<child>" sharing output and level.
+func (l *Logger) Named(child string) *Logger {
+	if l == nil {
+		return nil
+	}
+	return &Logger{name: l.name + "." + child, level: l.level, sink: l.sink}
+}
+
+// SetLevel changes the minimum level of the logger and all loggers sharing it.
+func (l *Logger) SetLevel(level Level) { l.level.Store(uint32(level)) }
+
+// Level returns the minimum level that is logged.
+func (l *Logger) Level() Level { return Level(l.level.Load()) }
+
+// Enabled reports whether messages of level are logged.
+func (l *Logger) Enabled(level Level) bool { return l != nil && uint32(level) >= l.level.Load() }
+
+// Debugf logs at LevelDebug.
+func (l *Logger) Debugf(format string, args ...any) { l.log(LevelDebug, 2, format, args...) }
+
+// Infof logs at LevelInfo.
+func (l *Logger) Infof(format string, args ...any) { l.log(LevelInfo, 2, format, args...) }
+
+// Warnf logs at LevelWarn.
+func (l *Logger) Warnf(format string, args ...any) { l.log(LevelWarn, 2, format, args...) }
+
+// Errorf logs at LevelError.
+func (l *Logger) Errorf(format string, args ...any) { l.log(LevelError, 2, format, args...) }
+
+// Fatalf logs at LevelFatal; it does not exit.
+func (l *Logger) Fatalf(format string, args ...any) { l.log(LevelFatal, 2, format, args...) }
+
+// WarnEvery logs a warning at most once per interval for each key, so a flood of
+// bad packets produces one line per interval. The next line that gets through says
+// how many were suppressed in between.
+func (l *Logger) WarnEvery(key string, interval time.Duration, format string, args ...any) {
+	if !l.Enabled(LevelWarn) {
+		return
+	}
+	now := time.Now()
+	l.sink.mu.Lock()
+	th := l.sink.every[l.name+"\x00"+key]
+	if th == nil {
+		th = &throttle{}
+		l.sink.every[l.name+"\x00"+key] = th
+	} else if now.Sub(th.last) < interval {
+		th.suppressed++
+		l.sink.mu.Unlock()
+		return
+	}
+	suppressed := th.suppressed
+	th.last, th.suppressed = now, 0
+	l.sink.mu.Unlock()
+	if suppressed > 0 {
+		format += fmt.Sprintf(" (%d similar suppressed)", suppressed)
+	}
+	l.log(LevelWarn, 2, format, args...)
+}
+
+func (l *Logger) log(level Level, skip int, format string, args ...any) {
+	if !l.Enabled(level) {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	s := l.sink
+	now := s.clock.Now()
+	s.mu.Lock()
+	if s.out != nil {
+		fmt.Fprintf(s.out, "[%s] [%d.%09d] [%s]: %s\n", level, now.Unix(), now.Nanosecond(), l.name, msg)
+	}
+	publish := s.rosout
+	s.mu.Unlock()
+	if publish == nil {
+		return
+	}
+	m := &rcl_interfaces.Log{Stamp: timeMsg(now), Level: uint8(level), Name: l.name, Msg: msg}
+	if pc, file, line, ok := runtime.Caller(skip); ok {
+		m.File, m.Line = file, uint32(line)
+		if f := runtime.FuncForPC(pc); f != nil {
+			m.Function = f.Name()
+		}
+	}
+	publish(m)
+}
+
+// setRosout makes the logger publish every logged message with publish.
+func (l *Logger) setRosout(publish func(*rcl_interfaces.Log)) {
+	l.sink.mu.Lock()
+	l.sink.rosout = publish
+	l.sink.mu.Unlock()
+}
+
+// timeMsg converts t to builtin_interfaces/Time (seconds since the Unix epoch).
+func timeMsg(t time.Time) builtin_interfaces.Time {
+	if t.IsZero() {
+		return builtin_interfaces.Time{}
+	}
+	ns := t.UnixNano()
+	return builtin_interfaces.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}
+}
+
+// timeFromMsg converts builtin_interfaces/Time to time.Time.
+func timeFromMsg(m builtin_interfaces.Time) time.Time {
+	return time.Unix(int64(m.Sec), int64(m.Nanosec))
+}

@@ -1,0 +1,95 @@
+package ros
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
+)
+
+func TestLoggerConsoleFormat(t *testing.T) {
+	var out bytes.Buffer
+	clock := NewManualClock(time.Unix(1700000000, 123456789))
+	l := NewLogger("robot1.dnetwork", LevelInfo, &out, clock)
+	l.Debugf("hidden %d", 1)
+	l.Infof("team %d up", 7)
+	l.Named("gc").Errorf("no packet for %v", 3*time.Second)
+	want := "[INFO] [1700000000.123456789] [robot1.dnetwork]: team 7 up\n" +
+		"[ERROR] [1700000000.123456789] [robot1.dnetwork.gc]: no packet for 3s\n"
+	if out.String() != want {
+		t.Errorf("console:\n%s\nwant:\n%s", out.String(), want)
+	}
+	l.Named("gc").SetLevel(LevelDebug) // children share the level
+	if !l.Enabled(LevelDebug) {
+		t.Error("level not shared with the parent")
+	}
+	var nilLogger *Logger
+	nilLogger.Infof("discarded") // must not panic
+	if nilLogger.Named("x") != nil || nilLogger.Enabled(LevelFatal) {
+		t.Error("nil logger is not a no-op")
+	}
+}
+
+func TestLoggerWarnEvery(t *testing.T) {
+	var out bytes.Buffer
+	l := NewLogger("n", LevelInfo, &out, nil)
+	for i := 0; i < 5; i++ {
+		l.WarnEvery("bad", time.Hour, "bad packet %d", i)
+	}
+	l.WarnEvery("other", time.Hour, "other")
+	if got := strings.Count(out.String(), "bad packet"); got != 1 {
+		t.Fatalf("%d lines for key bad, want 1:\n%s", got, out.String())
+	}
+	if !strings.Contains(out.String(), "other") {
+		t.Fatal("a different key was suppressed")
+	}
+	out.Reset()
+	l.WarnEvery("fast", 0, "a")
+	l.WarnEvery("fast", 0, "b")
+	if !strings.Contains(out.String(), "]: a\n") || !strings.Contains(out.String(), "]: b\n") {
+		t.Errorf("zero interval suppressed lines:\n%s", out.String())
+	}
+	// The suppressed count is reported with the next line that gets through.
+	l2 := NewLogger("n", LevelInfo, &out, nil)
+	out.Reset()
+	l2.WarnEvery("k", 30*time.Millisecond, "x")
+	l2.WarnEvery("k", 30*time.Millisecond, "x")
+	l2.WarnEvery("k", 30*time.Millisecond, "x")
+	time.Sleep(40 * time.Millisecond)
+	l2.WarnEvery("k", 30*time.Millisecond, "x")
+	if !strings.Contains(out.String(), "x (2 similar suppressed)") {
+		t.Errorf("suppressed count missing:\n%s", out.String())
+	}
+}
+
+func TestLoggerRosout(t *testing.T) {
+	var got []*rcl_interfaces.Log
+	l := NewLogger("robot1.dnetwork", LevelInfo, nil, NewManualClock(time.Unix(12, 5)))
+	l.setRosout(func(m *rcl_interfaces.Log) { got = append(got, m) })
+	l.Warnf("battery %d%%", 20)
+	l.Debugf("not published")
+	if len(got) != 1 {
+		t.Fatalf("%d messages published, want 1", len(got))
+	}
+	m := got[0]
+	if m.Level != uint8(LevelWarn) || m.Msg != "battery 20%" || m.Name != "robot1.dnetwork" ||
+		m.Stamp.Sec != 12 || m.Stamp.Nanosec != 5 {
+		t.Errorf("log message %+v", m)
+	}
+	if !strings.HasSuffix(m.File, "log_test.go") || m.Line == 0 || !strings.HasSuffix(m.Function, "TestLoggerRosout") {
+		t.Errorf("caller %s:%d %s", m.File, m.Line, m.Function)
+	}
+}
+
+func TestTimeMsg(t *testing.T) {
+	tm := time.Unix(1700000000, 999999999)
+	m := timeMsg(tm)
+	if m.Sec != 1700000000 || m.Nanosec != 999999999 || !timeFromMsg(m).Equal(tm) {
+		t.Errorf("timeMsg(%v) = %+v", tm, m)
+	}
+	if m := timeMsg(time.Time{}); m.Sec != 0 || m.Nanosec != 0 {
+		t.Errorf("zero time → %+v", m)
+	}
+}

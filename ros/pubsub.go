@@ -1,0 +1,214 @@
+package ros
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	"github.com/robocup-dnetwork/dnetwork/ros/dds"
+)
+
+// Publisher publishes messages of type T on one topic. Create it with NewPublisher;
+// its methods are safe for concurrent use.
+type Publisher[T any, P cdr.PtrMessage[T]] struct {
+	node  *Node
+	topic string // fully qualified ROS name
+	w     *dds.Writer
+
+	mu     sync.Mutex
+	enc    cdr.Encoder
+	buf    []byte
+	closed bool
+	sent   atomic.Uint64
+}
+
+// NewPublisher creates a publisher of T on topic, which is resolved for the node
+// (relative and ~ names, remap rules). T is a generated message type, e.g.
+// ros.NewPublisher[std_msgs.String](node, "chatter", ros.QoSDefault).
+func NewPublisher[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS) (*Publisher[T, P], error) {
+	fqn, err := n.ResolveTopic(topic)
+	if err != nil {
+		return nil, fmt.Errorf("ros: publisher: %w", err)
+	}
+	var zero T
+	m := P(&zero)
+	qos.UserData = n.typeHashUserData("", m.TypeHash())
+	w, err := n.participant.NewWriter(TopicDDSName(fqn), m.DDSTypeName(), qos)
+	if err != nil {
+		return nil, fmt.Errorf("ros: publisher on %s: %w", fqn, err)
+	}
+	p := &Publisher[T, P]{node: n, topic: fqn, w: w}
+	if err := n.register(p, nil, []dds.GUID{w.GUID()}); err != nil {
+		return nil, fmt.Errorf("ros: publisher on %s: %w", fqn, err)
+	}
+	return p, nil
+}
+
+// Topic returns the fully qualified topic name.
+func (p *Publisher[T, P]) Topic() string { return p.topic }
+
+// GUID returns the DDS writer's GUID, the publisher's GID in the ROS graph.
+func (p *Publisher[T, P]) GUID() dds.GUID { return p.w.GUID() }
+
+// SubscriptionCount returns the number of subscriptions (DDS readers) matched.
+func (p *Publisher[T, P]) SubscriptionCount() (int, error) {
+	subs, err := p.w.MatchedSubscriptions()
+	return len(subs), err
+}
+
+// Sent returns the number of messages published.
+func (p *Publisher[T, P]) Sent() uint64 { return p.sent.Load() }
+
+// Publish serialises msg and writes it. A message whose bounded string or sequence
+// is too long is not sent (cdr.ErrBound).
+func (p *Publisher[T, P]) Publish(msg *T) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return fmt.Errorf("%w: publisher on %s", ErrClosed, p.topic)
+	}
+	p.enc.Reset(p.buf[:0])
+	P(msg).MarshalCDR(&p.enc)
+	b := p.enc.Finish()
+	p.buf = b
+	if err := p.enc.Err(); err != nil {
+		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+	}
+	if err := p.w.Write(b); err != nil {
+		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+	}
+	p.sent.Add(1)
+	return nil
+}
+
+// Close removes the publisher.
+func (p *Publisher[T, P]) Close() error {
+	if !p.node.unregister(p, nil, []dds.GUID{p.w.GUID()}) {
+		return nil
+	}
+	p.shutdown()
+	return nil
+}
+
+func (p *Publisher[T, P]) shutdown() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	_ = p.w.Close()
+}
+
+// Subscription receives messages of type T from one topic; its goroutine decodes
+// each sample into a new *T and calls the handler, one message at a time.
+type Subscription[T any, P cdr.PtrMessage[T]] struct {
+	node    *Node
+	topic   string
+	r       *dds.Reader
+	handler func(*T)
+
+	received atomic.Uint64
+	dropped  atomic.Uint64
+}
+
+// NewSubscription subscribes handler to topic (resolved for the node). The handler
+// runs on the subscription's own goroutine and owns the *T it gets. Samples that do
+// not decode as T are dropped, counted (Dropped) and reported as a rate-limited
+// warning. The subscription ends with Close or when the node shuts down.
+func NewSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(*T)) (*Subscription[T, P], error) {
+	if handler == nil {
+		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
+	}
+	s := &Subscription[T, P]{node: n, handler: handler}
+	if err := s.start(topic, qos); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewSubscriptionChan subscribes to topic and delivers the messages on a channel
+// with the given buffer. When the buffer is full, new messages are dropped and
+// counted (Dropped), so a slow consumer never stalls DDS. The channel is closed when
+// the subscription has ended.
+func NewSubscriptionChan[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, buffer int) (*Subscription[T, P], <-chan *T, error) {
+	ch := make(chan *T, buffer)
+	s := &Subscription[T, P]{node: n}
+	s.handler = func(m *T) {
+		select {
+		case ch <- m:
+		default:
+			s.dropped.Add(1)
+		}
+	}
+	if err := s.start(topic, qos); err != nil {
+		return nil, nil, err
+	}
+	go func() {
+		<-s.r.Done()
+		close(ch)
+	}()
+	return s, ch, nil
+}
+
+func (s *Subscription[T, P]) start(topic string, qos QoS) error {
+	n := s.node
+	fqn, err := n.ResolveTopic(topic)
+	if err != nil {
+		return fmt.Errorf("ros: subscription: %w", err)
+	}
+	s.topic = fqn
+	var zero T
+	m := P(&zero)
+	qos.UserData = n.typeHashUserData("", m.TypeHash())
+	if s.r, err = n.participant.NewReader(TopicDDSName(fqn), m.DDSTypeName(), qos, s.receive); err != nil {
+		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)
+	}
+	if err := n.register(s, []dds.GUID{s.r.GUID()}, nil); err != nil {
+		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)
+	}
+	return nil
+}
+
+func (s *Subscription[T, P]) receive(sample dds.Sample) {
+	s.received.Add(1)
+	msg := new(T)
+	if err := cdr.Unmarshal(sample.Data, P(msg)); err != nil {
+		s.dropped.Add(1)
+		s.node.log.WarnEvery("decode "+s.topic, 5*time.Second, "dropped a message on %s: %v", s.topic, err)
+		return
+	}
+	s.handler(msg)
+}
+
+// Topic returns the fully qualified topic name.
+func (s *Subscription[T, P]) Topic() string { return s.topic }
+
+// GUID returns the DDS reader's GUID, the subscription's GID in the ROS graph.
+func (s *Subscription[T, P]) GUID() dds.GUID { return s.r.GUID() }
+
+// PublisherCount returns the number of publishers (DDS writers) matched.
+func (s *Subscription[T, P]) PublisherCount() (int, error) {
+	pubs, err := s.r.MatchedPublications()
+	return len(pubs), err
+}
+
+// Received returns the number of samples received, dropped ones included.
+func (s *Subscription[T, P]) Received() uint64 { return s.received.Load() }
+
+// Dropped returns the number of samples that did not decode or did not fit the channel.
+func (s *Subscription[T, P]) Dropped() uint64 { return s.dropped.Load() }
+
+// Done is closed when the subscription has ended.
+func (s *Subscription[T, P]) Done() <-chan struct{} { return s.r.Done() }
+
+// Close ends the subscription: no handler call starts after it returns, but one in
+// progress runs to its end (wait for Done if needed). It may be called from the handler.
+func (s *Subscription[T, P]) Close() error {
+	if !s.node.unregister(s, []dds.GUID{s.r.GUID()}, nil) {
+		return nil
+	}
+	s.shutdown()
+	return nil
+}
+
+func (s *Subscription[T, P]) shutdown() { s.r.Stop() }
