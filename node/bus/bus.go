@@ -1,0 +1,251 @@
+// Package bus holds the small interfaces through which dnetwork's components reach the
+// outside world - UDP sockets and ROS topics - and in-memory fakes of both for tests.
+//
+// A component gets a Conn (in production a *transport.Worker) for each socket it uses,
+// a Publisher for each topic it publishes, and a clock.Clock; it never touches
+// sockets or DDS itself. Tests hand it a FakeConn, a Recorder and a clock.Manual and
+// drive it deterministically.
+package bus
+
+import (
+	"errors"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+// Conn is one UDP socket as a component sees it. *transport.Worker implements it.
+type Conn interface {
+	// Datagrams returns the queue of received datagrams; it is closed when the socket's
+	// worker stops.
+	Datagrams() <-chan transport.Datagram
+	// SendTo sends one datagram to a unicast or multicast destination.
+	SendTo(b []byte, dst netip.AddrPort) error
+	// Broadcast sends one datagram to the directed broadcast address of the socket's
+	// interface.
+	Broadcast(b []byte, port uint16) error
+	// ReportMalformed counts the last delivered datagram as malformed instead.
+	ReportMalformed()
+	// Stats returns the socket's counters.
+	Stats() transport.Stats
+	// Interface reports the interface the socket uses.
+	Interface() transport.Choice
+}
+
+var _ Conn = (*transport.Worker)(nil)
+
+// Publisher publishes messages of one type on one topic.
+type Publisher[T any] interface {
+	Publish(m *T) error
+}
+
+// PublisherFunc adapts a function to Publisher.
+type PublisherFunc[T any] func(m *T) error
+
+// Publish calls f(m).
+func (f PublisherFunc[T]) Publish(m *T) error { return f(m) }
+
+// Recorder is a Publisher that keeps copies of everything published. It is safe for
+// concurrent use.
+type Recorder[T any] struct {
+	mu   sync.Mutex
+	msgs []T
+	ch   chan struct{}
+}
+
+// Publish records a copy of *m.
+func (r *Recorder[T]) Publish(m *T) error {
+	r.mu.Lock()
+	r.msgs = append(r.msgs, *m)
+	ch := r.ch
+	r.ch = nil
+	r.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
+	return nil
+}
+
+// Messages returns a copy of the messages published so far.
+func (r *Recorder[T]) Messages() []T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]T(nil), r.msgs...)
+}
+
+// Len returns how many messages were published.
+func (r *Recorder[T]) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.msgs)
+}
+
+// Last returns the latest message and whether there is one.
+func (r *Recorder[T]) Last() (T, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var zero T
+	if len(r.msgs) == 0 {
+		return zero, false
+	}
+	return r.msgs[len(r.msgs)-1], true
+}
+
+// Reset forgets the recorded messages.
+func (r *Recorder[T]) Reset() {
+	r.mu.Lock()
+	r.msgs = nil
+	r.mu.Unlock()
+}
+
+// WaitLen waits until at least n messages were published or the timeout passes, and
+// reports whether they were.
+func (r *Recorder[T]) WaitLen(n int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		r.mu.Lock()
+		if len(r.msgs) >= n {
+			r.mu.Unlock()
+			return true
+		}
+		if r.ch == nil {
+			r.ch = make(chan struct{})
+		}
+		ch := r.ch
+		r.mu.Unlock()
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		select {
+		case <-ch:
+		case <-time.After(left):
+		}
+	}
+}
+
+// Sent is one datagram a FakeConn was asked to send.
+type Sent struct {
+	Payload   []byte
+	Dst       netip.AddrPort // unicast or multicast destination; invalid for broadcasts
+	Broadcast bool
+	Port      uint16 // destination port of a broadcast
+}
+
+// ErrFakeClosed is returned by FakeConn sends after Close.
+var ErrFakeClosed = errors.New("bus: fake connection closed")
+
+// FakeConn is an in-memory Conn. Deliver queues a received datagram; what the
+// component sends is recorded. Counters follow the transport's rules so tests can check
+// received = delivered + dropped.
+type FakeConn struct {
+	mu     sync.Mutex
+	ch     chan transport.Datagram
+	sent   []Sent
+	stats  transport.Stats
+	choice transport.Choice
+	closed bool
+	// SendErr, if set, is returned by every send (and counted as a send error).
+	SendErr error
+}
+
+// NewFakeConn returns a FakeConn whose receive queue holds up to queue datagrams.
+func NewFakeConn(queue int) *FakeConn {
+	return &FakeConn{ch: make(chan transport.Datagram, queue),
+		choice: transport.Choice{Name: "fake0"}}
+}
+
+// Deliver queues a received datagram, or counts it as QueueFull if the queue is full.
+// It reports whether the datagram was queued.
+func (f *FakeConn) Deliver(d transport.Datagram) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
+	f.stats.Received++
+	select {
+	case f.ch <- d:
+		f.stats.Delivered++
+		return true
+	default:
+		f.stats.QueueFull++
+		return false
+	}
+}
+
+// Close closes the receive queue, as a worker does when it stops.
+func (f *FakeConn) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.closed = true
+		close(f.ch)
+	}
+}
+
+// Datagrams implements Conn.
+func (f *FakeConn) Datagrams() <-chan transport.Datagram { return f.ch }
+
+func (f *FakeConn) send(s Sent) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		f.stats.SendErrors++
+		return ErrFakeClosed
+	}
+	if f.SendErr != nil {
+		f.stats.SendErrors++
+		return f.SendErr
+	}
+	s.Payload = append([]byte(nil), s.Payload...)
+	f.sent = append(f.sent, s)
+	f.stats.Sent++
+	return nil
+}
+
+// SendTo implements Conn.
+func (f *FakeConn) SendTo(b []byte, dst netip.AddrPort) error {
+	return f.send(Sent{Payload: b, Dst: dst})
+}
+
+// Broadcast implements Conn.
+func (f *FakeConn) Broadcast(b []byte, port uint16) error {
+	return f.send(Sent{Payload: b, Broadcast: true, Port: port})
+}
+
+// ReportMalformed implements Conn.
+func (f *FakeConn) ReportMalformed() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stats.Delivered > 0 {
+		f.stats.Delivered--
+		f.stats.Malformed++
+	}
+}
+
+// Stats implements Conn.
+func (f *FakeConn) Stats() transport.Stats {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stats
+}
+
+// Interface implements Conn.
+func (f *FakeConn) Interface() transport.Choice { return f.choice }
+
+// Sent returns copies of the datagrams sent so far.
+func (f *FakeConn) Sent() []Sent {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Sent(nil), f.sent...)
+}
+
+// ResetSent forgets the datagrams sent so far.
+func (f *FakeConn) ResetSent() {
+	f.mu.Lock()
+	f.sent = nil
+	f.mu.Unlock()
+}

@@ -1,0 +1,70 @@
+package bus
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+func TestFakeConnCounters(t *testing.T) {
+	f := NewFakeConn(2)
+	for i := 0; i < 3; i++ {
+		f.Deliver(transport.Datagram{Payload: []byte{byte(i)}})
+	}
+	<-f.Datagrams()
+	f.ReportMalformed()
+	s := f.Stats()
+	if s.Received != 3 || s.Delivered != 1 || s.QueueFull != 1 || s.Malformed != 1 {
+		t.Fatalf("stats %+v", s)
+	}
+	if s.Received != s.Delivered+s.Dropped() {
+		t.Fatalf("received != delivered + dropped: %+v", s)
+	}
+	dst := netip.MustParseAddrPort("127.0.0.1:3939")
+	buf := []byte{1, 2}
+	if err := f.SendTo(buf, dst); err != nil {
+		t.Fatal(err)
+	}
+	buf[0] = 9 // the fake keeps its own copy
+	if err := f.Broadcast([]byte{3}, 10017); err != nil {
+		t.Fatal(err)
+	}
+	sent := f.Sent()
+	if len(sent) != 2 || sent[0].Payload[0] != 1 || sent[0].Dst != dst || !sent[1].Broadcast || sent[1].Port != 10017 {
+		t.Fatalf("sent %+v", sent)
+	}
+	f.SendErr = errors.New("down")
+	if err := f.SendTo(nil, dst); err == nil || f.Stats().SendErrors != 1 {
+		t.Fatal("send error not returned or counted")
+	}
+	f.Close()
+	if _, ok := <-f.Datagrams(); !ok {
+		// the one queued datagram is still there
+		t.Fatal("queued datagram lost on close")
+	}
+	if _, ok := <-f.Datagrams(); ok {
+		t.Fatal("queue not closed")
+	}
+}
+
+func TestRecorderWait(t *testing.T) {
+	var r Recorder[int]
+	go func() {
+		for i := 1; i <= 3; i++ {
+			v := i
+			r.Publish(&v)
+		}
+	}()
+	if !r.WaitLen(3, 5*time.Second) {
+		t.Fatal("did not see 3 messages")
+	}
+	if last, ok := r.Last(); !ok || last != 3 {
+		t.Fatalf("last %d %v", last, ok)
+	}
+	if r.WaitLen(4, 10*time.Millisecond) {
+		t.Fatal("saw a fourth message")
+	}
+}
