@@ -88,6 +88,9 @@ func (l *Loader) Package(name string) (*Package, error) {
 	}
 	dir, ok := l.dirs[name]
 	if !ok {
+		if name == "service_msgs" {
+			return nil, errors.New("package service_msgs not found on the include path (every service's _Event message uses service_msgs/ServiceEventInfo; add -I for it and builtin_interfaces)")
+		}
 		return nil, fmt.Errorf("package %s not found on the include path", name)
 	}
 	_, doc, err := readPackageXML(dir)

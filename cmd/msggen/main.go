@@ -4,14 +4,15 @@
 //
 // Usage:
 //
-//	msggen [-I dir]... [-out dir] pkgdir...
+//	msggen [-I dir[=godir]]... [-out godir] pkgdir[=godir]...
 //
 // Each pkgdir is a ROS interface package (msg/*.msg, srv/*.srv, optional package.xml
 // whose <name> is the package name; without it the directory name is used). Its Go
-// code is written into the package directory itself, or into -out when exactly one
-// package is given. Types of other packages are resolved through -I package
-// directories, whose Go code is expected in those directories, inside the same Go
-// module. The <description> of a package.xml goes into the package documentation.
+// code is written into godir: the package directory itself unless "=godir" or -out
+// (only with a single package) names another one. Types of other packages are
+// resolved through -I package directories, whose Go code is in godir likewise; every
+// godir must be inside the Go module. The <description> of a package.xml goes into the
+// package documentation.
 //
 // Naming: the Go package name is the base name of the output directory, which is the
 // ROS package name unless chosen otherwise (std_msgs stays std_msgs; the Humble
@@ -58,25 +59,43 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("msggen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var includes multiFlag
-	fs.Var(&includes, "I", "ROS package directory to resolve types from (repeatable)")
-	out := fs.String("out", "", "output directory (only with a single package; default: the package directory)")
+	fs.Var(&includes, "I", "ROS package `dir[=godir]` to resolve types from (repeatable)")
+	out := fs.String("out", "", "Go output `dir` (only with a single package; default: the package directory)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	pkgDirs := fs.Args()
 	if len(pkgDirs) == 0 {
-		return errors.New("no package directory given; usage: msggen [-I dir]... [-out dir] pkgdir...")
+		return errors.New("no package directory given; usage: msggen [-I dir[=godir]]... [-out godir] pkgdir[=godir]...")
 	}
 	if *out != "" && len(pkgDirs) != 1 {
 		return errors.New("-out needs exactly one package directory")
 	}
-	l, err := NewLoader(append(append([]string{}, pkgDirs...), includes...))
+	// Each argument is dir or dir=godir; godir holds the package's Go code.
+	goDirs := map[string]string{} // package directory -> Go directory
+	split := func(args []string) []string {
+		var dirs []string
+		for _, a := range args {
+			dir, goDir, ok := strings.Cut(a, "=")
+			if !ok {
+				goDir = dir
+			}
+			dirs = append(dirs, dir)
+			goDirs[dir] = goDir
+		}
+		return dirs
+	}
+	pkgDirs = split(pkgDirs)
+	if *out != "" {
+		goDirs[pkgDirs[0]] = *out
+	}
+	l, err := NewLoader(append(append([]string{}, pkgDirs...), split(includes)...))
 	if err != nil {
 		return err
 	}
 	imports := map[string]string{}
 	for name, dir := range l.dirs {
-		ip, err := goImportPath(dir)
+		ip, err := goImportPath(goDirs[dir])
 		if err != nil {
 			return fmt.Errorf("package %s: %w", name, err)
 		}
@@ -91,13 +110,7 @@ func run(args []string, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		outDir := dir
-		if *out != "" {
-			outDir = *out
-			if imports[name], err = goImportPath(outDir); err != nil {
-				return err
-			}
-		}
+		outDir := goDirs[dir]
 		files, err := Generate(l, pkg, imports)
 		if err != nil {
 			return err

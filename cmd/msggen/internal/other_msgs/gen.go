@@ -1,0 +1,3 @@
+package other_msgs
+
+//go:generate go run ../.. ../../testdata/other_msgs=.
