@@ -232,3 +232,35 @@ func TestMatchWorldinfo(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeWorldinfo checks that the decoder never panics and that whatever it decodes
+// prints as JSON (NaN and infinities included).
+func FuzzDecodeWorldinfo(f *testing.F) {
+	raw, err := os.ReadFile(wiDemo)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if b, err := hex.DecodeString(strings.TrimSpace(line)); err == nil && len(b) > 0 {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte{0xbe, 0xef, 0x02, 0x00, 0, 0, 0, 1, 0, 7, 1, 0xe0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := decodeWorldinfo(b, &decodeOptions{Key: wi.DefaultKey})
+		if err != nil {
+			return
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("decoded datagram does not print: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil || m["protocol"] != "worldinfo" || m["version"] != 2.0 {
+			t.Fatalf("bad JSON %s: %v", out, err)
+		}
+		if !matchWorldinfo(b) && isWorldinfoPlain(b) {
+			t.Fatalf("plaintext datagram not matched")
+		}
+	})
+}
