@@ -9,6 +9,12 @@
 //	netnstest.Veth(t, a, "va", "10.90.0.1/24", b, "vb", "10.90.0.2/24")
 //	err := a.Do(func() error { ... })    // runs on an OS thread inside namespace a
 //
+// Several namespaces share one Ethernet segment through a bridge in a hub namespace:
+//
+//	hub := netnstest.New(t, "hub")
+//	netnstest.Veth(t, hub, "h1", "", a, "va", "10.90.0.1/24") // and so on for b, c
+//	hub.Bridge(t, "br0", "h1", "h2", "h3")
+//
 // Namespaces are named "dnt<pid>-<n>-<suffix>" and deleted in t.Cleanup; namespaces left
 // behind by a crashed test process (whose pid no longer exists) are deleted by the next
 // New. Interfaces are created directly inside their namespaces, so their names never
@@ -145,6 +151,19 @@ func Veth(t testing.TB, a *NS, aName, aAddr string, b *NS, bName, bAddr string) 
 	}
 	a.WaitOperUp(t, aName)
 	b.WaitOperUp(t, bName)
+}
+
+// Bridge creates bridge name in the namespace with multicast snooping off (so multicast
+// is flooded like broadcast), enslaves the given interfaces and brings everything up:
+// a hub joining the veth pairs of several namespaces into one Ethernet segment.
+func (n *NS) Bridge(t testing.TB, name string, ports ...string) {
+	t.Helper()
+	n.IP(t, "link", "add", name, "type", "bridge", "mcast_snooping", "0")
+	for _, p := range ports {
+		n.IP(t, "link", "set", p, "master", name)
+	}
+	n.IP(t, "link", "set", name, "up")
+	n.WaitOperUp(t, name)
 }
 
 // WaitOperUp waits until interface name is operationally up. The kernel activates an
