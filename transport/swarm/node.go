@@ -180,7 +180,7 @@ type Node struct {
 	ifaceAddr atomic.Pointer[string] // the interface's IPv4 address in ModeNetwork
 
 	delivered, ownEcho, notForUs, unknownSource, outOfRange, unbound atomic.Uint64
-	sent, sendErrors, toSelf                                          atomic.Uint64
+	sent, sendErrors, toSelf                                         atomic.Uint64
 
 	bufs sync.Pool
 }

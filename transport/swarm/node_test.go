@@ -350,8 +350,8 @@ func TestFiltering(t *testing.T) {
 		return b
 	}
 	send(frame(Frame{Kind: KindBroadcast, Port: DefaultPort, Src: "intruder", Payload: []byte("x")})) // unknown source
-	send([]byte("hello"))                                                                              // malformed
-	send(frame(Frame{Kind: KindBroadcast, Port: DefaultPort, Src: "r2", Payload: []byte("x")}))     // own echo
+	send([]byte("hello"))                                                                             // malformed
+	send(frame(Frame{Kind: KindBroadcast, Port: DefaultPort, Src: "r2", Payload: []byte("x")}))       // own echo
 	send(frame(Frame{Kind: KindUnicast, Port: DefaultPort, Src: "r1", Dst: "r1", Payload: []byte("x")}))
 	send(make([]byte, MaxFrameSize+1)) // oversize
 	send(frame(Frame{Kind: KindUnicast, Port: DefaultPort, Src: "r1", Dst: "r2", Payload: []byte("ok")}))
