@@ -28,7 +28,7 @@ type Handler interface {
 // Funcs adapts functions to a [Handler]; nil fields ignore their records. Register a
 // *Funcs:
 //
-//	t.AddHandler(&worldinfo.Funcs{Pose: func(from netip.Addr, p wi.Pose) { ... }})
+//	t.AddHandler(&worldinfo.Funcs{OnPose: func(from netip.Addr, p wi.Pose) { ... }})
 type Funcs struct {
 	OnPose                func(from netip.Addr, p wi.Pose)
 	OnVelocity            func(from netip.Addr, v wi.Velocity)

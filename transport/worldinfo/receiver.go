@@ -342,7 +342,7 @@ func (r *Receiver) dispatchFat(from netip.Addr, body []byte, hs []Handler) {
 
 // RecvStats counts what the receiver did with datagrams and records. Every datagram
 // passed to Receive is counted in Datagrams and then in exactly one of Accepted or a drop
-// counter, so Datagrams == Accepted + Dropped().
+// counter, so Datagrams == Accepted + Dropped() whenever no Receive is in progress.
 type RecvStats struct {
 	Datagrams uint64 // passed to Receive
 	Accepted  uint64 // passed all datagram checks; records dispatched
