@@ -12,6 +12,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
+	"go.uber.org/goleak"
 	"golang.org/x/net/ipv4"
 )
 
@@ -35,6 +36,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // off.
 func TestMulticastExchange(t *testing.T) {
 	netnstest.Require(t)
+	before := goleak.IgnoreCurrent()
 	nsA, nsB := netnstest.New(t, "wia"), netnstest.New(t, "wib")
 	netnstest.Veth(t, nsA, "va", "10.93.0.1/24", nsB, "vb", "10.93.0.2/24")
 	nsA.WaitOperUp(t, "va")
@@ -106,15 +108,15 @@ func TestMulticastExchange(t *testing.T) {
 
 	// A datagram from A's address with an old sequence number is dropped as stale by B,
 	// junk is dropped as undecodable; both are counted.
-	before := b.Stats()
+	prev := b.Stats()
 	if err := nsA.Do(func() error { return sendRaw("va", datagram(t, 0, gsRecord), []byte("junk")) }); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "B to drop the replay and the junk", func() bool {
 		st := b.Stats()
-		return st.Recv.Stale == before.Recv.Stale+1 && st.Recv.CipherLength == before.Recv.CipherLength+1
+		return st.Recv.Stale == prev.Recv.Stale+1 && st.Recv.CipherLength == prev.Recv.CipherLength+1
 	})
-	if st := b.Stats(); st.Socket.Malformed != before.Socket.Malformed+1 || st.Recv.Accepted != before.Recv.Accepted {
+	if st := b.Stats(); st.Socket.Malformed != prev.Socket.Malformed+1 || st.Recv.Accepted != prev.Recv.Accepted {
 		t.Errorf("B after replay and junk: %+v", st)
 	}
 
@@ -136,6 +138,7 @@ func TestMulticastExchange(t *testing.T) {
 	if err := stopB(); err != nil {
 		t.Errorf("B Run: %v", err)
 	}
+	goleak.VerifyNone(t, before) // Run left no goroutine behind
 	must(t, a.SetPose(1, 1, 1, zero9))
 	if err := a.Send(); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Send after Run returned: %v, want transport.ErrClosed", err)
