@@ -4,136 +4,22 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
 )
 
-// Clock tells time. dnetwork's components take one instead of calling time.Now, so
-// that they follow simulation time when the node's use_sim_time parameter is true,
-// and so that tests can drive them with a ManualClock.
-type Clock interface {
-	// Now returns the current time of this clock.
-	Now() time.Time
-	// NewTicker returns a ticker that fires every d (> 0) of this clock's time.
-	NewTicker(d time.Duration) Ticker
-}
+// Clock is the time source dnetwork's components take (package clock); a node's
+// ROSClock is one.
+type Clock = clock.Clock
 
-// Ticker delivers ticks of a Clock. Like time.Ticker it drops ticks for a slow
-// receiver, and it never fires after Stop returns.
-type Ticker interface {
-	// C returns the channel the ticks arrive on; each carries the clock's time.
-	C() <-chan time.Time
-	// Stop turns the ticker off.
-	Stop()
-}
-
-// WallClock is the system's clock.
-var WallClock Clock = wallClock{}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-
-func (wallClock) NewTicker(d time.Duration) Ticker { return wallTicker{time.NewTicker(d)} }
-
-type wallTicker struct{ t *time.Ticker }
-
-func (w wallTicker) C() <-chan time.Time { return w.t.C }
-func (w wallTicker) Stop()               { w.t.Stop() }
-
-// ManualClock is a clock whose time only moves when Set or Advance is called: the
-// simulation time received on /clock, or a test's fake time. Its zero value reads
-// the zero time until the first Set. It is safe for concurrent use.
-type ManualClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	set     bool // now has been set
-	tickers map[*manualTicker]struct{}
-}
-
-// NewManualClock returns a ManualClock reading start.
-func NewManualClock(start time.Time) *ManualClock {
-	c := &ManualClock{}
-	c.Set(start)
-	return c
-}
-
-// Now returns the time last set.
-func (c *ManualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Set moves the clock to t and fires every ticker whose next tick is due. A ticker
-// that missed several periods fires once and then keeps its phase; if t is before
-// the clock's previous time (a simulation reset), tickers restart from t.
-func (c *ManualClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	back := c.set && t.Before(c.now)
-	first := !c.set
-	c.now, c.set = t, true
-	for tk := range c.tickers {
-		switch {
-		case back || first && tk.unset:
-			tk.next, tk.unset = t.Add(tk.period), false
-			continue
-		case t.Before(tk.next):
-			continue
-		}
-		select {
-		case tk.c <- t:
-		default: // receiver is slow: drop, as time.Ticker does
-		}
-		missed := t.Sub(tk.next) / tk.period
-		tk.next = tk.next.Add((missed + 1) * tk.period)
-	}
-}
-
-// Advance moves the clock forward by d.
-func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	t := c.now.Add(d)
-	c.mu.Unlock()
-	c.Set(t)
-}
-
-// NewTicker returns a ticker that fires whenever the clock has moved past its next
-// tick, the first being d after the clock's current time.
-func (c *ManualClock) NewTicker(d time.Duration) Ticker {
-	if d <= 0 {
-		panic("ros: non-positive interval for NewTicker")
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tk := &manualTicker{clock: c, c: make(chan time.Time, 1), period: d, next: c.now.Add(d), unset: !c.set}
-	if c.tickers == nil {
-		c.tickers = map[*manualTicker]struct{}{}
-	}
-	c.tickers[tk] = struct{}{}
-	return tk
-}
-
-type manualTicker struct {
-	clock  *ManualClock
-	c      chan time.Time
-	period time.Duration
-	next   time.Time
-	unset  bool // created before the clock had a time: start at the first Set
-}
-
-func (t *manualTicker) C() <-chan time.Time { return t.c }
-
-func (t *manualTicker) Stop() {
-	t.clock.mu.Lock()
-	delete(t.clock.tickers, t)
-	t.clock.mu.Unlock()
-}
+// Ticker delivers ticks of a Clock.
+type Ticker = clock.Ticker
 
 // ROSClock is a node's clock (RCL_ROS_TIME): the system time, or, while simulation
 // time is active (parameter use_sim_time), the latest time received on /clock.
 // Tickers follow switches between the two.
 type ROSClock struct {
-	sim    ManualClock
+	sim    clock.Manual
 	useSim atomic.Bool
 }
 
@@ -211,3 +97,5 @@ func (t *rosTicker) Stop() {
 		<-t.done
 	})
 }
+
+var _ Clock = (*ROSClock)(nil)

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	dclock "github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
@@ -54,7 +55,7 @@ type throttle struct {
 // /rosout; a node's logger (Node.Logger) does.
 func NewLogger(name string, level Level, out io.Writer, clock Clock) *Logger {
 	if clock == nil {
-		clock = WallClock
+		clock = dclock.Wall
 	}
 	l := &Logger{name: name, level: new(atomic.Uint32), sink: &logSink{out: out, clock: clock, every: map[string]*throttle{}}}
 	l.level.Store(uint32(level))

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 )
 
 func TestLoggerConsoleFormat(t *testing.T) {
 	var out bytes.Buffer
-	clock := NewManualClock(time.Unix(1700000000, 123456789))
+	clock := clock.NewManual(time.Unix(1700000000, 123456789))
 	l := NewLogger("robot1.dnetwork", LevelInfo, &out, clock)
 	l.Debugf("hidden %d", 1)
 	l.Infof("team %d up", 7)
@@ -66,7 +67,7 @@ func TestLoggerWarnEvery(t *testing.T) {
 
 func TestLoggerRosout(t *testing.T) {
 	var got []*rcl_interfaces.Log
-	l := NewLogger("robot1.dnetwork", LevelInfo, nil, NewManualClock(time.Unix(12, 5)))
+	l := NewLogger("robot1.dnetwork", LevelInfo, nil, clock.NewManual(time.Unix(12, 5)))
 	l.setRosout(func(m *rcl_interfaces.Log) { got = append(got, m) })
 	l.Warnf("battery %d%%", 20)
 	l.Debugf("not published")
