@@ -206,31 +206,7 @@ func TestCrossProcessEcho(t *testing.T) {
 	}
 	ddstest.Setup(t)
 	p := newParticipant(t, domainEcho, "")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(domainEcho))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("echo peer: %v", err)
-		}
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "ready ") {
-		t.Fatalf("echo peer did not start: %q %v", line, err)
-	}
-	peerGUID := strings.TrimSpace(strings.TrimPrefix(line, "ready "))
+	peerGUID := startEchoPeer(t, domainEcho)
 
 	qos := QoS{History: KeepAll}
 	w, err := p.NewWriter("rt/ping", testType, qos)
@@ -296,6 +272,36 @@ func TestCrossProcessEcho(t *testing.T) {
 	if !found {
 		t.Errorf("peer %s not among discovered participants %v", peerGUID, parts)
 	}
+}
+
+// startEchoPeer runs echoPeer in a child process and returns its participant GUID.
+func startEchoPeer(t testing.TB, domain int) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(domain))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("echo peer: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "ready ") {
+		t.Fatalf("echo peer did not start: %q %v", line, err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "ready "))
 }
 
 func TestTransientLocalLateJoiner(t *testing.T) {
@@ -561,5 +567,45 @@ func TestReaderStopFromHandler(t *testing.T) {
 	}
 	if _, err := r.MatchedPublications(); !errors.Is(err, ErrClosed) {
 		t.Errorf("MatchedPublications after stop: %v", err)
+	}
+}
+
+// BenchmarkEchoRoundTrip300B measures the round trip of a 300-byte sample to the
+// echo peer in another process and back, over the loopback interface.
+func BenchmarkEchoRoundTrip300B(b *testing.B) {
+	ddstest.Setup(b)
+	p := newParticipant(b, domainBench, "")
+	startEchoPeer(b, domainBench)
+	qos := QoS{History: KeepAll}
+	w, err := p.NewWriter("rt/ping", testType, qos)
+	if err != nil {
+		b.Fatal(err)
+	}
+	got := make(chan struct{}, 1)
+	r, err := p.NewReader("rt/pong", testType, qos, func(Sample) { got <- struct{}{} })
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitMatched(b, w, 1)
+	ddstest.WaitFor(b, 10*time.Second, "echo writer matched", func() error {
+		if eps, _ := r.MatchedPublications(); len(eps) == 0 {
+			return errors.New("no writer")
+		}
+		return nil
+	})
+	s := make([]byte, 300)
+	copy(s, []byte{0, 1, 0, 0})
+	b.SetBytes(300)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := w.Write(s); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			b.Fatalf("echo %d lost", i)
+		}
 	}
 }
