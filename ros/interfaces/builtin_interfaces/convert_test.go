@@ -1,0 +1,48 @@
+package builtin_interfaces
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDurationConversion(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want Duration
+	}{
+		{0, Duration{}},
+		{1500 * time.Millisecond, Duration{Sec: 1, Nanosec: 500_000_000}},
+		{-1500 * time.Millisecond, Duration{Sec: -2, Nanosec: 500_000_000}},
+		{-time.Second, Duration{Sec: -1}},
+		{-time.Nanosecond, Duration{Sec: -1, Nanosec: 999_999_999}},
+	} {
+		got := NewDuration(tc.d)
+		if got != tc.want {
+			t.Errorf("NewDuration(%v) = %+v, want %+v", tc.d, got, tc.want)
+		}
+		if back := got.Duration(); back != tc.d {
+			t.Errorf("%+v.Duration() = %v, want %v", got, back, tc.d)
+		}
+	}
+}
+
+func TestTimeConversion(t *testing.T) {
+	now := time.Date(2026, 7, 1, 12, 0, 0, 123456789, time.UTC)
+	m := NewTime(now)
+	if m != (Time{Sec: int32(now.Unix()), Nanosec: 123456789}) || !m.Time().Equal(now) {
+		t.Errorf("NewTime(%v) = %+v -> %v", now, m, m.Time())
+	}
+	later := NewTime(now.Add(1500 * time.Millisecond))
+	if d := later.Sub(m); d != 1500*time.Millisecond {
+		t.Errorf("Sub = %v", d)
+	}
+	if d := m.Sub(later); d != -1500*time.Millisecond {
+		t.Errorf("Sub = %v", d)
+	}
+	if got := NewTime(time.Unix(1<<40, 0)); got.Sec != 1<<31-1 {
+		t.Errorf("far future not clamped: %+v", got)
+	}
+	if got := NewTime(time.Unix(-1<<40, 0)); got != (Time{Sec: -1 << 31}) {
+		t.Errorf("far past not clamped: %+v", got)
+	}
+}
