@@ -1,0 +1,179 @@
+// Package diagnostics publishes the node's health as diagnostic_msgs/DiagnosticArray on
+// /diagnostics, the topic rqt_robot_monitor shows (through diagnostic_aggregator, which
+// turns it into /diagnostics_agg; or remap /diagnostics_agg:=/diagnostics).
+//
+// Each component contributes a Source: a function that turns its Status snapshot into
+// one or more DiagnosticStatus entries. The component calls every source once per period
+// on the node's clock and publishes one array.
+package diagnostics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+// Levels of a status.
+const (
+	OK    = dm.DiagnosticStatusOK
+	Warn  = dm.DiagnosticStatusWarn
+	Error = dm.DiagnosticStatusError
+	Stale = dm.DiagnosticStatusStale
+)
+
+// Source reports the status of one component at now.
+type Source func(now time.Time) []dm.DiagnosticStatus
+
+// Config configures the component.
+type Config struct {
+	// Period between two published arrays; default 1 s.
+	Period time.Duration
+	// Prefix starts every status name, e.g. "dnetwork_3"; statuses are named
+	// "<prefix>: <component>".
+	Prefix string
+	// HardwareID is copied into every status, e.g. the robot's name.
+	HardwareID string
+}
+
+// DefaultConfig returns a 1 s period.
+func DefaultConfig() Config { return Config{Period: time.Second, Prefix: "dnetwork"} }
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	if c.Period <= 0 {
+		return errors.New("diagnostics: period must be positive")
+	}
+	return nil
+}
+
+// Component publishes the array.
+type Component struct {
+	cfg     Config
+	clk     clock.Clock
+	pub     bus.Publisher[dm.DiagnosticArray]
+	sources []Source
+}
+
+// New returns a component publishing on pub.
+func New(cfg Config, clk clock.Clock, pub bus.Publisher[dm.DiagnosticArray], sources ...Source) (*Component, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Component{cfg: cfg, clk: clk, pub: pub, sources: sources}, nil
+}
+
+// Collect builds one array from all sources.
+func (c *Component) Collect(now time.Time) dm.DiagnosticArray {
+	var a dm.DiagnosticArray
+	a.Header.Stamp = builtin_interfaces.NewTime(now)
+	for _, src := range c.sources {
+		for _, s := range src(now) {
+			if c.cfg.Prefix != "" {
+				s.Name = c.cfg.Prefix + ": " + s.Name
+			}
+			if s.HardwareID == "" {
+				s.HardwareID = c.cfg.HardwareID
+			}
+			a.Status = append(a.Status, s)
+		}
+	}
+	return a
+}
+
+// Run publishes an array every period until ctx is done. A failed publish is returned
+// only if ctx is still live.
+func (c *Component) Run(ctx context.Context) error {
+	tk := c.clk.NewTicker(c.cfg.Period)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-tk.C():
+			a := c.Collect(now)
+			if err := c.pub.Publish(&a); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("diagnostics: publish: %w", err)
+			}
+		}
+	}
+}
+
+// Status builds one DiagnosticStatus.
+type Status struct{ s dm.DiagnosticStatus }
+
+// NewStatus starts a status with level OK and the given name.
+func NewStatus(name string) *Status { return &Status{s: dm.DiagnosticStatus{Name: name, Level: OK}} }
+
+// Level sets the level and message if level is at least the current one, so the
+// worst condition wins.
+func (b *Status) Level(level byte, msg string) *Status {
+	if level > b.s.Level || b.s.Message == "" {
+		b.s.Level, b.s.Message = level, msg
+	}
+	return b
+}
+
+// Add appends a key/value pair; the value is formatted for people.
+func (b *Status) Add(key string, value any) *Status {
+	var v string
+	switch x := value.(type) {
+	case string:
+		v = x
+	case bool:
+		v = strconv.FormatBool(x)
+	case float64:
+		v = strconv.FormatFloat(x, 'f', 3, 64)
+	case float32:
+		v = strconv.FormatFloat(float64(x), 'f', 3, 32)
+	case time.Duration:
+		v = x.Round(time.Millisecond).String()
+	case fmt.Stringer:
+		v = x.String()
+	default:
+		v = fmt.Sprint(x)
+	}
+	b.s.Values = append(b.s.Values, dm.KeyValue{Key: key, Value: v})
+	return b
+}
+
+// Done returns the status.
+func (b *Status) Done() dm.DiagnosticStatus { return b.s }
+
+// Socket returns the status of one UDP socket: its interface and every counter. A
+// socket that is down is an error; drops other than filtered ones are a warning once
+// they exceed a tenth of what was received.
+func Socket(name string, st transport.Stats, ch transport.Choice, up bool, lastErr error) dm.DiagnosticStatus {
+	b := NewStatus(name).Level(OK, "up")
+	if !up {
+		msg := "socket down"
+		if lastErr != nil {
+			msg += ": " + lastErr.Error()
+		}
+		b.Level(Error, msg)
+	}
+	bad := st.QueueFull + st.Oversize + st.Malformed
+	if st.Received > 0 && bad*10 > st.Received {
+		b.Level(Warn, fmt.Sprintf("%d of %d datagrams dropped", bad, st.Received))
+	}
+	if st.SendErrors > 0 && st.SendErrors*10 > st.Sent+st.SendErrors {
+		b.Level(Warn, fmt.Sprintf("%d sends failed", st.SendErrors))
+	}
+	iface := ch.String()
+	if ch.IsAny() {
+		iface = "any"
+	}
+	return b.Add("interface", iface).
+		Add("received", st.Received).Add("delivered", st.Delivered).
+		Add("dropped_queue_full", st.QueueFull).Add("dropped_oversize", st.Oversize).
+		Add("dropped_filtered", st.Filtered).Add("dropped_malformed", st.Malformed).
+		Add("sent", st.Sent).Add("send_errors", st.SendErrors).Add("opens", st.Opens).
+		Done()
+}

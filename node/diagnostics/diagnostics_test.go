@@ -1,0 +1,100 @@
+package diagnostics
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+func value(s dm.DiagnosticStatus, key string) (string, bool) {
+	for _, kv := range s.Values {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+func TestStatusWorstWins(t *testing.T) {
+	s := NewStatus("x").Level(Warn, "slow").Level(OK, "fine").Level(Error, "down").Level(Warn, "again").
+		Add("n", 3).Add("f", 1.5).Add("b", true).Add("d", 1500*time.Microsecond).Done()
+	if s.Level != Error || s.Message != "down" {
+		t.Fatalf("level %d %q", s.Level, s.Message)
+	}
+	for k, want := range map[string]string{"n": "3", "f": "1.500", "b": "true", "d": "2ms"} {
+		if v, _ := value(s, k); v != want {
+			t.Errorf("%s = %q want %q", k, v, want)
+		}
+	}
+}
+
+func TestSocketStatus(t *testing.T) {
+	st := transport.Stats{Received: 100, Delivered: 80, Malformed: 15, Filtered: 5, Sent: 10}
+	s := Socket("team socket", st, transport.Choice{}, true, nil)
+	if s.Level != Warn || s.Message != "15 of 100 datagrams dropped" {
+		t.Fatalf("level %d %q", s.Level, s.Message)
+	}
+	if v, _ := value(s, "interface"); v != "any" {
+		t.Fatalf("interface %q", v)
+	}
+	if v, _ := value(s, "dropped_malformed"); v != "15" {
+		t.Fatalf("malformed %q", v)
+	}
+	s = Socket("gc socket", transport.Stats{}, transport.Choice{}, false, errors.New("no such device"))
+	if s.Level != Error || s.Message != "socket down: no such device" {
+		t.Fatalf("down: %d %q", s.Level, s.Message)
+	}
+}
+
+func TestComponentPublishesEveryPeriod(t *testing.T) {
+	clk := clock.NewManual(time.Unix(1000, 0))
+	var rec bus.Recorder[dm.DiagnosticArray]
+	var mu sync.Mutex
+	calls := 0
+	src := func(now time.Time) []dm.DiagnosticStatus {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return []dm.DiagnosticStatus{NewStatus("GameController").Level(Warn, "not connected").Done()}
+	}
+	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2", HardwareID: "robot2"}, clk, &rec, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	for i := 1; i <= 3; i++ {
+		// The ticker is created inside Run; keep advancing until each array arrives.
+		deadline := time.Now().Add(5 * time.Second)
+		for rec.Len() < i && time.Now().Before(deadline) {
+			clk.Advance(time.Second)
+			rec.WaitLen(i, 20*time.Millisecond)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	msgs := rec.Messages()
+	if len(msgs) < 3 {
+		t.Fatalf("%d arrays", len(msgs))
+	}
+	a := msgs[0]
+	if len(a.Status) != 1 || a.Status[0].Name != "dnetwork_2: GameController" || a.Status[0].HardwareID != "robot2" || a.Status[0].Level != Warn {
+		t.Fatalf("array %+v", a)
+	}
+	if a.Header.Stamp.Sec <= 1000 {
+		t.Fatalf("stamp %+v", a.Header.Stamp)
+	}
+	if _, err := New(Config{}, clk, &rec); err == nil {
+		t.Fatal("zero period accepted")
+	}
+}
