@@ -306,13 +306,15 @@ func (s *Store) commit(ev Event) {
 		s.evCond.Wait()
 	}
 	s.evMu.Unlock()
+	defer func() { // also if a listener panics, so later changes do not wait forever
+		s.evMu.Lock()
+		s.delivered = seq
+		s.evCond.Broadcast()
+		s.evMu.Unlock()
+	}()
 	for _, l := range listeners {
 		l.fn(ev)
 	}
-	s.evMu.Lock()
-	s.delivered = seq
-	s.evCond.Broadcast()
-	s.evMu.Unlock()
 }
 
 // OnChange registers fn to receive every change: declarations with a value

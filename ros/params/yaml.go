@@ -207,7 +207,7 @@ func decodeValue(n *yaml.Node) (Value, error) {
 			case it.Kind == yaml.AliasNode:
 				return Value{}, errorf(ErrInvalidValue, "aliases are not supported (item %d)", i)
 			case it.Kind != yaml.ScalarNode:
-				return Value{}, errorf(ErrInvalidValue, "array items must be plain values, item %d is a %s", i, kindName(it))
+				return Value{}, errorf(ErrInvalidValue, "array items must be plain values, item %d is %s", i, kindName(it))
 			case isNull(it):
 				return Value{}, errorf(ErrInvalidValue, "array item %d has no value", i)
 			}
@@ -221,7 +221,7 @@ func decodeValue(n *yaml.Node) (Value, error) {
 	case yaml.AliasNode:
 		return Value{}, errorf(ErrInvalidValue, "aliases are not supported")
 	}
-	return Value{}, errorf(ErrInvalidValue, "a %s is not a parameter value", kindName(n))
+	return Value{}, errorf(ErrInvalidValue, "%s is not a parameter value", kindName(n))
 }
 
 // isNull is an empty plain scalar (key with nothing after it), which rcl
@@ -264,21 +264,22 @@ func arrayOf(items []Value) Value {
 	return StringArray(a)
 }
 
+// kindName names a node's kind with its article: "a map", "an empty value".
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "map"
+		return "a map"
 	case yaml.SequenceNode:
-		return "sequence"
+		return "a sequence"
 	case yaml.AliasNode:
-		return "alias"
+		return "an alias"
 	case yaml.ScalarNode:
 		if isNull(n) {
-			return "empty value"
+			return "an empty value"
 		}
-		return "value"
+		return "a value"
 	}
-	return "document"
+	return "a document"
 }
 
 // LoadFile reads a parameter file and adds its values (see LoadYAML).
@@ -397,7 +398,7 @@ func (l *loader) document(doc *yaml.Node) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		l.structural(root, nil, "a parameter file is a map of node names, found a %s", kindName(root))
+		l.structural(root, nil, "a parameter file is a map of node names, found %s", kindName(root))
 		return
 	}
 	l.depth = 1
@@ -407,7 +408,7 @@ func (l *loader) document(doc *yaml.Node) {
 // key checks a mapping key and returns the path to it.
 func (l *loader) key(k *yaml.Node, path []string) ([]string, bool) {
 	if k.Kind != yaml.ScalarNode {
-		l.structural(k, path, "keys must be plain names, found a %s", kindName(k))
+		l.structural(k, path, "keys must be plain names, found %s", kindName(k))
 		return nil, false
 	}
 	p := append(slices.Clip(path), k.Value)
@@ -437,7 +438,7 @@ func (l *loader) nodes(m *yaml.Node, path []string, ns string, count int) {
 			child = joinNS(ns, k.Value)
 		}
 		if v.Kind != yaml.MappingNode {
-			l.structural(v, p, "expected a map of node names or %s, found a %s", paramsKey, kindName(v))
+			l.structural(v, p, "expected a map of node names or %s, found %s", paramsKey, kindName(v))
 			return
 		}
 		l.depth++
@@ -474,7 +475,7 @@ func (l *loader) nodeParams(k, v *yaml.Node, path []string, ns string, count int
 	l.nodeNS.remove("/")
 	switch {
 	case v.Kind != yaml.MappingNode:
-		l.structural(v, path, "expected a map of parameters, found a %s", kindName(v))
+		l.structural(v, path, "expected a map of parameters, found %s", kindName(v))
 		return
 	case len(v.Content) == 0:
 		return

@@ -249,7 +249,7 @@ func TestLoadYAMLErrors(t *testing.T) {
 		{"no value (no_value1)", "ns:\n  n:\n    ros__parameters:\n      id:\n      name: \"front lidar\"\n",
 			[]string{"f.yaml: ns.n.ros__parameters.id: no value"}, ErrInvalidValue},
 		{"misindented namespace (indented_name_space)", "---\n  ns:\n  n:\n    ros__parameters:\n      id: 10\n",
-			[]string{"f.yaml: ns: expected a map of node names or ros__parameters, found a empty value"}, ErrInvalidFile},
+			[]string{"f.yaml: ns: expected a map of node names or ros__parameters, found an empty value"}, ErrInvalidFile},
 		{"empty level (empty_name_in_ns)", "ns//n_w:\n  ros__parameters: {id: 10}\n",
 			[]string{`f.yaml: ns//n_w: invalid node name "ns//n_w": repeated '/'`}, ErrInvalidFile},
 		{"slash node under a key (wildcards_node_slash)", "/foo:\n  /*:\n    ros__parameters: {id: 10}\n",
