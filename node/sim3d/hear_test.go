@@ -114,7 +114,7 @@ func TestHearDrops(t *testing.T) {
 	r := newRig(t, nil, func(c *Config) { c.TeamName = "TeamX" })
 	mate := encode(t, "TeamX", sim3dproto.TeamState{Player: 2, Seq: 9})
 	valid20 := []byte(mate)
-	valid20[0] = 'A' // format 0
+	valid20[0] = 'A'        // format 0
 	changed := []byte(mate) // last character, within the alphabet: only the checksum differs
 	changed[19] = map[bool]byte{true: 'B', false: 'A'}[changed[19] == 'A']
 	for _, tc := range []struct {
