@@ -37,7 +37,7 @@
 // leading '/'; "/**" matches any node, "/*" one level, and levels like
 // "/**/dnetwork" or "/robot1/*" mix both (rclcpp turns "/*" into one
 // "(/\w+)" and "/**" into "(/\w+)*" and matches the whole name). Scalars are
-// typed as rcl does (see scalarValue in scalar.go): quoted or !!str values are
+// typed as rcl does (the table is in scalar.go): quoted or !!str values are
 // strings, otherwise y/yes/true/on… are bools, C strtoll integers (0x1F hex,
 // 010 octal), then .nan/.inf and C strtod doubles, else strings. Arrays must
 // hold one type and must not be empty. Anchors are fine, aliases are not.

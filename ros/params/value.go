@@ -63,16 +63,20 @@ type Value struct {
 
 // Constructors of each kind of value. The array constructors keep the slice;
 // the Store copies values on the way in and out.
-func Bool(b bool) Value                 { return Value{Type: TypeBool, BoolValue: b} }
-func Integer(i int64) Value             { return Value{Type: TypeInteger, IntegerValue: i} }
-func Double(f float64) Value            { return Value{Type: TypeDouble, DoubleValue: f} }
-func String(s string) Value             { return Value{Type: TypeString, StringValue: s} }
-func ByteArray(b []byte) Value          { return Value{Type: TypeByteArray, ByteArrayValue: b} }
-func BoolArray(b []bool) Value          { return Value{Type: TypeBoolArray, BoolArrayValue: b} }
-func IntegerArray(i []int64) Value      { return Value{Type: TypeIntegerArray, IntegerArrayValue: i} }
-func DoubleArray(f []float64) Value     { return Value{Type: TypeDoubleArray, DoubleArrayValue: f} }
-func StringArray(s []string) Value      { return Value{Type: TypeStringArray, StringArrayValue: s} }
-func (v Value) IsSet() bool             { return v.Type != TypeNotSet }
+func Bool(b bool) Value             { return Value{Type: TypeBool, BoolValue: b} }
+func Integer(i int64) Value         { return Value{Type: TypeInteger, IntegerValue: i} }
+func Double(f float64) Value        { return Value{Type: TypeDouble, DoubleValue: f} }
+func String(s string) Value         { return Value{Type: TypeString, StringValue: s} }
+func ByteArray(b []byte) Value      { return Value{Type: TypeByteArray, ByteArrayValue: b} }
+func BoolArray(b []bool) Value      { return Value{Type: TypeBoolArray, BoolArrayValue: b} }
+func IntegerArray(i []int64) Value  { return Value{Type: TypeIntegerArray, IntegerArrayValue: i} }
+func DoubleArray(f []float64) Value { return Value{Type: TypeDoubleArray, DoubleArrayValue: f} }
+func StringArray(s []string) Value  { return Value{Type: TypeStringArray, StringArrayValue: s} }
+
+// IsSet reports whether v holds a value (its Type is not TypeNotSet).
+func (v Value) IsSet() bool { return v.Type != TypeNotSet }
+
+// cloneOrEmpty copies s into a new, non-nil slice.
 func cloneOrEmpty[S ~[]E, E any](s S) S { return append(S{}, s...) }
 
 // Clone returns a copy that shares no memory with v and holds only the field
