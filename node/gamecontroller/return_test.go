@@ -1,0 +1,227 @@
+package gamecontroller
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+// lastReturn advances to the next return tick (1 s at the default rate) while the
+// GameController keeps sending p, and returns the packet sent on it.
+func (h *harness) nextReturn(p *gcproto.Packet) []byte {
+	h.t.Helper()
+	n := len(h.returns())
+	for range 5 {
+		h.send(gcA, p)
+		h.advance(200 * time.Millisecond)
+	}
+	sent := h.returns()
+	if len(sent) != n+1 {
+		h.t.Fatalf("%d return packets in 1 s, want 1", len(sent)-n)
+	}
+	return sent[n].Payload
+}
+
+// TestReturnV4 checks the 32-byte packet byte by byte: defaults before any input, then
+// fallen, pose and ball from MotionInfo and VisionInfo, and the ball age.
+func TestReturnV4(t *testing.T) {
+	h := newHarness(t, nil)
+	p := basePacket(gcproto.LayoutHSL20)
+
+	if got, want := h.nextReturn(&p), returnV4(ourPlayer, ourTeam, 0, [3]float32{}, -1, [2]float32{}); !bytes.Equal(got, want) {
+		t.Fatalf("without inputs:\n got % x\nwant % x", got, want)
+	}
+
+	// t = 1 s: fallen, localised at (150 cm, -75 cm, 90°), ball 30 cm ahead, 40 cm right.
+	h.c.SetMotion(&dmsgs.MotionInfo{Stable: false})
+	h.c.SetVision(&dmsgs.VisionInfo{
+		SeeBall:   true,
+		RobotPos:  geometry_msgs.Vector3{X: 150, Y: -75, Z: 90},
+		BallField: geometry_msgs.Vector3{X: 30, Y: -40},
+	})
+	pose := [3]float32{1500, -750, float32(math.Pi / 2)}
+	ball := [2]float32{300, -400}
+	if got, want := h.nextReturn(&p), returnV4(ourPlayer, ourTeam, 1, pose, 1, ball); !bytes.Equal(got, want) {
+		t.Fatalf("fallen, ball seen 1 s ago:\n got % x\nwant % x", got, want)
+	}
+
+	// t = 2 s: standing again, moved; the ball is no longer seen: its last position
+	// stays and ages.
+	h.c.SetMotion(&dmsgs.MotionInfo{Stable: true})
+	h.c.SetVision(&dmsgs.VisionInfo{
+		RobotPos:  geometry_msgs.Vector3{X: -10, Y: 20, Z: -180},
+		BallField: geometry_msgs.Vector3{X: 999, Y: 999},
+	})
+	pose = [3]float32{-100, 200, float32(-math.Pi)}
+	if got, want := h.nextReturn(&p), returnV4(ourPlayer, ourTeam, 0, pose, 2, ball); !bytes.Equal(got, want) {
+		t.Fatalf("ball lost 2 s ago:\n got % x\nwant % x", got, want)
+	}
+
+	// Non-finite inputs are sent as 0 so the GameController accepts the packet.
+	h.c.SetVision(&dmsgs.VisionInfo{
+		SeeBall:   true,
+		RobotPos:  geometry_msgs.Vector3{X: math.NaN(), Y: math.Inf(1), Z: 1e300},
+		BallField: geometry_msgs.Vector3{X: math.Inf(-1), Y: 5},
+	})
+	h.c.SetMotion(nil)
+	h.c.SetVision(nil)
+	got := h.nextReturn(&p)
+	if want := returnV4(ourPlayer, ourTeam, 0, [3]float32{}, 1, [2]float32{0, 50}); !bytes.Equal(got, want) {
+		t.Fatalf("non-finite inputs:\n got % x\nwant % x", got, want)
+	}
+	var r gcproto.ReturnPacket
+	if err := r.UnmarshalBinary(got); err != nil {
+		t.Fatalf("the GameController's rules reject our packet: %v", err)
+	}
+	st := h.c.Status()
+	if !bytes.Equal(st.LastReturnBytes, got) || st.LastReturn != t0.Add(4*time.Second) ||
+		st.LastReturnTo != netip.MustParseAddrPort("10.0.0.1:3939") || st.ReturnsSent != 4 || st.ReturnErrors != 0 {
+		t.Errorf("status of the last return: %+v", st)
+	}
+	h.checkInvariant()
+}
+
+// TestReturnV2Messages: ALIVE by default; a requested message goes out once.
+func TestReturnV2Messages(t *testing.T) {
+	h := newHarness(t, nil)
+	p := basePacket(gcproto.LayoutHL688)
+	if got, want := h.nextReturn(&p), returnV2(ourTeam, ourPlayer, 2); !bytes.Equal(got, want) {
+		t.Fatalf("alive:\n got % x\nwant % x", got, want)
+	}
+	for _, m := range []gcproto.ReturnMessage{gcproto.MsgManPenalise, gcproto.MsgManUnpenalise, gcproto.MsgGoalkeeper, gcproto.MsgGameInterruptionReady} {
+		if err := h.c.RequestMessage(m); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := h.nextReturn(&p), returnV2(ourTeam, ourPlayer, byte(m)); !bytes.Equal(got, want) {
+			t.Errorf("request %d:\n got % x\nwant % x", m, got, want)
+		}
+		if got, want := h.nextReturn(&p), returnV2(ourTeam, ourPlayer, 2); !bytes.Equal(got, want) {
+			t.Errorf("after request %d:\n got % x\nwant % x", m, got, want)
+		}
+	}
+	if err := h.c.RequestMessage(5); !errors.Is(err, ErrMessage) {
+		t.Errorf("message 5: %v", err)
+	}
+
+	// A request that fails to send is kept for the next packet.
+	h.conn.SendErr = errors.New("network down")
+	if err := h.c.RequestMessage(gcproto.MsgManPenalise); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		h.send(gcA, &p)
+		h.advance(200 * time.Millisecond)
+	}
+	if st := h.c.Status(); st.ReturnErrors != 1 {
+		t.Fatalf("return errors %d, want 1", st.ReturnErrors)
+	}
+	if len(h.logs.lines("sending the return packet failed", "network down")) != 1 {
+		t.Errorf("no warning about the failed send:\n%s", h.logs)
+	}
+	h.conn.SendErr = nil
+	if got, want := h.nextReturn(&p), returnV2(ourTeam, ourPlayer, 0); !bytes.Equal(got, want) {
+		t.Errorf("request after a failed send:\n got % x\nwant % x", got, want)
+	}
+}
+
+// TestReturnV3AndOverride: SPL v12/v13 get v3 with ALIVE = 0 (requests are dropped with
+// a warning); Config.ReturnVersion overrides the choice.
+func TestReturnV3AndOverride(t *testing.T) {
+	h := newHarness(t, nil)
+	p := basePacket(gcproto.LayoutSPL13)
+	if err := h.c.RequestMessage(gcproto.MsgGoalkeeper); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.nextReturn(&p), returnV3(ourTeam, ourPlayer); !bytes.Equal(got, want) {
+		t.Fatalf("v3:\n got % x\nwant % x", got, want)
+	}
+	if len(h.logs.lines("request dropped", "message=goalkeeper")) != 1 {
+		t.Errorf("no warning about the dropped request:\n%s", h.logs)
+	}
+
+	h2 := newHarness(t, func(c *Config) { c.ReturnVersion = gcproto.ReturnVersion })
+	p = basePacket(gcproto.LayoutHL688)
+	if got, want := h2.nextReturn(&p), returnV4(ourPlayer, ourTeam, 0, [3]float32{}, -1, [2]float32{}); !bytes.Equal(got, want) {
+		t.Fatalf("forced v4 to HL:\n got % x\nwant % x", got, want)
+	}
+}
+
+// TestReturnRate: exactly one return packet per period, at the ticker's phase, however
+// fast the GameController sends; none before the first packet or after the timeout.
+func TestReturnRate(t *testing.T) {
+	for _, rate := range []float64{0.5, 1, 2} {
+		t.Run(fmt.Sprint(rate, "Hz"), func(t *testing.T) {
+			h := newHarness(t, func(c *Config) { c.ReturnRate = rate })
+			period := time.Duration(float64(time.Second) / rate)
+			step := 100 * time.Millisecond
+
+			// 5 s before any packet: nothing.
+			for range 50 {
+				h.advance(step)
+			}
+			if n := len(h.returns()); n != 0 {
+				t.Fatalf("%d return packets before the first GameController packet", n)
+			}
+
+			// 10 s of 5 Hz bursts (two packets every 200 ms, as an HSL GameController
+			// repeats itself) and note when each return leaves.
+			p := basePacket(gcproto.LayoutHSL20)
+			var at []time.Duration
+			start := h.clk.Now()
+			for i := range 100 {
+				if i%2 == 0 {
+					h.send(gcA, &p)
+					h.send(gcA, &p)
+					p.PacketNumber++
+				}
+				n := len(h.returns())
+				h.advance(step)
+				if len(h.returns()) > n {
+					at = append(at, h.clk.Now().Sub(start))
+				}
+			}
+			if want := int(10 * rate); len(at) != want {
+				t.Fatalf("%d return packets in 10 s at %v Hz, want %d (at %v)", len(at), rate, want, at)
+			}
+			for i := 1; i < len(at); i++ {
+				if at[i]-at[i-1] != period {
+					t.Fatalf("return packets at %v: not every %v", at, period)
+				}
+			}
+			// The GameController stops (last packet at 9.8 s): returns go on until 3 s
+			// later, then stop.
+			last := h.c.Status().LastPacket
+			n := len(h.returns())
+			for range 100 {
+				h.advance(step)
+			}
+			sent := h.returns()[n:]
+			st := h.c.Status()
+			if st.LastReturn.Sub(last) >= 3*time.Second || st.Connected {
+				t.Errorf("return sent %v after the last packet", st.LastReturn.Sub(last))
+			}
+			// Ticks in (9.8 s, 12.8 s) after start: 10 s only at 0.5 Hz, 10, 11, 12 s at 1 Hz, …
+			want := 0
+			for tk := period; tk < 30*time.Second; tk += period {
+				if rel := tk - 5*time.Second; rel > 10*time.Second && rel < 12800*time.Millisecond {
+					want++
+				}
+			}
+			if len(sent) != want {
+				t.Errorf("%d return packets after the GameController stopped, want %d", len(sent), want)
+			}
+			if int(st.ReturnsSent) != len(h.returns()) {
+				t.Errorf("ReturnsSent %d, sent %d", st.ReturnsSent, len(h.returns()))
+			}
+			h.checkInvariant()
+		})
+	}
+}
