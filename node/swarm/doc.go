@@ -3,7 +3,7 @@
 // format and the mapping to UDP) as two topics and a neighbour list.
 //
 // The component is off by default (Config.Enabled); a disabled component opens nothing,
-// its Run returns at once and Send fails with ErrDisabled.
+// its Run only waits for its context and Send fails with ErrDisabled.
 //
 // # Sending
 //

@@ -116,11 +116,19 @@ type Component struct {
 }
 
 // New validates cfg and returns a component that publishes received messages on
-// received and the neighbour list on neighbors, on clk's time. Nothing is opened before
-// Run. A disabled cfg gives a component that does nothing; its publishers may be nil.
+// received and the neighbour list on neighbors, on clk's time (nil means clock.Wall).
+// Nothing is opened before Run. A disabled cfg gives a component that does nothing; its
+// publishers may be nil.
+//
+// The SwarmMessage passed to received.Publish is reused after Publish returns, but its
+// Data is fresh for every message, so a publisher may keep a shallow copy; Neighbors
+// messages are fresh every time.
 func New(cfg Config, clk clock.Clock, received bus.Publisher[dmsgs.SwarmMessage], neighbors bus.Publisher[dmsgs.Neighbors]) (*Component, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if clk == nil {
+		clk = clock.Wall
 	}
 	c := &Component{cfg: cfg, clk: clk, received: received, neighbors: neighbors, pos: map[string]Point{}}
 	if !cfg.Enabled {
@@ -129,8 +137,8 @@ func New(cfg Config, clk clock.Clock, received bus.Publisher[dmsgs.SwarmMessage]
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if clk == nil || received == nil || neighbors == nil {
-		return nil, fmt.Errorf("%w: New needs a clock and both publishers", ErrConfig)
+	if received == nil || neighbors == nil {
+		return nil, fmt.Errorf("%w: New needs both publishers", ErrConfig)
 	}
 	hosts, _ := ParseHosts(cfg.Hosts) // checked by Validate
 	c.addrs = make(map[string]string, len(hosts))
@@ -173,10 +181,11 @@ func New(cfg Config, clk clock.Clock, received bus.Publisher[dmsgs.SwarmMessage]
 }
 
 // Run opens the socket, publishes received messages and the neighbour list until ctx is
-// done, then closes the socket and returns. It returns nil at once when the component is
-// disabled. Call it once.
+// done, then closes the socket and returns. A disabled component only waits for ctx.
+// Call it once.
 func (c *Component) Run(ctx context.Context) error {
 	if c.node == nil {
+		<-ctx.Done()
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
