@@ -98,12 +98,15 @@ func BenchmarkDatagramToPublish(b *testing.B) {
 		p.State = s
 		ds[i] = transport.Datagram{Payload: encode(b, &p), Src: gcA}
 	}
+	watchdog := time.NewTimer(time.Hour)
+	defer watchdog.Stop()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
+		watchdog.Reset(5 * time.Second)
 		conn.Deliver(ds[i&1])
 		select {
 		case <-published:
-		case <-time.After(5 * time.Second):
+		case <-watchdog.C:
 			b.Fatal("no publication")
 		}
 	}

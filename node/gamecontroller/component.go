@@ -56,6 +56,8 @@ type Component struct {
 	infoMsg      dmsgs.GCInfo
 	dataMsg      dmsgs.GameControlData
 	retBuf       [gcproto.ReturnSizeV4]byte
+	srcAddr      netip.AddrPort // srcText caches srcAddr.String() for GameControlData
+	srcText      string
 	warn         limiter
 	teamsSeen    [4]uint64 // team numbers in not-our-team packets since the last warning
 	wasConnected bool
@@ -260,7 +262,10 @@ func (c *Component) handle(d transport.Datagram) {
 		c.warnMultiple(now)
 	}
 	if dataChanged {
-		fillGameControlData(&c.dataMsg, p, d.Src.String(), now)
+		if d.Src != c.srcAddr || c.srcText == "" {
+			c.srcAddr, c.srcText = d.Src, d.Src.String()
+		}
+		fillGameControlData(&c.dataMsg, p, c.srcText, now)
 		c.publish(now, func() error { return c.dataPub.Publish(&c.dataMsg) }, &c.s.dataPublished)
 	}
 	if publishInfo {

@@ -785,3 +785,26 @@ func TestRosTime(t *testing.T) {
 		}
 	}
 }
+
+// TestClockReset: a simulation reset moves the clock back; the old packet does not keep
+// the robot connected, the next packet does.
+func TestClockReset(t *testing.T) {
+	h := newHarness(t, nil)
+	p := basePacket(gcproto.LayoutSPL18)
+	h.send(gcA, &p)
+	h.clk.Set(t0.Add(-time.Hour))
+	h.flush()
+	if h.c.Snapshot().Connected {
+		t.Fatal("connected by a packet from the future")
+	}
+	h.send(gcA, &p)
+	if s := h.c.Snapshot(); !s.Connected || s.Received != t0.Add(-time.Hour) {
+		t.Fatalf("after the reset: %+v", s)
+	}
+	for range 10 {
+		h.advance(100 * time.Millisecond)
+	}
+	if len(h.returns()) != 1 {
+		t.Errorf("%d return packets in the first second after the reset, want 1", len(h.returns()))
+	}
+}
