@@ -3,6 +3,7 @@ package team
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -52,6 +53,18 @@ func (l League) SizeCap() int {
 		return 128
 	}
 	return 512
+}
+
+// DefaultReserve is the number of messages a team keeps back by default: 30 of the SPL's
+// 1 200 (as B-Human does), 100 of the HSL's 12 000, none where there is no budget.
+func (l League) DefaultReserve() int {
+	switch l {
+	case LeagueSPL:
+		return 30
+	case LeagueHSL:
+		return 100
+	}
+	return 0
 }
 
 // HalfDuration is the regular length of one half.
@@ -122,30 +135,84 @@ type BudgetInput struct {
 	Penalised bool
 }
 
-// Verdict is the policy's answer.
+// BudgetCause says which rule of the policy decided.
+type BudgetCause uint8
+
+// Causes of a [Verdict].
+const (
+	// BudgetUnknown: the state counts but no budget figure is known; no bound.
+	BudgetUnknown BudgetCause = iota
+	// BudgetUncounted: messages in this state do not count; no bound.
+	BudgetUncounted
+	// BudgetUncountedSilent: messages in this state do not count, and the policy is
+	// configured to stay silent there.
+	BudgetUncountedSilent
+	// BudgetPenalised: the robot is penalised; silent.
+	BudgetPenalised
+	// BudgetReserve: the team has only the reserve left; silent.
+	BudgetReserve
+	// BudgetAllowance: the allowance bounds the send interval.
+	BudgetAllowance
+)
+
+func (c BudgetCause) String() string {
+	switch c {
+	case BudgetUnknown:
+		return "no budget known"
+	case BudgetUncounted:
+		return "state does not count"
+	case BudgetUncountedSilent:
+		return "state does not count, silent by configuration"
+	case BudgetPenalised:
+		return "penalised"
+	case BudgetReserve:
+		return "budget at reserve"
+	case BudgetAllowance:
+		return "allowance"
+	}
+	return "cause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Verdict is the policy's answer. It is a plain value (no allocation per decision);
+// Reason formats it for diagnostics.
 type Verdict struct {
 	Silent      bool          // send nothing now
 	MinInterval time.Duration // the budget's lower bound on the send interval (0 = none)
-	Reason      string        // why, for diagnostics
+	Cause       BudgetCause   // which rule decided
+	Remaining   int           // the budget figure the decision used (BudgetReserve, BudgetAllowance)
+	Reserve     int           // the policy's reserve
+	PerRobot    float64       // allowance in messages per second per robot (BudgetAllowance)
+}
+
+// Reason describes the verdict for diagnostics, e.g.
+// "allowance 1.98 msg/s per robot (12000 left, reserve 100)".
+func (v Verdict) Reason() string {
+	switch v.Cause {
+	case BudgetReserve:
+		return fmt.Sprintf("budget at reserve (%d left, reserve %d)", v.Remaining, v.Reserve)
+	case BudgetAllowance:
+		return fmt.Sprintf("allowance %.2f msg/s per robot (%d left, reserve %d)", v.PerRobot, v.Remaining, v.Reserve)
+	}
+	return v.Cause.String()
 }
 
 // Decide applies the policy.
 func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 	if in.Penalised {
-		return Verdict{Silent: true, Reason: "penalised"}
+		return Verdict{Silent: true, Cause: BudgetPenalised}
 	}
 	if !p.League.Counted(in.State, in.Phase) {
 		if p.SilentUncounted {
-			return Verdict{Silent: true, Reason: "state does not count, silent by configuration"}
+			return Verdict{Silent: true, Cause: BudgetUncountedSilent}
 		}
-		return Verdict{Reason: "state does not count"}
+		return Verdict{Cause: BudgetUncounted}
 	}
 	if !in.Known {
-		return Verdict{Reason: "no budget known"}
+		return Verdict{Cause: BudgetUnknown}
 	}
 	usable := in.Remaining - p.Reserve
 	if usable <= 0 {
-		return Verdict{Silent: true, Reason: fmt.Sprintf("budget at reserve (%d left, reserve %d)", in.Remaining, p.Reserve)}
+		return Verdict{Silent: true, Cause: BudgetReserve, Remaining: in.Remaining, Reserve: p.Reserve}
 	}
 	left := float64(in.SecsRemaining)
 	if in.FirstHalf && in.Phase == PhaseNormal {
@@ -155,7 +222,7 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 	robots := max(in.Robots, 1)
 	perRobot := float64(usable) / left / float64(robots) // messages per second
 	iv := time.Duration(float64(time.Second) / perRobot)
-	return Verdict{MinInterval: iv, Reason: fmt.Sprintf("allowance %.2f msg/s per robot", perRobot)}
+	return Verdict{MinInterval: iv, Cause: BudgetAllowance, Remaining: in.Remaining, Reserve: p.Reserve, PerRobot: perRobot}
 }
 
 // BudgetTracker estimates the team's remaining budget between GameController packets:

@@ -65,7 +65,7 @@ func TestBudgetDecide(t *testing.T) {
 	// Penalised: silent whatever the budget.
 	in.Remaining = 12000
 	in.Penalised = true
-	if v := hsl.Decide(in); !v.Silent || v.Reason != "penalised" {
+	if v := hsl.Decide(in); !v.Silent || v.Cause != BudgetPenalised || v.Reason() != "penalised" {
 		t.Fatalf("penalised: %+v", v)
 	}
 

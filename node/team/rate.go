@@ -1,7 +1,10 @@
 package team
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -16,8 +19,9 @@ import (
 //	| ball seen farther away                     | BallFar 400 ms      |
 //	| ball not seen                              | Blind 1 s           |
 //
-// A robot that hears no teammate at all may use the Alone interval instead (0 = off).
-// Distances are those of the ball relative to the robot, in metres.
+// A robot that hears no teammate at all sends at most every Alone interval (0 = off), whatever
+// the row: nobody listens but the GameController, which counts the messages. Distances are
+// those of the ball relative to the robot, in metres.
 type RateConfig struct {
 	BallHandling time.Duration
 	BallNear     time.Duration
@@ -50,22 +54,90 @@ type RateInput struct {
 	MatesOnline  int     // teammates heard recently, not counting ourselves
 }
 
+// Tier names the row of the rate table that matched.
+type Tier uint8
+
+// Rows of the rate table, in the order they are tried, and the Alone floor.
+const (
+	TierBallHandling Tier = iota
+	TierBallNear
+	TierBallMid
+	TierBallFar
+	TierBlind
+	// TierAlone: no teammate is online and the Alone interval is longer than the row's.
+	TierAlone
+)
+
+func (t Tier) String() string {
+	switch t {
+	case TierBallHandling:
+		return "ball handling"
+	case TierBallNear:
+		return "ball near"
+	case TierBallMid:
+		return "ball mid"
+	case TierBallFar:
+		return "ball far"
+	case TierAlone:
+		return "alone"
+	case TierBlind:
+		return "blind"
+	}
+	return "tier(" + strconv.Itoa(int(t)) + ")"
+}
+
 // Interval returns the send interval for the given situation.
 func (c RateConfig) Interval(in RateInput) time.Duration {
+	iv, _ := c.Choose(in)
+	return iv
+}
+
+// Choose returns the send interval for the given situation and the row that gave it.
+func (c RateConfig) Choose(in RateInput) (iv time.Duration, tier Tier) {
 	switch {
 	case in.BallHandling:
-		return c.BallHandling
+		iv, tier = c.BallHandling, TierBallHandling
 	case in.SeeBall && in.BallDistance < c.NearDistance:
-		return c.BallNear
+		iv, tier = c.BallNear, TierBallNear
 	case in.SeeBall && in.BallDistance < c.MidDistance:
-		return c.BallMid
+		iv, tier = c.BallMid, TierBallMid
 	case in.SeeBall:
-		return c.BallFar
-	case c.Alone > 0 && in.MatesOnline == 0:
-		return c.Alone
+		iv, tier = c.BallFar, TierBallFar
 	default:
-		return c.Blind
+		iv, tier = c.Blind, TierBlind
 	}
+	if c.Alone > iv && in.MatesOnline == 0 {
+		return c.Alone, TierAlone
+	}
+	return iv, tier
+}
+
+// Longest returns the longest interval the table can choose.
+func (c RateConfig) Longest() time.Duration {
+	return max(c.BallHandling, c.BallNear, c.BallMid, c.BallFar, c.Blind, c.Alone)
+}
+
+// Validate reports intervals that are not positive (Alone may be 0: off) and distances
+// that are not ordered.
+func (c RateConfig) Validate() error {
+	var errs []error
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{{"BallHandling", c.BallHandling}, {"BallNear", c.BallNear}, {"BallMid", c.BallMid},
+		{"BallFar", c.BallFar}, {"Blind", c.Blind}} {
+		if f.v <= 0 {
+			errs = append(errs, fmt.Errorf("team: rate interval %s must be positive, got %v", f.name, f.v))
+		}
+	}
+	if c.Alone < 0 {
+		errs = append(errs, fmt.Errorf("team: rate interval Alone must be 0 (off) or positive, got %v", c.Alone))
+	}
+	if !(c.NearDistance > 0 && c.NearDistance <= c.MidDistance) || math.IsInf(c.MidDistance, 0) {
+		errs = append(errs, fmt.Errorf("team: rate distances must satisfy 0 < NearDistance <= MidDistance < Inf, got %v and %v",
+			c.NearDistance, c.MidDistance))
+	}
+	return errors.Join(errs...)
 }
 
 // Scheduler decides on which tick a packet is due.

@@ -1,0 +1,279 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+// Deps are the component's connections to the outside world.
+type Deps struct {
+	// Conn is the team socket (bound to the team port): received packets come from it,
+	// ours leave through it. Required.
+	Conn bus.Conn
+	// Publisher publishes one dmsgs.TeamInfo per accepted packet
+	// (/dnetwork_<id>/TeamInfo). Required. Publish is called on the component's goroutine;
+	// the message struct is reused after it returns (its slices are not), so a publisher
+	// that keeps it must copy it (bus.Recorder does).
+	Publisher bus.Publisher[dmsgs.TeamInfo]
+	// Clock drives the tick and stamps packets; nil means clock.Wall. In the node it is
+	// the ROS clock (sim time when use_sim_time is set).
+	Clock clock.Clock
+	// Game is the GameController view; nil means NoGame (no budget, INITIAL).
+	Game GameView
+}
+
+// ErrRunTwice reports a second call of Run.
+var ErrRunTwice = errors.New("team: Run called twice")
+
+// Component is the team-communication component: it sends our TeamInfo packet at the
+// dynamic rate within the budget and publishes the packets of our teammates. Create it
+// with New, feed it with SetMotion, SetBehavior and SetVision, and run it with Run.
+type Component struct {
+	cfg     Config
+	conn    bus.Conn
+	pub     bus.Publisher[dmsgs.TeamInfo]
+	clk     clock.Clock
+	game    GameView
+	log     *slog.Logger
+	key     *teaminfo.Key
+	port    uint16
+	sizeCap int
+	policy  BudgetPolicy
+	running atomic.Bool
+
+	// mu guards in and st: inputs arrive from ROS callbacks, Status is read by the
+	// diagnostics; everything else below belongs to Run's goroutine.
+	mu sync.Mutex
+	in inputs
+	st shared
+
+	sched    Scheduler
+	monSched Scheduler
+	budget   BudgetTracker
+	gcBudget int          // the GameController's last budget figure; -1 none
+	snap     GameSnapshot // taken at the last tick
+	replay   *teaminfo.ReplayFilter
+	seq      uint32
+	online   [256]bool // teammates online at the last tick, for change logs
+	recent   [16]time.Duration
+	recentN  int
+	warn     limiter
+
+	buf   []byte
+	tx    teaminfo.State
+	zju   teaminfo.ZJUPacket
+	dnet  teaminfo.DNetPacket
+	rx    teaminfo.State
+	rzju  teaminfo.ZJUPacket
+	rdnet teaminfo.DNetPacket
+	msg   dmsgs.TeamInfo
+
+	// hook, if set (tests), is called on Run's goroutine once the ticker runs and after
+	// every tick and datagram.
+	hook func(event)
+}
+
+// inputs are the latest values of the robot's other nodes, copied out of the messages.
+type inputs struct {
+	motionAt, behaviorAt, visionAt time.Time // zero: none yet
+	stable                         bool
+
+	role, playState, kickerID uint8
+	attackRight, priority     bool
+	dest, finalDest, target   geometry_msgs.Vector3
+	sinceKick, toBall         float32
+	teamBall                  geometry_msgs.Vector3
+	voronoi                   [teaminfo.MaxVoronoi]geometry_msgs.Vector3
+	voronoiLen                int
+
+	seeBall, seeCircle, seeGoal bool
+	robotPos                    geometry_msgs.Vector3
+	ballField, ballGlobal       geometry_msgs.Vector3
+	circleField, circleGlobal   geometry_msgs.Vector3
+	goalField, goalGlobal       geometry_msgs.Vector3
+	ballQ, fieldQ, fieldC       float32
+	ballSeenAt                  time.Time // zero: never seen
+}
+
+// shared is the part of the state Status reports.
+type shared struct {
+	send     SendCounters
+	recv     ReceiveCounters
+	heard    [256]time.Time // last accepted packet per player number
+	budget   int
+	known    bool
+	interval time.Duration
+	tier     Tier
+	verdict  Verdict
+	decision Decision
+	lastSend time.Time
+	lastTick time.Time
+}
+
+// New validates cfg and returns a component; nothing runs before Run.
+func New(cfg Config, deps Deps) (*Component, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Conn == nil || deps.Publisher == nil {
+		return nil, fmt.Errorf("%w: Conn and Publisher are required", ErrConfig)
+	}
+	c := &Component{
+		cfg:      cfg,
+		conn:     deps.Conn,
+		pub:      deps.Publisher,
+		clk:      deps.Clock,
+		game:     deps.Game,
+		log:      cfg.Logger,
+		port:     cfg.TeamPort(),
+		sizeCap:  cfg.League.SizeCap(),
+		policy:   BudgetPolicy{League: cfg.League, Reserve: cfg.reserve(), SilentUncounted: cfg.SilentUncounted},
+		gcBudget: -1,
+		snap:     NoGame,
+		replay:   teaminfo.NewReplayFilter(cfg.ReplaySilence),
+		sched:    Scheduler{Tick: cfg.Tick},
+		monSched: Scheduler{Tick: cfg.Tick},
+		buf:      make([]byte, 0, max(teaminfo.ZJUSize, teaminfo.DNetTaggedSize)),
+	}
+	c.cfg.Peers = append([]netip.AddrPort(nil), cfg.Peers...)
+	if c.clk == nil {
+		c.clk = clock.Wall
+	}
+	if c.game == nil {
+		c.game = GameFunc(func() GameSnapshot { return NoGame })
+	}
+	if c.log == nil {
+		c.log = slog.Default()
+	}
+	c.log = c.log.With("component", "team")
+	if len(cfg.AuthKey) > 0 {
+		k, err := teaminfo.NewKey(cfg.AuthKey)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		c.key = k
+	}
+	return c, nil
+}
+
+// Run ticks and receives until ctx is cancelled, then returns nil. It must be called once.
+// All sending, receiving and publishing happens on the calling goroutine.
+func (c *Component) Run(ctx context.Context) error {
+	if !c.running.CompareAndSwap(false, true) {
+		return ErrRunTwice
+	}
+	tk := c.clk.NewTicker(c.cfg.Tick)
+	defer tk.Stop()
+	dg := c.conn.Datagrams()
+	if c.hook != nil {
+		c.hook(eventReady)
+	}
+	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
+		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
+		"monitor", c.cfg.Monitor, "authenticated", c.key != nil, "interface", c.conn.Interface())
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-tk.C():
+			c.tick(now)
+			if c.hook != nil {
+				c.hook(eventTick)
+			}
+		case d, ok := <-dg:
+			if !ok {
+				// The socket's worker stopped (shutdown in progress); keep ticking so
+				// the send counters show the failures until ctx ends.
+				dg = nil
+				c.log.Warn("team socket closed")
+				continue
+			}
+			c.receive(d)
+			if c.hook != nil {
+				c.hook(eventDatagram)
+			}
+		}
+	}
+}
+
+// SetMotion records the latest MotionInfo: stable (incapacitated and fallen are its
+// negation; incapacitated is true until the first MotionInfo). Safe for concurrent use.
+func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
+	now := c.clk.Now()
+	c.mu.Lock()
+	c.in.motionAt, c.in.stable = now, m.Stable
+	c.mu.Unlock()
+}
+
+// SetBehavior records the latest BehaviorInfo: role, team-play state and targets; the
+// first teaminfo.MaxVoronoi voronoi points are kept. Safe for concurrent use.
+func (c *Component) SetBehavior(m *dmsgs.BehaviorInfo) {
+	now := c.clk.Now()
+	c.mu.Lock()
+	in := &c.in
+	in.behaviorAt = now
+	in.role, in.playState, in.kickerID = m.CurrentRole, m.TeamPlayState, m.KickerID
+	in.attackRight, in.priority = m.AttackRight, m.TeamPlayPriority
+	in.dest, in.finalDest, in.target = m.Dest, m.FinalDest, m.AttackTarget
+	in.sinceKick, in.toBall, in.teamBall = m.TimeSinceLastKick, m.TimeToReachBall, m.BallGlobal
+	in.voronoiLen = copy(in.voronoi[:], m.Voronoi)
+	c.mu.Unlock()
+}
+
+// SetVision records the latest VisionInfo: what vision sees and where; the time of the
+// last VisionInfo that saw the ball gives the ball age. Safe for concurrent use.
+func (c *Component) SetVision(m *dmsgs.VisionInfo) {
+	now := c.clk.Now()
+	c.mu.Lock()
+	in := &c.in
+	in.visionAt = now
+	in.seeBall, in.seeCircle, in.seeGoal = m.SeeBall, m.SeeCircle, m.SeeGoal
+	in.robotPos, in.ballField, in.ballGlobal = m.RobotPos, m.BallField, m.BallGlobal
+	in.circleField, in.circleGlobal = m.CircleField, m.CircleGlobal
+	in.goalField, in.goalGlobal = m.GoalField, m.GoalGlobal
+	in.ballQ, in.fieldQ, in.fieldC = m.BallQuality, m.FieldQuality, m.FieldConsistency
+	if m.SeeBall {
+		in.ballSeenAt = now
+	}
+	c.mu.Unlock()
+}
+
+// Config returns the configuration the component runs with.
+func (c *Component) Config() Config { return c.cfg }
+
+// event is what the test hook reports.
+type event uint8
+
+const (
+	eventReady event = iota
+	eventTick
+	eventDatagram
+)
+
+// limiter lets one warning per cause through every warnEvery of clock time.
+type limiter struct {
+	last [numCauses]time.Time
+}
+
+const warnEvery = 10 * time.Second
+
+func (l *limiter) allow(c cause, now time.Time) bool {
+	last := l.last[c]
+	if !last.IsZero() && now.Sub(last) < warnEvery && !now.Before(last) {
+		return false
+	}
+	l.last[c] = now
+	return true
+}

@@ -1,0 +1,242 @@
+package team
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+)
+
+// Format is the wire format of team packets (see package proto/teaminfo). Its values are
+// those of dmsgs TeamInfo.format.
+type Format uint8
+
+// Wire formats.
+const (
+	// FormatZJU is the 296-byte memory image of the ZJUDancer/HighTorque dmsgs::TeamInfo:
+	// what ZJUDancer robots send. It fits the HSL and HL caps (512 bytes), not the SPL's.
+	FormatZJU Format = Format(dmsgs.TeamInfoFormatZju)
+	// FormatDNet is dnetwork's own 102-byte format (118 bytes with an authentication
+	// tag): sequence numbers, ages, fallen/penalised flags and voronoi points.
+	FormatDNet Format = Format(dmsgs.TeamInfoFormatDnet)
+)
+
+// ParseFormat parses a format name as used in the parameter files: "zju" or "dnet".
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "zju":
+		return FormatZJU, nil
+	case "dnet":
+		return FormatDNet, nil
+	}
+	return 0, fmt.Errorf("team: unknown packet format %q (want zju or dnet)", s)
+}
+
+func (f Format) String() string {
+	switch f {
+	case FormatZJU:
+		return "zju"
+	case FormatDNet:
+		return "dnet"
+	}
+	return "format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// PacketSize returns the size of the packets the component sends in this format; signed
+// says whether dnet packets carry an authentication tag. It is 0 for an unknown format.
+func (f Format) PacketSize(signed bool) int {
+	switch f {
+	case FormatZJU:
+		return teaminfo.ZJUSize
+	case FormatDNet:
+		return teaminfo.DNetPacketSize(signed)
+	}
+	return 0
+}
+
+// BasePort is added to the team number to get the default team port: the SPL rule
+// (robot_players.tex, "port 10000 + team number"), which the HSL follows. ZJUDancer robots
+// used the fixed port 57335 for every team (dconstant.hpp): set Config.Port to talk to them.
+const BasePort = 10000
+
+// Defaults of a Config.
+const (
+	DefaultTick            = time.Second / 30 // 30 Hz, the ZJUDancer team tick
+	DefaultMonitorInterval = time.Second
+	DefaultTeammateTimeout = 3 * time.Second
+)
+
+// Config configures the team component. Start from DefaultConfig, set Team and Player,
+// and call Validate (New does).
+type Config struct {
+	// Team is our team number (1..255), Player our player number (1..255; mates_online
+	// holds players 1..6).
+	Team, Player uint8
+
+	// League selects the size cap, the states in which messages count against the
+	// budget, and the default reserve. Default LeagueHSL.
+	League League
+	// Format is the packet format we send and the only one we accept; packets of the
+	// other format are dropped and counted as wrong-format. Default FormatDNet.
+	Format Format
+	// AuthKey is the team's shared secret (dnet only). When set, every packet we send is
+	// signed, and packets without a valid tag are dropped as auth failures. Empty: no
+	// signing, and tags of received packets are not checked.
+	AuthKey []byte
+
+	// Port is the team port we send to; 0 means BasePort + Team. The socket (the Conn)
+	// is bound to the same port by the wiring.
+	Port uint16
+	// Peers, when not empty, replaces the broadcast: every packet is sent with SendTo to
+	// each of these addresses. This is the mode for several robots on one host (see the
+	// package documentation): the other robots' 127.0.0.1:port, or one multicast group
+	// that every robot's socket joins with TTL 0 (transport.HostOnlyTTL) and loopback on.
+	Peers []netip.AddrPort
+
+	// Monitor is where a copy of our packet goes every MonitorInterval by unicast (a team
+	// computer); the zero AddrPort turns it off. Copies are sent whatever the game state
+	// (penalised and budget silence included), are not counted against the budget, and
+	// each one takes a sequence number of its own.
+	Monitor netip.AddrPort
+	// MonitorInterval is the period of the monitor copy. Default 1 s.
+	MonitorInterval time.Duration
+
+	// Tick is the period of the send loop. Default 1/30 s (30 Hz). Send intervals are
+	// rounded to whole ticks (see Scheduler).
+	Tick time.Duration
+	// Rate is the dynamic send-rate table.
+	Rate RateConfig
+	// Reserve is the number of messages of the team's budget we never spend; -1 means
+	// League.DefaultReserve().
+	Reserve int
+	// SilentUncounted keeps the robot silent in states whose messages do not count
+	// (INITIAL, FINISHED, penalty shoot-out, timeout). Default false: talk there for free.
+	SilentUncounted bool
+	// SilentWhenStopped keeps the robot silent while the GameController says play is
+	// stopped (HSL). Default false.
+	SilentWhenStopped bool
+
+	// TeammateTimeout is how long a teammate counts as online after its last accepted
+	// packet. It must be longer than the longest send interval. Default 3 s.
+	TeammateTimeout time.Duration
+	// ReplaySilence is how long the replay filter remembers a silent sender (dnet).
+	// 0 means teaminfo.DefaultSilence (5 s).
+	ReplaySilence time.Duration
+	// MaxAge, when positive, drops packets whose sender time is further than this from
+	// our clock (in either direction). Use it only when the robots' clocks are
+	// synchronised. Default 0: off.
+	MaxAge time.Duration
+
+	// Logger receives warnings (rate-limited per cause) and teammate changes; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns the defaults: HSL, dnet without key, port 10000 + team, 30 Hz
+// tick, the ZJUDancer rate table, the league's reserve, monitor off, teammates online for
+// 3 s. Team and Player are 0 and must be set.
+func DefaultConfig() Config {
+	return Config{
+		League:          LeagueHSL,
+		Format:          FormatDNet,
+		MonitorInterval: DefaultMonitorInterval,
+		Tick:            DefaultTick,
+		Rate:            DefaultRateConfig(),
+		Reserve:         -1,
+		TeammateTimeout: DefaultTeammateTimeout,
+		ReplaySilence:   teaminfo.DefaultSilence,
+	}
+}
+
+// TeamPort returns the port packets are sent to: Port, or BasePort + Team.
+func (c *Config) TeamPort() uint16 {
+	if c.Port != 0 {
+		return c.Port
+	}
+	return BasePort + uint16(c.Team)
+}
+
+// reserve returns the effective reserve.
+func (c *Config) reserve() int {
+	if c.Reserve < 0 {
+		return c.League.DefaultReserve()
+	}
+	return c.Reserve
+}
+
+// ErrConfig is wrapped by every error Validate reports.
+var ErrConfig = errors.New("team: bad config")
+
+// Validate reports every problem of the configuration at once.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+	}
+	if c.Team == 0 {
+		bad("team number must be 1..255, got 0")
+	}
+	if c.Player == 0 {
+		bad("player number must be 1..255, got 0")
+	}
+	if c.League != LeagueHSL && c.League != LeagueSPL && c.League != LeagueHL {
+		bad("unknown league %v", c.League)
+	}
+	signed := len(c.AuthKey) > 0
+	switch c.Format {
+	case FormatZJU:
+		if signed {
+			bad("format zju cannot carry an authentication tag; clear the key or use format dnet")
+		}
+	case FormatDNet:
+		if signed {
+			if _, err := teaminfo.NewKey(c.AuthKey); err != nil {
+				bad("authentication key: %v", err)
+			}
+		}
+	default:
+		bad("unknown packet format %v (want zju or dnet)", c.Format)
+	}
+	if size, limit := c.Format.PacketSize(signed), c.League.SizeCap(); size > limit {
+		bad("format %v packets are %d bytes, above the %v league's cap of %d bytes; use format dnet",
+			c.Format, size, c.League, limit)
+	}
+	if c.Tick <= 0 || c.Tick > time.Second {
+		bad("tick must be in (0, 1s], got %v", c.Tick)
+	}
+	if err := c.Rate.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("%w: %w", ErrConfig, err))
+	}
+	if c.Reserve < -1 {
+		bad("reserve must be -1 (league default) or >= 0, got %d", c.Reserve)
+	}
+	if longest := c.Rate.Longest(); c.TeammateTimeout <= longest {
+		bad("teammate timeout %v must be longer than the longest send interval %v, or teammates flap offline",
+			c.TeammateTimeout, longest)
+	}
+	if c.ReplaySilence < 0 {
+		bad("replay silence must not be negative, got %v", c.ReplaySilence)
+	}
+	if c.MaxAge < 0 {
+		bad("max age must not be negative, got %v", c.MaxAge)
+	}
+	for i, p := range c.Peers {
+		if !p.IsValid() || p.Port() == 0 || !p.Addr().Is4() {
+			bad("peer %d (%v) must be an IPv4 address with a port", i, p)
+		}
+	}
+	if c.Monitor.IsValid() {
+		if c.Monitor.Port() == 0 || !c.Monitor.Addr().Is4() {
+			bad("monitor %v must be an IPv4 address with a port", c.Monitor)
+		}
+		if c.MonitorInterval <= 0 {
+			bad("monitor interval must be positive, got %v", c.MonitorInterval)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,96 @@
+// Package team is dnetwork's team-communication component: it tells the teammates what
+// this robot is doing, at a rate that follows the game and stays within the team's
+// message budget, and publishes what the teammates tell it.
+//
+// The rules it is built from are plain values with table tests: RateConfig and
+// Scheduler (the dynamic send rate), BudgetPolicy, BudgetTracker and League (the budget
+// governor). Component puts them on a clock and a socket.
+//
+// # Inputs and outputs
+//
+//	SetMotion(MotionInfo)     stable -> incapacitated (true until the first one), fallen
+//	SetBehavior(BehaviorInfo) role, team-play state, targets, time to reach the ball,
+//	                          team ball, voronoi (first 6 points)
+//	SetVision(VisionInfo)     see_*, robot and landmark positions, qualities; the ball
+//	                          age is the time since a VisionInfo last saw the ball
+//	GameView.Snapshot()       GameController state, penalty, budget (GameSnapshot)
+//	Deps.Conn                 the team socket (transport.Worker in the node)
+//	Deps.Publisher            one dmsgs/TeamInfo per accepted teammate packet
+//	Status()                  counters, teammates, budget, interval, for diagnostics
+//
+// # Sending
+//
+// The component ticks every Config.Tick (30 Hz) of its clock (the ROS clock, so sim
+// time when use_sim_time is set). Each tick ends in exactly one Decision, checked in
+// this order:
+//
+//	silent-penalised  the GameController penalises us
+//	silent-stopped    play is stopped and SilentWhenStopped is set (off by default)
+//	silent-budget     only the reserve is left, or the state does not count and
+//	                  SilentUncounted is set
+//	not-due           the interval has not passed: max(rate row, budget allowance),
+//	                  rounded to whole ticks (Scheduler)
+//	encode-error      a value the format cannot carry
+//	too-large         above the league's size cap (128 bytes SPL, 512 HSL/HL)
+//	send-error        every send failed
+//	sent
+//
+// The rate row comes from our team-play state, whether vision sees the ball and how far
+// it is (RateConfig); with no teammate online, Rate.Alone is a floor. The budget is the
+// GameController's figure, taken as truth whenever it changes, minus every packet we
+// send and every teammate packet we accept in a state that counts (League.Counted);
+// the allowance spreads what is left above the reserve over the rest of the game and
+// the robots online (ourselves plus teammates). Without a budget figure only the rate
+// row applies.
+//
+// Packets go to the directed broadcast address of the socket's interface on the team
+// port, 10000 + team number unless Config.Port says otherwise (ZJUDancer robots used
+// 57335 for every team). Every Config.MonitorInterval (1 s) a copy goes by unicast to
+// Config.Monitor when it is set, whatever the game state, and is not counted.
+//
+// Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
+// go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
+// spl. Format dnet (102 bytes, 118 signed) carries a sequence number per packet, the
+// ball age, fallen, penalised and voronoi points; with Config.AuthKey every packet is
+// signed with HMAC-SHA-256 (teaminfo.Key).
+//
+// # Receiving
+//
+// Every datagram from the socket is counted in ReceiveCounters.Received and ends as
+// accepted (published) or in one drop cause, checked in this order:
+//
+//	wrong-size     not a packet of the configured format by size or magic
+//	wrong-format   a packet of the other format, or another dnet version: only the
+//	               configured format is accepted, so a misconfigured teammate shows here
+//	foreign-team   another team number (read before the packet is decoded)
+//	auth           with a key: no tag, or a wrong one
+//	malformed      decodes badly (zju bool bytes, dnet reserved bits, player 0)
+//	own            our own packet coming back (broadcast or multicast loopback)
+//	conflict       our player number on a packet we did not send
+//	stale          sender time further than MaxAge from our clock (off by default)
+//	duplicate      dnet: a sequence number already accepted (teaminfo.ReplayFilter)
+//	replay         dnet: older than the window, or from before a restart
+//
+// Undecodable datagrams (wrong-size, wrong-format, malformed, auth) are also reported to
+// the socket with ReportMalformed. Accepted packets are published as dmsgs/TeamInfo in
+// the ZJUDancer units (cm, z of a pose = heading in degrees) with sender_time,
+// receive_time (our clock), age, sequence, format and authenticated; dnet values the
+// sender did not know stay NaN, and zju packets, which carry no time_to_reach_ball and
+// ball_age, publish 0 there. A teammate is online for Config.TeammateTimeout (3 s) after
+// its last accepted packet; the online teammates (and we ourselves, as ZJUDancer robots
+// do) fill mates_online of our packet, count for the budget and the Alone rule, and are
+// listed by Status.
+//
+// # Several robots on one host
+//
+// Loopback has no broadcast. Set Config.Peers to send every packet by unicast instead:
+//
+//   - per-robot ports: each robot's socket is bound to its own port on "lo" (or "any"),
+//     and Peers lists the teammates' 127.0.0.1:port;
+//   - host-only multicast: every robot's socket binds the same port with SO_REUSEADDR,
+//     joins one group (e.g. 239.0.0.1) on an interface with the MULTICAST flag with
+//     MulticastTTL transport.HostOnlyTTL and MulticastLoopback, and Peers is that group;
+//     every robot then hears its own packets too, which are dropped as own.
+//
+// A packet counts once against the budget however many peers it goes to.
+package team

@@ -1,0 +1,298 @@
+package team
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+// Offsets of the team number, read before the packet is decoded (cheap checks first).
+const (
+	zjuTeamOffset  = 17
+	dnetTeamOffset = 5
+	dnetVerOffset  = 3
+)
+
+// verdict is the fate of one received datagram.
+type verdict uint8
+
+const (
+	accepted verdict = iota
+	dropWrongSize
+	dropWrongFormat
+	dropMalformed
+	dropForeign
+	dropOwn
+	dropConflict
+	dropAuth
+	dropDuplicate
+	dropReplay
+	dropStale
+)
+
+// receive handles one datagram: validate, filter, publish, count.
+func (c *Component) receive(d transport.Datagram) {
+	now := c.clk.Now()
+	v, auth := c.decode(d.Payload, now)
+	if v == accepted {
+		// Drops by the replay filter come after every other check, so that foreign,
+		// own and forged packets never touch a sender's history.
+		if c.cfg.Format == FormatDNet {
+			switch c.replay.Check(c.rx.Team, c.rx.Player, c.rx.Seq, c.rx.Stamp, now) {
+			case teaminfo.VerdictDuplicate:
+				v = dropDuplicate
+			case teaminfo.VerdictReplay:
+				v = dropReplay
+			}
+		}
+	}
+	switch v {
+	case dropWrongSize, dropWrongFormat, dropMalformed, dropAuth:
+		c.conn.ReportMalformed()
+	}
+	c.warnDrop(v, d, now)
+
+	var pubErr error
+	if v == accepted {
+		c.fillMsg(now, auth)
+		pubErr = c.pub.Publish(&c.msg)
+		if pubErr != nil && c.warn.allow(causePublish, now) {
+			c.log.Warn("cannot publish TeamInfo", "err", pubErr)
+		}
+		if c.policy.League.Counted(c.snap.State, c.snap.GamePhase) {
+			c.budget.Spend(1)
+		}
+	}
+
+	remaining, known := c.budget.Remaining()
+	c.mu.Lock()
+	r := &c.st.recv
+	r.Received++
+	switch v {
+	case accepted:
+		r.Accepted++
+		c.st.heard[c.rx.Player] = now
+		c.st.budget, c.st.known = remaining, known
+		if pubErr != nil {
+			r.PublishErrors++
+		}
+	case dropWrongSize:
+		r.WrongSize++
+	case dropWrongFormat:
+		r.WrongFormat++
+	case dropMalformed:
+		r.Malformed++
+	case dropForeign:
+		r.ForeignTeam++
+	case dropOwn:
+		r.Own++
+	case dropConflict:
+		r.Conflict++
+	case dropAuth:
+		r.Auth++
+	case dropDuplicate:
+		r.Duplicate++
+	case dropReplay:
+		r.Replay++
+	case dropStale:
+		r.Stale++
+	}
+	c.mu.Unlock()
+}
+
+// decode checks and decodes b into c.rx (and c.rzju for zju packets); the replay filter
+// is left to the caller.
+func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
+	auth := teaminfo.AuthNone
+	switch c.cfg.Format {
+	case FormatZJU:
+		if len(b) != teaminfo.ZJUSize {
+			if teaminfo.IsDNet(b) {
+				return dropWrongFormat, auth
+			}
+			return dropWrongSize, auth
+		}
+		if b[zjuTeamOffset] != c.cfg.Team {
+			return dropForeign, auth
+		}
+		if err := c.rzju.UnmarshalBinary(b); err != nil {
+			return dropMalformed, auth
+		}
+		c.rzju.ToState(&c.rx)
+	default:
+		if !teaminfo.IsDNet(b) {
+			if len(b) == teaminfo.ZJUSize {
+				return dropWrongFormat, auth
+			}
+			return dropWrongSize, auth
+		}
+		if len(b) > dnetTeamOffset && b[dnetVerOffset] == teaminfo.DNetVersion && b[dnetTeamOffset] != c.cfg.Team {
+			return dropForeign, auth
+		}
+		a, err := c.rdnet.Decode(b, c.key)
+		switch {
+		case errors.Is(err, teaminfo.ErrAuth):
+			return dropAuth, auth
+		case errors.Is(err, teaminfo.ErrVersion):
+			return dropWrongFormat, auth
+		case errors.Is(err, teaminfo.ErrLength):
+			return dropWrongSize, auth
+		case err != nil:
+			return dropMalformed, auth
+		}
+		auth = a
+		c.rdnet.ToState(&c.rx)
+	}
+	if c.rx.Player == 0 {
+		return dropMalformed, auth // player numbers start at 1 in every league
+	}
+	if c.rx.Player == c.cfg.Player {
+		if c.sentByUs(c.rx.Stamp) {
+			return dropOwn, auth
+		}
+		return dropConflict, auth
+	}
+	if c.cfg.MaxAge > 0 {
+		if d := now.Sub(time.Unix(0, 0).Add(c.rx.Stamp)); d > c.cfg.MaxAge || d < -c.cfg.MaxAge {
+			return dropStale, auth
+		}
+	}
+	return accepted, auth
+}
+
+// warnDrop logs drops that point at a problem an operator can fix, at most once per
+// cause every warnEvery.
+func (c *Component) warnDrop(v verdict, d transport.Datagram, now time.Time) {
+	var k cause
+	var msg string
+	switch v {
+	case dropWrongSize:
+		k, msg = causeWrongSize, "team packet of unknown size dropped"
+	case dropWrongFormat:
+		k, msg = causeWrongFormat, "team packet of another format dropped: is a teammate configured with another format?"
+	case dropMalformed:
+		k, msg = causeMalformed, "malformed team packet dropped"
+	case dropForeign:
+		k, msg = causeForeign, "another team's packet dropped"
+	case dropConflict:
+		k, msg = causeConflict, "a packet with our player number that we did not send: another robot uses our number"
+	case dropAuth:
+		k, msg = causeAuth, "team packet failed authentication"
+	case dropReplay:
+		k, msg = causeReplay, "replayed team packet dropped"
+	case dropStale:
+		k, msg = causeStale, "team packet with a sender time too far from our clock dropped"
+	default:
+		return
+	}
+	if c.warn.allow(k, now) {
+		c.log.Warn(msg, "from", d.Src, "bytes", len(d.Payload), "format", c.cfg.Format)
+	}
+}
+
+// durationMsg converts a duration to builtin_interfaces/Duration (sec rounded down,
+// nanosec in [0, 1e9)), saturating at the int32 range of seconds.
+func durationMsg(d time.Duration) builtin_interfaces.Duration {
+	sec := d / time.Second
+	ns := d % time.Second
+	if ns < 0 {
+		sec--
+		ns += time.Second
+	}
+	switch {
+	case sec > math.MaxInt32:
+		return builtin_interfaces.Duration{Sec: math.MaxInt32, Nanosec: uint32(time.Second - 1)}
+	case sec < math.MinInt32:
+		return builtin_interfaces.Duration{Sec: math.MinInt32}
+	}
+	return builtin_interfaces.Duration{Sec: int32(sec), Nanosec: uint32(ns)}
+}
+
+// timeMsg converts a time since the epoch to builtin_interfaces/Time.
+func timeMsg(d time.Duration) builtin_interfaces.Time {
+	m := durationMsg(d)
+	return builtin_interfaces.Time{Sec: m.Sec, Nanosec: m.Nanosec}
+}
+
+func vec3(v teaminfo.Vector3) geometry_msgs.Vector3 {
+	return geometry_msgs.Vector3{X: v.X, Y: v.Y, Z: v.Z}
+}
+
+func poseMsg(p teaminfo.Pose) geometry_msgs.Vector3 {
+	return geometry_msgs.Vector3{X: p.X * cmPerM, Y: p.Y * cmPerM, Z: p.Theta * degPerRad}
+}
+
+func pointMsg(p teaminfo.Point) geometry_msgs.Vector3 {
+	return geometry_msgs.Vector3{X: p.X * cmPerM, Y: p.Y * cmPerM, Z: p.Z * cmPerM}
+}
+
+// fillMsg fills c.msg from the accepted packet. The message keeps the ZJUDancer units
+// (cm; z of a pose is the heading in degrees): zju packets are copied as they are, dnet
+// values are converted from the model. Unknown dnet values stay NaN; zju packets carry
+// no time_to_reach_ball and ball_age, which are published as 0.
+func (c *Component) fillMsg(now time.Time, auth teaminfo.Auth) {
+	s := &c.rx
+	recv := time.Duration(now.UnixNano())
+	c.msg = dmsgs.TeamInfo{
+		SenderTime:    timeMsg(s.Stamp),
+		ReceiveTime:   timeMsg(recv),
+		Age:           durationMsg(recv - s.Stamp),
+		Sequence:      s.Seq,
+		Format:        uint8(c.cfg.Format),
+		Authenticated: auth == teaminfo.AuthVerified,
+		PlayerNumber:  s.Player,
+		TeamNumber:    s.Team,
+		Test:          s.Test,
+		Incapacitated: s.Incapacitated,
+		Role:          uint8(s.Role),
+		AttackRight:   s.AttackRight,
+		State:         uint8(s.PlayState),
+		Priority:      s.Priority,
+		KickerID:      s.KickerID,
+		MatesOnline:   s.MatesOnline,
+		SeeBall:       s.SeeBall,
+		SeeCircle:     s.SeeCircle,
+		SeeGoal:       s.SeeGoal,
+		GCConnected:   s.GCConnected,
+		GCState:       s.GCState,
+		GCState2:      s.GCSecondaryState,
+		Fallen:        s.Fallen,
+		Penalised:     s.Penalised,
+		GCStopped:     s.GCStopped,
+		GamePhase:     s.GamePhase,
+		SetPlay:       s.SetPlay,
+	}
+	m := &c.msg
+	if c.cfg.Format == FormatZJU {
+		p := &c.rzju
+		m.Dest, m.FinalDest, m.AttackTarget = vec3(p.Dest), vec3(p.FinalDest), vec3(p.AttackTarget)
+		m.RobotPos, m.BallField, m.BallGlobal = vec3(p.RobotPos), vec3(p.BallField), vec3(p.BallGlobal)
+		m.CircleField, m.CircleGlobal = vec3(p.CircleField), vec3(p.CircleGlobal)
+		m.GoalField, m.GoalGlobal = vec3(p.GoalField), vec3(p.GoalGlobal)
+		m.TimeSinceLastKick = p.TimeSinceLastKick
+		m.BallQuality, m.FieldQuality, m.FieldConsistency = p.BallQuality, p.FieldQuality, p.FieldConsistency
+		return
+	}
+	m.Dest, m.FinalDest, m.AttackTarget = poseMsg(s.Dest), poseMsg(s.FinalDest), pointMsg(s.AttackTarget)
+	m.RobotPos, m.BallField, m.BallGlobal = poseMsg(s.RobotPos), pointMsg(s.BallField), pointMsg(s.BallGlobal)
+	m.CircleField, m.CircleGlobal = pointMsg(s.CircleField), pointMsg(s.CircleGlobal)
+	m.GoalField, m.GoalGlobal = pointMsg(s.GoalField), pointMsg(s.GoalGlobal)
+	m.TeamBallGlobal = pointMsg(s.TeamBallGlobal)
+	m.TimeSinceLastKick = float32(s.TimeSinceLastKick)
+	m.TimeToReachBall = float32(s.TimeToReachBall)
+	m.BallAge = float32(s.BallAge)
+	m.BallQuality, m.FieldQuality, m.FieldConsistency = float32(s.BallQuality), float32(s.FieldQuality), float32(s.FieldConsistency)
+	if n := s.VoronoiLen; n > 0 {
+		// A fresh slice: a publisher may keep the message's slices (bus.Recorder does).
+		m.VoronoiList = make([]geometry_msgs.Vector3, n)
+		for i, p := range s.VoronoiPoints() {
+			m.VoronoiList[i] = pointMsg(p)
+		}
+	}
+}

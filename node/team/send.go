@@ -1,0 +1,363 @@
+package team
+
+import (
+	"math"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+// Unit factors between the robot's messages (cm, degrees) and the model (m, radians).
+const (
+	cmPerM    = 100
+	degPerRad = 180 / math.Pi
+)
+
+// tick runs one step of the send loop at now.
+func (c *Component) tick(now time.Time) {
+	snap := c.game.Snapshot()
+	c.snap = snap
+	c.updateBudget(&snap)
+
+	c.mu.Lock()
+	in := c.in
+	var on [256]bool
+	for p, t := range c.st.heard {
+		on[p] = !t.IsZero() && c.isOnline(t, now)
+	}
+	c.mu.Unlock()
+	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
+	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
+	var mates [teaminfo.MaxMates]bool
+	if p := int(c.cfg.Player); p <= teaminfo.MaxMates {
+		mates[p-1] = true
+	}
+	online := 0
+	for p, o := range on {
+		if o {
+			online++
+			if p >= 1 && p <= teaminfo.MaxMates {
+				mates[p-1] = true
+			}
+		}
+		if o != c.online[p] {
+			c.online[p] = o
+			if o {
+				c.log.Info("teammate online", "player", p)
+			} else {
+				c.log.Info("teammate offline", "player", p, "timeout", c.cfg.TeammateTimeout)
+			}
+		}
+	}
+
+	remaining, known := c.budget.Remaining()
+	verdict := c.policy.Decide(BudgetInput{
+		Known: known, Remaining: remaining, State: snap.State, Phase: snap.GamePhase,
+		FirstHalf: snap.FirstHalf, SecsRemaining: snap.SecsRemaining,
+		Robots: 1 + online, Penalised: snap.Penalised,
+	})
+	interval, tier := c.cfg.Rate.Choose(RateInput{
+		BallHandling: in.playState == uint8(teaminfo.PlayBallHandling),
+		SeeBall:      in.seeBall,
+		BallDistance: math.Hypot(in.ballField.X, in.ballField.Y) / cmPerM,
+		MatesOnline:  online,
+	})
+	interval = c.sched.Effective(max(interval, verdict.MinInterval))
+
+	var d Decision
+	var pkt []byte
+	built := false
+	switch {
+	case snap.Penalised:
+		d = DecisionSilentPenalised
+	case snap.Stopped && c.cfg.SilentWhenStopped:
+		d = DecisionSilentStopped
+	case verdict.Silent:
+		d = DecisionSilentBudget
+	case !c.sched.Due(now, interval):
+		d = DecisionNotDue
+	default:
+		// Every attempt restarts the interval, so a failing send is retried at the send
+		// rate, not on every tick.
+		c.sched.Sent(now)
+		var err error
+		pkt, err = c.build(now, &in, &snap, mates)
+		built = err == nil
+		switch {
+		case err != nil:
+			d = DecisionEncodeError
+			if c.warn.allow(causeEncode, now) {
+				c.log.Warn("cannot encode our team packet", "err", err)
+			}
+		case len(pkt) > c.sizeCap:
+			d = DecisionTooLarge
+			if c.warn.allow(causeTooLarge, now) {
+				c.log.Warn("team packet above the league's size cap, not sent",
+					"bytes", len(pkt), "cap", c.sizeCap, "league", c.cfg.League)
+			}
+		case c.send(pkt, now):
+			d = DecisionSent
+			if c.policy.League.Counted(snap.State, snap.GamePhase) {
+				c.budget.Spend(1)
+			}
+		default:
+			d = DecisionSendError
+		}
+	}
+
+	if c.cfg.Monitor.IsValid() && c.monSched.Due(now, c.cfg.MonitorInterval) {
+		c.monSched.Sent(now)
+		c.sendMonitor(now, pkt, built, &in, &snap, mates)
+	}
+
+	remaining, known = c.budget.Remaining()
+	c.mu.Lock()
+	st := &c.st
+	st.send.Ticks++
+	switch d {
+	case DecisionSilentPenalised:
+		st.send.SilentPenalised++
+	case DecisionSilentStopped:
+		st.send.SilentStopped++
+	case DecisionSilentBudget:
+		st.send.SilentBudget++
+	case DecisionNotDue:
+		st.send.NotDue++
+	case DecisionEncodeError:
+		st.send.EncodeErrors++
+	case DecisionTooLarge:
+		st.send.TooLarge++
+	case DecisionSendError:
+		st.send.SendErrors++
+	case DecisionSent:
+		st.send.Sent++
+		st.lastSend = now
+	}
+	st.decision, st.lastTick = d, now
+	st.interval, st.tier, st.verdict = interval, tier, verdict
+	st.budget, st.known = remaining, known
+	c.mu.Unlock()
+}
+
+// updateBudget takes the GameController's budget figure as truth when it changes.
+func (c *Component) updateBudget(snap *GameSnapshot) {
+	switch {
+	case snap.MessageBudget < 0:
+		if c.gcBudget >= 0 {
+			c.budget.Forget()
+			c.gcBudget = -1
+		}
+	case snap.MessageBudget != c.gcBudget:
+		c.budget.FromGameController(snap.MessageBudget)
+		c.gcBudget = snap.MessageBudget
+	}
+}
+
+// send sends pkt to the team (broadcast, or each peer) and reports whether at least one
+// datagram left.
+func (c *Component) send(pkt []byte, now time.Time) bool {
+	var ok, failed int
+	var lastErr error
+	if len(c.cfg.Peers) == 0 {
+		if err := c.conn.Broadcast(pkt, c.port); err != nil {
+			failed, lastErr = 1, err
+		} else {
+			ok = 1
+		}
+	} else {
+		for _, p := range c.cfg.Peers {
+			if err := c.conn.SendTo(pkt, p); err != nil {
+				failed++
+				lastErr = err
+			} else {
+				ok++
+			}
+		}
+	}
+	if failed > 0 && c.warn.allow(causeSend, now) {
+		c.log.Warn("cannot send our team packet", "failed", failed, "of", failed+ok, "err", lastErr)
+	}
+	c.mu.Lock()
+	c.st.send.Datagrams += uint64(ok)
+	c.st.send.DatagramErrors += uint64(failed)
+	c.mu.Unlock()
+	return ok > 0
+}
+
+// sendMonitor sends the monitor copy: the packet built this tick, or a fresh one.
+func (c *Component) sendMonitor(now time.Time, pkt []byte, built bool, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) {
+	var err error
+	if !built {
+		pkt, err = c.build(now, in, snap, mates)
+	}
+	if err == nil {
+		err = c.conn.SendTo(pkt, c.cfg.Monitor)
+	}
+	if err != nil && c.warn.allow(causeMonitor, now) {
+		c.log.Warn("cannot send the monitor copy", "monitor", c.cfg.Monitor, "err", err)
+	}
+	c.mu.Lock()
+	if err != nil {
+		c.st.send.MonitorErrors++
+	} else {
+		c.st.send.MonitorSent++
+	}
+	c.mu.Unlock()
+}
+
+// build encodes our packet from the inputs into c.buf and records its stamp, so that
+// the echo of it can be told from another robot using our player number.
+func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) ([]byte, error) {
+	var stamp time.Duration
+	var err error
+	switch c.cfg.Format {
+	case FormatZJU:
+		c.buildZJU(now, in, snap, mates)
+		c.buf, err = c.zju.AppendBinary(c.buf[:0])
+		t := c.zju.TxpTimestamp
+		stamp = time.Duration(t.Sec)*time.Second + time.Duration(t.Nsec)
+	default:
+		c.buildState(now, in, snap, mates)
+		c.dnet.FromState(&c.tx)
+		c.seq++
+		c.dnet.Seq = c.seq
+		if c.key != nil {
+			c.buf, err = c.dnet.AppendSigned(c.buf[:0], c.key)
+		} else {
+			c.buf, err = c.dnet.AppendBinary(c.buf[:0])
+		}
+		stamp = time.Duration(c.dnet.StampMs) * time.Millisecond
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.recent[c.recentN%len(c.recent)] = stamp
+	c.recentN++
+	return c.buf, nil
+}
+
+// sentByUs reports whether a packet with our player number and this stamp is one we
+// built recently.
+func (c *Component) sentByUs(stamp time.Duration) bool {
+	for i := range min(c.recentN, len(c.recent)) {
+		if c.recent[i] == stamp {
+			return true
+		}
+	}
+	return false
+}
+
+// rosTime converts a clock reading to the ROS 1 time of a zju packet (seconds clamped to
+// 0 .. 2^32-1).
+func rosTime(t time.Time) teaminfo.RosTime {
+	ns := t.UnixNano()
+	if ns <= 0 {
+		return teaminfo.RosTime{}
+	}
+	sec := ns / int64(time.Second)
+	if sec > math.MaxUint32 {
+		return teaminfo.RosTime{Sec: math.MaxUint32, Nsec: uint32(time.Second - 1)}
+	}
+	return teaminfo.RosTime{Sec: uint32(sec), Nsec: uint32(ns % int64(time.Second))}
+}
+
+func vec(v geometry_msgs.Vector3) teaminfo.Vector3 { return teaminfo.Vector3{X: v.X, Y: v.Y, Z: v.Z} }
+
+// buildZJU fills c.zju straight from the inputs: both are in cm and degrees, so the
+// values go on the wire exactly as the robot's nodes published them.
+func (c *Component) buildZJU(now time.Time, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) {
+	c.zju = teaminfo.ZJUPacket{
+		TxpTimestamp:      rosTime(now),
+		PlayerNumber:      c.cfg.Player,
+		TeamNumber:        c.cfg.Team,
+		Incapacitated:     in.motionAt.IsZero() || !in.stable,
+		Role:              in.role,
+		AttackRight:       in.attackRight,
+		Dest:              vec(in.dest),
+		FinalDest:         vec(in.finalDest),
+		AttackTarget:      vec(in.target),
+		TimeSinceLastKick: in.sinceKick,
+		State:             in.playState,
+		Priority:          in.priority,
+		KickerID:          in.kickerID,
+		MatesOnline:       mates,
+		SeeBall:           in.seeBall,
+		SeeCircle:         in.seeCircle,
+		SeeGoal:           in.seeGoal,
+		RobotPos:          vec(in.robotPos),
+		BallField:         vec(in.ballField),
+		BallGlobal:        vec(in.ballGlobal),
+		CircleField:       vec(in.circleField),
+		CircleGlobal:      vec(in.circleGlobal),
+		GoalField:         vec(in.goalField),
+		GoalGlobal:        vec(in.goalGlobal),
+		BallQuality:       in.ballQ,
+		FieldQuality:      in.fieldQ,
+		FieldConsistency:  in.fieldC,
+		GCConnected:       snap.Connected,
+		GCState:           snap.State,
+		GCState2:          snap.SecondaryState,
+	}
+}
+
+func pose(v geometry_msgs.Vector3) teaminfo.Pose {
+	return teaminfo.Pose{X: v.X / cmPerM, Y: v.Y / cmPerM, Theta: v.Z / degPerRad}
+}
+
+func point(v geometry_msgs.Vector3) teaminfo.Point {
+	return teaminfo.Point{X: v.X / cmPerM, Y: v.Y / cmPerM, Z: v.Z / cmPerM}
+}
+
+// buildState fills c.tx, the model of our packet in SI units, for the dnet format.
+func (c *Component) buildState(now time.Time, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) {
+	ballAge := math.NaN()
+	if !in.ballSeenAt.IsZero() {
+		ballAge = max(now.Sub(in.ballSeenAt).Seconds(), 0)
+	}
+	stamp := time.Duration(max(now.UnixNano(), 0))
+	c.tx = teaminfo.State{
+		Team:              c.cfg.Team,
+		Player:            c.cfg.Player,
+		Stamp:             stamp,
+		Incapacitated:     in.motionAt.IsZero() || !in.stable,
+		Fallen:            !in.motionAt.IsZero() && !in.stable,
+		Penalised:         snap.Penalised,
+		AttackRight:       in.attackRight,
+		Priority:          in.priority,
+		SeeBall:           in.seeBall,
+		SeeCircle:         in.seeCircle,
+		SeeGoal:           in.seeGoal,
+		GCConnected:       snap.Connected,
+		GCStopped:         snap.Stopped,
+		Role:              teaminfo.Role(in.role),
+		PlayState:         teaminfo.PlayState(in.playState),
+		KickerID:          in.kickerID,
+		MatesOnline:       mates,
+		RobotPos:          pose(in.robotPos),
+		Dest:              pose(in.dest),
+		FinalDest:         pose(in.finalDest),
+		AttackTarget:      point(in.target),
+		BallField:         point(in.ballField),
+		BallGlobal:        point(in.ballGlobal),
+		TeamBallGlobal:    point(in.teamBall),
+		CircleField:       point(in.circleField),
+		CircleGlobal:      point(in.circleGlobal),
+		GoalField:         point(in.goalField),
+		GoalGlobal:        point(in.goalGlobal),
+		TimeSinceLastKick: float64(in.sinceKick),
+		TimeToReachBall:   float64(in.toBall),
+		BallAge:           ballAge,
+		BallQuality:       float64(in.ballQ),
+		FieldQuality:      float64(in.fieldQ),
+		FieldConsistency:  float64(in.fieldC),
+		GCState:           snap.State,
+		GCSecondaryState:  snap.SecondaryState,
+		GamePhase:         snap.GamePhase,
+		SetPlay:           snap.SetPlay,
+		VoronoiLen:        in.voronoiLen,
+	}
+	for i, v := range in.voronoi[:in.voronoiLen] {
+		c.tx.Voronoi[i] = point(v)
+	}
+}
