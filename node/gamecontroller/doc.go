@@ -6,19 +6,20 @@
 //
 // Every datagram taken from the socket's queue ends in exactly one counter of Counters:
 //
-//	cause             meaning                                                        ReportMalformed
-//	Filtered          source outside Config.AllowFrom                                no
-//	Header            not "RGme"/"RGTD"                                              yes
-//	Length            length does not match the header's version                     yes
-//	Version           unknown version                                                yes
-//	Range             a field outside its version's range                            yes
-//	Monitor           "RGTD": the copy a GameController sends to monitor programs     no
-//	NotOurTeam        neither team of the packet is Config.Team                      no
-//	PlayerOutOfRange  Config.Player is beyond the layout's players (e.g. 7 in SPL13)  no
-//	OtherGameController  a valid packet for our team from a second GameController     no
-//	Accepted          a valid packet for our team from the GameController followed    -
+//	cause                meaning                                                 malformed
+//	Filtered             source outside Config.AllowFrom                         no
+//	Header               not "RGme"/"RGTD"                                       yes
+//	Length               length does not match the header's version              yes
+//	Version              unknown version                                         yes
+//	Range                a field outside its version's range                     yes
+//	Monitor              "RGTD": the copy meant for monitor programs             no
+//	NotOurTeam           neither team of the packet is Config.Team               no
+//	PlayerOutOfRange     Config.Player beyond the layout's players (7 in SPL13)  no
+//	OtherGameController  valid for our team, from a GameController not followed  no
+//	Accepted             valid for our team, from the GameController followed    -
 //
-// so Counters.Received == Counters.Accepted + Counters.Dropped(). Every layout of the
+// ("malformed": the datagram is also reported to the socket with ReportMalformed), so
+// Counters.Received == Counters.Accepted + Counters.Dropped(). Every layout of the
 // codec is accepted (HL v12 in three sizes, SPL v12 … v18, HSL v19/v20). Warnings about
 // dropped packets are rate-limited to one per cause per Config.WarnInterval; the
 // not-our-team warning names the team numbers seen since the previous one.
