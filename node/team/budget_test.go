@@ -56,9 +56,13 @@ func TestBudgetDecide(t *testing.T) {
 		t.Fatalf("second half: %v want %v", v.MinInterval, want)
 	}
 
+	if v.Cause != BudgetAllowance || v.Reason() != "allowance 0.67 msg/s per robot (1100 left, reserve 100)" {
+		t.Fatalf("reason %q", v.Reason())
+	}
+
 	// At the reserve: silent.
 	in.Remaining = 100
-	if v := hsl.Decide(in); !v.Silent {
+	if v := hsl.Decide(in); !v.Silent || v.Cause != BudgetReserve || v.Reason() != "budget at reserve (100 left, reserve 100)" {
 		t.Fatalf("at reserve not silent: %+v", v)
 	}
 
@@ -73,18 +77,18 @@ func TestBudgetDecide(t *testing.T) {
 	in = playing
 	in.State = StateInitial
 	in.Remaining = 0
-	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 {
+	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 || v.Cause != BudgetUncounted {
 		t.Fatalf("initial: %+v", v)
 	}
 	hsl.SilentUncounted = true
-	if v := hsl.Decide(in); !v.Silent {
+	if v := hsl.Decide(in); !v.Silent || v.Cause != BudgetUncountedSilent {
 		t.Fatalf("initial, silent configured: %+v", v)
 	}
 
 	// Unknown budget: no bound.
 	in = playing
 	in.Known = false
-	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 {
+	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 || v.Reason() != "no budget known" {
 		t.Fatalf("unknown: %+v", v)
 	}
 
@@ -131,8 +135,11 @@ func TestParseLeague(t *testing.T) {
 	if _, err := ParseLeague("msl"); err == nil {
 		t.Fatal("msl accepted")
 	}
-	if LeagueSPL.SizeCap() != 128 || LeagueHSL.SizeCap() != 512 {
+	if LeagueSPL.SizeCap() != 128 || LeagueHSL.SizeCap() != 512 || LeagueHL.SizeCap() != 512 {
 		t.Fatal("size caps")
+	}
+	if LeagueSPL.DefaultReserve() != 30 || LeagueHSL.DefaultReserve() != 100 || LeagueHL.DefaultReserve() != 0 {
+		t.Fatal("default reserves")
 	}
 }
 

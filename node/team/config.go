@@ -154,7 +154,7 @@ func DefaultConfig() Config {
 }
 
 // TeamPort returns the port packets are sent to: Port, or BasePort + Team.
-func (c *Config) TeamPort() uint16 {
+func (c Config) TeamPort() uint16 {
 	if c.Port != 0 {
 		return c.Port
 	}
@@ -162,7 +162,7 @@ func (c *Config) TeamPort() uint16 {
 }
 
 // reserve returns the effective reserve.
-func (c *Config) reserve() int {
+func (c Config) reserve() int {
 	if c.Reserve < 0 {
 		return c.League.DefaultReserve()
 	}
@@ -173,7 +173,7 @@ func (c *Config) reserve() int {
 var ErrConfig = errors.New("team: bad config")
 
 // Validate reports every problem of the configuration at once.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))

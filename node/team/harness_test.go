@@ -213,3 +213,9 @@ func equalMsg(a, b dmsgs.TeamInfo) bool { return reflect.DeepEqual(a, b) }
 func datagram(b []byte) transport.Datagram {
 	return transport.Datagram{Payload: b, Src: netip.MustParseAddrPort("10.0.0.9:10017")}
 }
+
+func dmsgsGCInfo() dmsgs.GCInfo {
+	return dmsgs.GCInfo{Connected: true, State: dmsgs.GCInfoStateSet, GamePhase: dmsgs.GCInfoGamePhaseOvertime,
+		SetPlay: 4, SecondaryState: 9, Penalised: true, Stopped: true, FirstHalf: true, SecsRemaining: 321,
+		MessageBudget: -1, OurScore: 2}
+}

@@ -125,7 +125,7 @@ func TestBuildDNetVector(t *testing.T) {
 				TeamPlayState: dmsgs.BehaviorInfoStateBallHandling, TeamPlayPriority: true, KickerID: 3,
 				TimeSinceLastKick: 2.5, TimeToReachBall: nan32,
 				BallGlobal: v3(-149, 151, 0),
-				Voronoi: []geometry_msgs.Vector3{v3(100, 200, 0), v3(-100, -50, 0), v3(2047, -2047, 0)},
+				Voronoi:    []geometry_msgs.Vector3{v3(100, 200, 0), v3(-100, -50, 0), v3(2047, -2047, 0)},
 			})
 			// The ball was seen 120 ms before the tick: ball_age 0.12 s.
 			h.clk.Set(tick.Add(-120 * time.Millisecond))

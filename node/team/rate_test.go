@@ -34,6 +34,44 @@ func TestIntervalTable(t *testing.T) {
 	if got := c.Interval(RateInput{MatesOnline: 2}); got != time.Second {
 		t.Errorf("not alone: got %v", got)
 	}
+	// Alone is a floor over every row (fork B: 1.5 s when nobody is online).
+	if iv, tier := c.Choose(RateInput{BallHandling: true}); iv != c.Alone || tier != TierAlone {
+		t.Errorf("alone while ball handling: %v %v", iv, tier)
+	}
+	// An Alone interval shorter than the row's does not speed the robot up.
+	c.Alone = 300 * time.Millisecond
+	if iv, tier := c.Choose(RateInput{}); iv != time.Second || tier != TierBlind {
+		t.Errorf("short alone: %v %v", iv, tier)
+	}
+}
+
+func TestChooseTiers(t *testing.T) {
+	c := DefaultRateConfig()
+	for _, tc := range []struct {
+		in   RateInput
+		tier Tier
+		name string
+	}{
+		{RateInput{BallHandling: true}, TierBallHandling, "ball handling"},
+		{RateInput{SeeBall: true, BallDistance: 0.5}, TierBallNear, "ball near"},
+		{RateInput{SeeBall: true, BallDistance: 2}, TierBallMid, "ball mid"},
+		{RateInput{SeeBall: true, BallDistance: 5}, TierBallFar, "ball far"},
+		{RateInput{}, TierBlind, "blind"},
+	} {
+		iv, tier := c.Choose(tc.in)
+		if tier != tc.tier || tier.String() != tc.name || iv != c.Interval(tc.in) {
+			t.Errorf("%+v: %v %q", tc.in, iv, tier)
+		}
+	}
+	if TierAlone.String() != "alone" || Tier(99).String() != "tier(99)" {
+		t.Error("tier names")
+	}
+	if got := c.Longest(); got != time.Second {
+		t.Errorf("longest %v", got)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
 }
 
 // TestSchedulerQuantisation drives the scheduler with a 30 Hz tick and checks on which
