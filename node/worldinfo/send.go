@@ -23,7 +23,7 @@ type obstacle struct {
 
 // cycle runs one send cycle at the clock time now.
 func (c *Component) cycle(now time.Time) {
-	c.cycles.Add(1)
+	defer c.cycles.Add(1) // last, so that a test seeing the count sees the datagram too
 	c.forgetSenders(now)
 	c.in.copyTo(&c.snap)
 	if c.fill(now, &c.snap) == 0 {
