@@ -104,3 +104,47 @@ func TestDiscoveryMessageGolden(t *testing.T) {
 		t.Errorf("empty snapshot % x, want % x", got, want)
 	}
 }
+
+func FuzzDiscoveryInfo(f *testing.F) {
+	part := guidN(0, dds.EntityKindParticipant)
+	nodes := []NodeEntities{{Namespace: "/robot1", Name: "dnetwork", Readers: []dds.GUID{guidN(1, 4)}, Writers: []dds.GUID{guidN(2, 3)}}}
+	for _, name := range []string{"humble", "jazzy"} {
+		d, _ := ParseDistro(name)
+		f.Add(cdr.Marshal(d.discoveryMessage(part, nodes)))
+		f.Add(cdr.Marshal(d.discoveryMessage(part, nil)))
+	}
+	f.Add([]byte{0, 1, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"humble", "jazzy"} {
+			d, _ := ParseDistro(name)
+			e, err := d.decodeDiscovery(b)
+			if err != nil {
+				continue
+			}
+			again := cdr.Marshal(d.discoveryMessage(e.GID, e.Nodes))
+			e2, err := d.decodeDiscovery(again)
+			if err != nil || e2.GID != e.GID || len(e2.Nodes) != len(e.Nodes) {
+				t.Fatalf("%s round trip: %+v → %+v %v", name, e, e2, err)
+			}
+			for i := range e.Nodes {
+				if !reflect.DeepEqual(normal(e.Nodes[i]), normal(e2.Nodes[i])) {
+					t.Fatalf("%s node %d: %+v → %+v", name, i, e.Nodes[i], e2.Nodes[i])
+				}
+			}
+			if !bytes.Equal(cdr.Marshal(d.discoveryMessage(e2.GID, e2.Nodes)), again) {
+				t.Fatalf("%s: encoding is not stable", name)
+			}
+		}
+	})
+}
+
+// normal makes empty GID lists nil, so that DeepEqual compares content.
+func normal(n NodeEntities) NodeEntities {
+	if len(n.Readers) == 0 {
+		n.Readers = nil
+	}
+	if len(n.Writers) == 0 {
+		n.Writers = nil
+	}
+	return n
+}

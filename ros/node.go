@@ -13,6 +13,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
 )
 
@@ -26,6 +27,9 @@ type NodeOptions struct {
 	// Args are the parsed --ros-args: node name and namespace remaps, topic and
 	// service remaps, parameter overrides, log levels, enclave, rosout switch.
 	Args *rosargs.Args
+	// Params is the parameter store the node serves. nil: a new store with the
+	// overrides that Args' --params-file and -p arguments give this node.
+	Params *params.Store
 	// Getenv reads the environment (ROS_DOMAIN_ID, ROS_DISTRO, ROS_LOCALHOST_ONLY,
 	// ROS_AUTOMATIC_DISCOVERY_RANGE, ROS_STATIC_PEERS, CYCLONEDDS_URI); nil: os.Getenv.
 	Getenv func(string) string
@@ -47,6 +51,7 @@ type Node struct {
 	discovery            *dds.Writer
 	log                  *Logger
 	clock                *ROSClock
+	params               *params.Store
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -54,14 +59,19 @@ type Node struct {
 
 	graphMu sync.Mutex // orders ros_discovery_info samples; guards encBuf
 
-	mu        sync.Mutex
-	closed    bool
-	readers   []dds.GUID // of the node's readers, in creation order
-	writers   []dds.GUID
-	entities  map[closer]struct{}
-	nextCSID  uint32
-	encBuf    []byte
-	paramPub  *Publisher[rcl_interfaces.ParameterEvent, *rcl_interfaces.ParameterEvent]
+	mu       sync.Mutex
+	closed   bool
+	readers  []dds.GUID // of the node's readers, in creation order
+	writers  []dds.GUID
+	entities map[closer]struct{}
+	nextCSID uint32
+	encBuf   []byte
+	paramPub *Publisher[rcl_interfaces.ParameterEvent, *rcl_interfaces.ParameterEvent]
+
+	removeParamListener func()
+	simMu               sync.Mutex // guards clockSub
+	clockSub            *Subscription[rosgraphClock, *rosgraphClock]
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -106,6 +116,17 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	if err != nil {
 		return nil, fmt.Errorf("ros: %w", err)
 	}
+	fqn := rosargs.FullyQualifiedName(namespace, name)
+	store := opts.Params
+	if store == nil {
+		overrides, err := params.LoadArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("ros: node %s: %w", fqn, err)
+		}
+		if store, err = params.NewStore(overrides.ForNode(fqn)); err != nil {
+			return nil, fmt.Errorf("ros: node %s: %w", fqn, err)
+		}
+	}
 	out := opts.LogOutput
 	if out == nil {
 		out = os.Stderr
@@ -116,7 +137,8 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	n := &Node{
 		name:      name,
 		namespace: namespace,
-		fqn:       rosargs.FullyQualifiedName(namespace, name),
+		fqn:       fqn,
+		params:    store,
 		args:      args,
 		distro:    distro,
 		env:       env,
@@ -177,6 +199,9 @@ func (n *Node) start(opts NodeOptions) error {
 	if n.paramPub, err = NewPublisher[rcl_interfaces.ParameterEvent](n, "/parameter_events", QoSParameterEvents); err != nil {
 		return err
 	}
+	if err := n.startParameters(!opts.NoParameterServices); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -194,6 +219,9 @@ func (n *Node) Logger() *Logger { return n.log }
 
 // Clock returns the node's ROS clock: system time, or /clock while use_sim_time is true.
 func (n *Node) Clock() *ROSClock { return n.clock }
+
+// Params returns the node's parameter store; declare the node's parameters on it.
+func (n *Node) Params() *params.Store { return n.params }
 
 // Distro returns the ROS release conventions the node follows (ROS_DISTRO).
 func (n *Node) Distro() Distro { return n.distro }
@@ -236,6 +264,9 @@ func (n *Node) Close() error {
 		n.entities = nil
 		n.mu.Unlock()
 		n.cancel()
+		if n.removeParamListener != nil {
+			n.removeParamListener()
+		}
 		for _, e := range entities {
 			e.shutdown()
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
 )
 
@@ -235,12 +236,6 @@ func testGraph(t *testing.T, domain int, distroName string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewService(n, "~/get_parameters", QoSParameters, func(*rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response {
-		return &rcl_interfaces.GetParameters_Response{}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	g, watcher := watchGraph(t, n, distro)
 	pg := n.Participant().GUID()
 	var entry NodeEntities
@@ -284,16 +279,23 @@ func testGraph(t *testing.T, domain int, distroName string) {
 		ep := findEndpoint(subs, g)
 		topics["r "+ep.Topic] = *ep
 	}
-	wantTopics := map[string]struct {
+	type wantEndpoint struct {
 		typ string
 		qos dds.QoS
-	}{
-		"w rt/robot1/team_status":                    {"std_msgs::msg::dds_::String_", QoSDefault},
-		"r rt/robot1/chatter":                        {"std_msgs::msg::dds_::String_", QoSSensorData},
-		"w rt/rosout":                                {"rcl_interfaces::msg::dds_::Log_", QoSRosout},
-		"w rt/parameter_events":                      {"rcl_interfaces::msg::dds_::ParameterEvent_", QoSParameterEvents},
-		"r rq/robot1/dnetwork/get_parametersRequest": {"rcl_interfaces::srv::dds_::GetParameters_Request_", QoSParameters},
-		"w rr/robot1/dnetwork/get_parametersReply":   {"rcl_interfaces::srv::dds_::GetParameters_Response_", QoSParameters},
+	}
+	wantTopics := map[string]wantEndpoint{
+		"w rt/robot1/team_status": {"std_msgs::msg::dds_::String_", QoSDefault},
+		"r rt/robot1/chatter":     {"std_msgs::msg::dds_::String_", QoSSensorData},
+		"w rt/rosout":             {"rcl_interfaces::msg::dds_::Log_", QoSRosout},
+		"w rt/parameter_events":   {"rcl_interfaces::msg::dds_::ParameterEvent_", QoSParameterEvents},
+	}
+	for _, srv := range []string{"GetParameters", "GetParameterTypes", "SetParameters", "SetParametersAtomically", "DescribeParameters", "ListParameters"} {
+		name := snake(srv)
+		wantTopics["r rq/robot1/dnetwork/"+name+"Request"] = wantEndpoint{"rcl_interfaces::srv::dds_::" + srv + "_Request_", QoSParameters}
+		wantTopics["w rr/robot1/dnetwork/"+name+"Reply"] = wantEndpoint{"rcl_interfaces::srv::dds_::" + srv + "_Response_", QoSParameters}
+	}
+	if len(topics) != len(wantTopics) {
+		t.Errorf("node endpoints %v, want %d", keys(topics), len(wantTopics))
 	}
 	for key, want := range wantTopics {
 		ep, ok := topics[key]
@@ -343,7 +345,6 @@ func testGraph(t *testing.T, domain int, distroName string) {
 		}
 		return nil
 	})
-	_ = srv
 	// Closing the node announces a participant without nodes.
 	if err := n.Close(); err != nil {
 		t.Fatal(err)
@@ -434,14 +435,12 @@ func TestServiceRoundTrip(t *testing.T) {
 }
 
 // TestServiceFraming checks the bytes of rmw_cyclonedds' in-band header with a raw
-// DDS client: a reply echoes guid and seq in front of the response body.
+// DDS client calling the node's get_parameters: a reply echoes guid and seq in
+// front of the response body.
 func TestServiceFraming(t *testing.T) {
 	env := testEnv(t, domainFraming, "jazzy")
 	n := newTestNode(t, env, "server", "/")
-	_, err := NewService(n, "~/get_parameters", QoSParameters, func(req *rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response {
-		return &rcl_interfaces.GetParameters_Response{Values: []rcl_interfaces.ParameterValue{{Type: rcl_interfaces.ParameterTypeParameterInteger, IntegerValue: int64(len(req.Names[0]))}}}
-	})
-	if err != nil {
+	if _, err := n.Params().Declare("team_id", params.Integer(7), params.Descriptor{}); err != nil {
 		t.Fatal(err)
 	}
 	p := rawParticipant(t, n)
@@ -638,4 +637,20 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// snake turns "GetParameterTypes" into "get_parameter_types".
+func snake(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }

@@ -37,6 +37,35 @@ const RequestHeaderSize = 16
 // ReplyMatchTimeout is how long a service waits for the client's reply reader.
 const ReplyMatchTimeout = 100 * time.Millisecond
 
+// RequestHeader is rmw_cyclonedds' in-band header of service requests and replies.
+type RequestHeader struct {
+	GUID uint64 // the client's request-writer instance handle
+	Seq  int64  // request number
+}
+
+// appendFramed appends a complete sample to dst: the encapsulation header, h and
+// m's body. It reports a bound violation of m (cdr.ErrBound).
+func appendFramed(e *cdr.Encoder, dst []byte, h RequestHeader, m cdr.Message) ([]byte, error) {
+	e.Reset(dst)
+	e.Uint64(h.GUID)
+	e.Int64(h.Seq)
+	m.MarshalCDR(e)
+	return e.Finish(), e.Err()
+}
+
+// decodeFramed decodes a request or reply sample into its header and m.
+func decodeFramed(sample []byte, m cdr.Message) (RequestHeader, error) {
+	var d cdr.Decoder
+	if err := d.Reset(sample); err != nil {
+		return RequestHeader{}, err
+	}
+	h := RequestHeader{GUID: d.Uint64(), Seq: d.Int64()}
+	if err := d.Err(); err != nil {
+		return RequestHeader{}, fmt.Errorf("request header: %w", err)
+	}
+	return h, m.UnmarshalCDR(&d)
+}
+
 // Errors of service clients.
 var (
 	// ErrNoService reports that no server of the service has been found.
@@ -110,11 +139,9 @@ func (s *Service[Req, Resp, PReq, PResp]) Stats() ServiceStats {
 func (s *Service[Req, Resp, PReq, PResp]) receive(sample dds.Sample) {
 	s.requests.Add(1)
 	log := s.node.log
-	var d cdr.Decoder
-	_ = d.Reset(sample.Data) // a bad header shows up in d.Err below
-	guid, seq := d.Uint64(), d.Int64()
 	req := new(Req)
-	if err := PReq(req).UnmarshalCDR(&d); err != nil {
+	h, err := decodeFramed(sample.Data, PReq(req))
+	if err != nil {
 		s.dropped.Add(1)
 		log.WarnEvery("request "+s.name, 5*time.Second, "service %s: dropped a request: %v", s.name, err)
 		return
@@ -124,13 +151,10 @@ func (s *Service[Req, Resp, PReq, PResp]) receive(sample dds.Sample) {
 		s.unanswered.Add(1)
 		return
 	}
-	s.enc.Reset(s.buf[:0])
-	s.enc.Uint64(guid)
-	s.enc.Int64(seq)
-	PResp(resp).MarshalCDR(&s.enc)
-	b := s.enc.Finish()
+	b, err := appendFramed(&s.enc, s.buf[:0], h, PResp(resp))
 	s.buf = b
-	if err := s.enc.Err(); err != nil {
+	seq := h.Seq
+	if err != nil {
 		s.dropped.Add(1)
 		log.WarnEvery("reply "+s.name, 5*time.Second, "service %s: reply to request %d not sent: %v", s.name, seq, err)
 		return
@@ -308,18 +332,14 @@ func (c *Client[Req, Resp, PReq, PResp]) Call(ctx context.Context, req *Req) (*R
 	seq := requestSeq.Add(1)
 	ch := make(chan *Resp, 1)
 	c.mu.Lock()
-	c.enc.Reset(c.buf[:0])
-	c.enc.Uint64(c.guid)
-	c.enc.Int64(seq)
-	PReq(req).MarshalCDR(&c.enc)
-	b := c.enc.Finish()
+	b, err := appendFramed(&c.enc, c.buf[:0], RequestHeader{GUID: c.guid, Seq: seq}, PReq(req))
 	c.buf = b
-	if err := c.enc.Err(); err != nil {
+	if err != nil {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("ros: call %s: %w", c.name, err)
 	}
 	c.pending[seq] = ch
-	err := c.w.Write(b)
+	err = c.w.Write(b)
 	c.mu.Unlock()
 	if err != nil {
 		c.forget(seq)
@@ -341,14 +361,13 @@ func (c *Client[Req, Resp, PReq, PResp]) forget(seq int64) {
 }
 
 func (c *Client[Req, Resp, PReq, PResp]) receive(sample dds.Sample) {
-	var d cdr.Decoder
-	_ = d.Reset(sample.Data)
-	guid, seq := d.Uint64(), d.Int64()
-	if d.Err() == nil && guid != c.guid {
+	resp := new(Resp)
+	h, err := decodeFramed(sample.Data, PResp(resp))
+	if err == nil && h.GUID != c.guid {
 		return // a reply to another client of the same service
 	}
-	resp := new(Resp)
-	if err := PResp(resp).UnmarshalCDR(&d); err != nil {
+	seq := h.Seq
+	if err != nil {
 		c.dropped.Add(1)
 		c.node.log.WarnEvery("reply "+c.name, 5*time.Second, "client of %s: dropped a reply: %v", c.name, err)
 		return

@@ -19,11 +19,13 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rmw_dds_common"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
 )
 
 // Domain ids of this package's tests.
@@ -198,35 +200,23 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	node, err := ros.NewNode(ctx, "dnetwork", "/robot1", ros.NodeOptions{
-		Getenv:              func(k string) string { return env[k] },
-		LogOutput:           io.Discard,
-		NoParameterServices: true,
+		Getenv:    func(k string) string { return env[k] },
+		LogOutput: io.Discard,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer node.Close()
+	for name, v := range map[string]params.Value{"team_id": params.Integer(7), "robot_name": params.String("alpha"), "ball_radius": params.Double(0.05)} {
+		if _, err := node.Params().Declare(name, v, params.Descriptor{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	status, err := ros.NewPublisher[std_msgs.String](node, "team_status", ros.QoSDefault)
 	if err != nil {
 		t.Fatal(err)
 	}
 	chatter, chatterCh, err := ros.NewSubscriptionChan[std_msgs.String](node, "chatter", ros.QoSDefault, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := ros.NewService(node, "~/get_parameters", ros.QoSParameters, func(req *rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response {
-		values := map[string]rcl_interfaces.ParameterValue{
-			"team_id":      {Type: rcl_interfaces.ParameterTypeParameterInteger, IntegerValue: 7},
-			"robot_name":   {Type: rcl_interfaces.ParameterTypeParameterString, StringValue: "alpha"},
-			"use_sim_time": {Type: rcl_interfaces.ParameterTypeParameterBool},
-			"ball_radius":  {Type: rcl_interfaces.ParameterTypeParameterDouble, DoubleValue: 0.05},
-		}
-		resp := &rcl_interfaces.GetParameters_Response{}
-		for _, n := range req.Names {
-			resp.Values = append(resp.Values, values[n])
-		}
-		return resp
-	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +279,7 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 		case len(fromC) == 0:
 			return fmt.Errorf("no chatter from the peer")
 		case rep.reply == nil || len(rep.values) < 4:
-			return fmt.Errorf("no get_parameters reply at the peer (%v)", srv.Stats())
+			return fmt.Errorf("no get_parameters reply at the peer")
 		case len(rep.nodes[myGID]) == 0:
 			return fmt.Errorf("node not in ros_discovery_info")
 		}
@@ -326,18 +316,29 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 			lifespan            int64
 			hash                string
 		}
-		reqHash := (&rcl_interfaces.GetParameters_Request{}).TypeHash()
-		respHash := (&rcl_interfaces.GetParameters_Response{}).TypeHash()
 		wantW := map[string]want{
-			"rt/robot1/team_status":                  {"std_msgs::msg::dds_::String_", "reliable", "volatile", "keep-last", 10, -1, (&std_msgs.String{}).TypeHash()},
-			"rt/rosout":                              {"rcl_interfaces::msg::dds_::Log_", "reliable", "transient-local", "keep-last", 1000, 10e9, (&rcl_interfaces.Log{}).TypeHash()},
-			"rt/parameter_events":                    {"rcl_interfaces::msg::dds_::ParameterEvent_", "reliable", "volatile", "keep-last", 1000, -1, (&rcl_interfaces.ParameterEvent{}).TypeHash()},
-			"ros_discovery_info":                     {"rmw_dds_common::msg::dds_::ParticipantEntitiesInfo_", "reliable", "transient-local", "keep-last", 1, -1, (&rmw_dds_common.ParticipantEntitiesInfo{}).TypeHash()},
-			"rr/robot1/dnetwork/get_parametersReply": {"rcl_interfaces::srv::dds_::GetParameters_Response_", "reliable", "volatile", "keep-last", 1000, -1, respHash},
+			"rt/robot1/team_status": {"std_msgs::msg::dds_::String_", "reliable", "volatile", "keep-last", 10, -1, (&std_msgs.String{}).TypeHash()},
+			"rt/rosout":             {"rcl_interfaces::msg::dds_::Log_", "reliable", "transient-local", "keep-last", 1000, 10e9, (&rcl_interfaces.Log{}).TypeHash()},
+			"rt/parameter_events":   {"rcl_interfaces::msg::dds_::ParameterEvent_", "reliable", "volatile", "keep-last", 1000, -1, (&rcl_interfaces.ParameterEvent{}).TypeHash()},
+			"ros_discovery_info":    {"rmw_dds_common::msg::dds_::ParticipantEntitiesInfo_", "reliable", "transient-local", "keep-last", 1, -1, (&rmw_dds_common.ParticipantEntitiesInfo{}).TypeHash()},
 		}
 		wantR := map[string]want{
-			"rt/robot1/chatter":                        {"std_msgs::msg::dds_::String_", "reliable", "volatile", "keep-last", 10, -1, (&std_msgs.String{}).TypeHash()},
-			"rq/robot1/dnetwork/get_parametersRequest": {"rcl_interfaces::srv::dds_::GetParameters_Request_", "reliable", "volatile", "keep-last", 1000, -1, reqHash},
+			"rt/robot1/chatter": {"std_msgs::msg::dds_::String_", "reliable", "volatile", "keep-last", 10, -1, (&std_msgs.String{}).TypeHash()},
+		}
+		// The six parameter services of an rclcpp node, with the parameters QoS.
+		for _, srv := range []struct {
+			name, typ string
+			req, resp cdr.Message
+		}{
+			{"get_parameters", "GetParameters", &rcl_interfaces.GetParameters_Request{}, &rcl_interfaces.GetParameters_Response{}},
+			{"get_parameter_types", "GetParameterTypes", &rcl_interfaces.GetParameterTypes_Request{}, &rcl_interfaces.GetParameterTypes_Response{}},
+			{"set_parameters", "SetParameters", &rcl_interfaces.SetParameters_Request{}, &rcl_interfaces.SetParameters_Response{}},
+			{"set_parameters_atomically", "SetParametersAtomically", &rcl_interfaces.SetParametersAtomically_Request{}, &rcl_interfaces.SetParametersAtomically_Response{}},
+			{"describe_parameters", "DescribeParameters", &rcl_interfaces.DescribeParameters_Request{}, &rcl_interfaces.DescribeParameters_Response{}},
+			{"list_parameters", "ListParameters", &rcl_interfaces.ListParameters_Request{}, &rcl_interfaces.ListParameters_Response{}},
+		} {
+			wantR["rq/robot1/dnetwork/"+srv.name+"Request"] = want{"rcl_interfaces::srv::dds_::" + srv.typ + "_Request_", "reliable", "volatile", "keep-last", 1000, -1, srv.req.TypeHash()}
+			wantW["rr/robot1/dnetwork/"+srv.name+"Reply"] = want{"rcl_interfaces::srv::dds_::" + srv.typ + "_Response_", "reliable", "volatile", "keep-last", 1000, -1, srv.resp.TypeHash()}
 		}
 		serviceIDs := map[string]string{}
 		check := func(kind string, eps map[string]endpointLine, wants map[string]want) {
@@ -368,7 +369,8 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 					t.Errorf("%s %s: USER_DATA %q on %s, want typehash %q", kind, ep.topic, ep.userData, distro, want)
 				}
 				if id, ok := kv["serviceid"]; ok {
-					serviceIDs[kind] = id
+					name := strings.TrimSuffix(strings.TrimSuffix(ep.topic[3:], "Request"), "Reply")
+					serviceIDs[kind+" "+name] = id
 				}
 			}
 			for topic := range wants {
@@ -379,8 +381,18 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 		}
 		check("writer", rep.writers, wantW)
 		check("reader", rep.readers, wantR)
-		if serviceIDs["writer"] == "" || serviceIDs["writer"] != serviceIDs["reader"] {
-			t.Errorf("serviceid of reply writer %q and request reader %q", serviceIDs["writer"], serviceIDs["reader"])
+		// A service's request reader and reply writer share a serviceid; services differ.
+		ids := map[string]bool{}
+		for key, id := range serviceIDs {
+			if kind, name, _ := strings.Cut(key, " "); kind == "reader" {
+				if serviceIDs["writer "+name] != id {
+					t.Errorf("%s: serviceid of request reader %q, reply writer %q", name, id, serviceIDs["writer "+name])
+				}
+				ids[id] = true
+			}
+		}
+		if len(ids) != 6 {
+			t.Errorf("%d distinct service ids, want 6: %v", len(ids), serviceIDs)
 		}
 	})
 	t.Run("ros_discovery_info", func(t *testing.T) {
@@ -430,9 +442,6 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 			if !slices.Equal(rep.values[i], want[i]) {
 				t.Errorf("value %d: %q, want %q", i, rep.values[i], want[i])
 			}
-		}
-		if st := srv.Stats(); st.Requests != 1 || st.Replies != 1 {
-			t.Errorf("service stats %+v", st)
 		}
 	})
 }
