@@ -211,6 +211,9 @@ func (c *Component) Run(ctx context.Context) error {
 // SetMotion records the latest MotionInfo: stable (incapacitated and fallen are its
 // negation; incapacitated is true until the first MotionInfo). Safe for concurrent use.
 func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
+	if m == nil {
+		return
+	}
 	now := c.clk.Now()
 	c.mu.Lock()
 	c.in.motionAt, c.in.stable = now, m.Stable
@@ -220,6 +223,9 @@ func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
 // SetBehavior records the latest BehaviorInfo: role, team-play state and targets; the
 // first teaminfo.MaxVoronoi voronoi points are kept. Safe for concurrent use.
 func (c *Component) SetBehavior(m *dmsgs.BehaviorInfo) {
+	if m == nil {
+		return
+	}
 	now := c.clk.Now()
 	c.mu.Lock()
 	in := &c.in
@@ -235,6 +241,9 @@ func (c *Component) SetBehavior(m *dmsgs.BehaviorInfo) {
 // SetVision records the latest VisionInfo: what vision sees and where; the time of the
 // last VisionInfo that saw the ball gives the ball age. Safe for concurrent use.
 func (c *Component) SetVision(m *dmsgs.VisionInfo) {
+	if m == nil {
+		return
+	}
 	now := c.clk.Now()
 	c.mu.Lock()
 	in := &c.in

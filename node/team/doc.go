@@ -52,7 +52,9 @@
 // go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
 // spl. Format dnet (102 bytes, 118 signed) carries a sequence number per packet, the
 // ball age, fallen, penalised and voronoi points; with Config.AuthKey every packet is
-// signed with HMAC-SHA-256 (teaminfo.Key).
+// signed with HMAC-SHA-256 (teaminfo.Key). Sequence numbers start at 1 when the
+// component starts; receivers tell a restart from a replay by the stamp, which is our
+// clock's time.
 //
 // # Receiving
 //
