@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,8 +24,9 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
 )
 
-// Domain ids of this package's tests (30..49), one per test: Cyclone reads its
-// configuration when a process first creates a domain.
+// Domain ids of this package's tests: 30..44 and 47..49 (ros/dds has 10..19,
+// ros/interop 45 and 46), one per test, because Cyclone reads its configuration
+// when a process first creates a domain.
 const (
 	domainPubSub        = 30
 	domainGraphHumble   = 31
@@ -41,6 +43,7 @@ const (
 	domainErrors        = 42
 	domainParamEvents   = 43
 	domainFraming       = 44
+	domainDisableLogs   = 47
 )
 
 // testEnv returns a Getenv for a node in domain with the given ROS_DISTRO, using
@@ -653,4 +656,84 @@ func snake(s string) string {
 		b = append(b, c)
 	}
 	return string(b)
+}
+
+func TestRosout(t *testing.T) {
+	env := testEnv(t, domainRosout, "jazzy")
+	var console bytes.Buffer
+	var mu sync.Mutex
+	a, _, err := rosargs.Parse([]string{"--ros-args", "--log-level", "robot1.dnetwork:=debug"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := NewNode(context.Background(), "dnetwork", "/robot1", NodeOptions{Args: a, Getenv: env, LogOutput: lockedWriter{&mu, &console}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if n.Logger().Level() != LevelDebug {
+		t.Errorf("--log-level gave %v", n.Logger().Level())
+	}
+	// Logged before anyone listens: /rosout is transient-local, a late joiner gets it.
+	n.Logger().Debugf("starting with team %d", 7)
+	n.Logger().Named("gc").Warnf("no GameController")
+	listener := newTestNode(t, env, "rqt_console", "/")
+	logs := make(chan *rcl_interfaces.Log, 10)
+	if _, err := NewSubscription(listener, "/rosout", QoSRosout, func(m *rcl_interfaces.Log) {
+		if strings.HasPrefix(m.Name, "robot1.dnetwork") {
+			logs <- m
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []*rcl_interfaces.Log
+	for len(got) < 2 {
+		select {
+		case m := <-logs:
+			got = append(got, m)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("received %d log messages", len(got))
+		}
+	}
+	if got[0].Level != uint8(LevelDebug) || got[0].Msg != "starting with team 7" || got[0].Name != "robot1.dnetwork" {
+		t.Errorf("first log %+v", got[0])
+	}
+	if got[1].Level != uint8(LevelWarn) || got[1].Name != "robot1.dnetwork.gc" || !strings.HasSuffix(got[1].File, "node_test.go") {
+		t.Errorf("second log %+v", got[1])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(console.String(), "[WARN] [") || !strings.Contains(console.String(), "[robot1.dnetwork.gc]: no GameController") {
+		t.Errorf("console:\n%s", console.String())
+	}
+}
+
+func TestDisableLogs(t *testing.T) {
+	env := testEnv(t, domainDisableLogs, "jazzy")
+	var console bytes.Buffer
+	var mu sync.Mutex
+	a, _, err := rosargs.Parse([]string{"--ros-args", "--disable-rosout-logs", "--disable-stdout-logs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := NewNode(context.Background(), "quiet", "/", NodeOptions{Args: a, Getenv: env, LogOutput: lockedWriter{&mu, &console}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	n.Logger().Errorf("nobody hears this")
+	pubs, err := n.Participant().DiscoveredPublications()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pubs {
+		if p.Topic == "rt/rosout" && p.ParticipantGUID == n.Participant().GUID() {
+			t.Error("rosout writer despite --disable-rosout-logs")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if console.Len() != 0 {
+		t.Errorf("console output despite --disable-stdout-logs: %q", console.String())
+	}
 }

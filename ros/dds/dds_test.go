@@ -19,7 +19,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-// Domain ids of this package's tests (10..29); each test has its own, because a
+// Domain ids of this package's tests (10..19); each test has its own, because a
 // process reads the Cyclone configuration only when it first creates a domain.
 const (
 	domainLocal       = 10

@@ -28,7 +28,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
 )
 
-// Domain ids of this package's tests.
+// Domain ids of this package's tests (ros/dds has 10..19, ros 30..44 and 47..49).
 const (
 	domainHumble = 45
 	domainJazzy  = 46
