@@ -328,7 +328,7 @@ func (in *inputs) copyTo(s *snapshot) {
 type SenderStatus struct {
 	Addr      netip.Addr
 	Datagrams uint64 // accepted and handed to the publisher
-	Records   uint64 // records in those datagrams
+	Records   uint64 // records in those datagrams; a fat record counts once per valid part
 	Dropped   uint64 // datagrams from this address the receiver dropped
 	LastSeq   uint32
 	FirstSeen time.Time

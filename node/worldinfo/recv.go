@@ -22,7 +22,7 @@ func (c *Component) receive(d transport.Datagram) {
 	c.received.Add(1)
 	src := d.Src.Addr().Unmap()
 	c.msg = dmsgs.WorldInfo{}
-	c.col.m, c.col.records = &c.msg, 0
+	c.col.start(&c.msg)
 	err := c.rx.Receive(src, d.Payload)
 	c.col.m = nil
 	if err != nil {
@@ -59,6 +59,11 @@ func (c *Component) receive(d transport.Datagram) {
 	name := e.name
 	c.smu.Unlock()
 
+	// The lists were gathered in reused buffers; the message gets its own copies, sized
+	// exactly, so that a publisher may keep it.
+	c.msg.Opponents = cloneOrNil(c.col.opponents)
+	c.msg.DisappearedOpponents = cloneOrNil(c.col.disappeared)
+	c.msg.Penalties = cloneOrNil(c.col.penalties)
 	c.msg.Header.Stamp = builtin_interfaces.NewTime(now)
 	c.msg.Sender = name
 	c.msg.Sequence = seq
@@ -126,10 +131,26 @@ func sortSenders(s []SenderStatus) {
 }
 
 // collector is the Receiver's handler: it writes the records of the datagram being
-// received into m.
+// received into m, and its lists into reused buffers.
 type collector struct {
-	m       *dmsgs.WorldInfo
-	records int
+	m           *dmsgs.WorldInfo
+	records     int
+	opponents   []dmsgs.WorldInfoOpponent
+	disappeared []uint32
+	penalties   []dmsgs.WorldInfoPenalty
+}
+
+func (c *collector) start(m *dmsgs.WorldInfo) {
+	c.m, c.records = m, 0
+	c.opponents, c.disappeared, c.penalties = c.opponents[:0], c.disappeared[:0], c.penalties[:0]
+}
+
+// cloneOrNil returns a copy of s with its exact length, or nil if s is empty.
+func cloneOrNil[E any](s []E) []E {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]E, 0, len(s)), s...)
 }
 
 var _ wit.Handler = (*collector)(nil)
@@ -209,7 +230,7 @@ func (c *collector) Opponent(_ netip.Addr, o wi.Opponent) {
 		return
 	}
 	c.records++
-	c.m.Opponents = append(c.m.Opponents, dmsgs.WorldInfoOpponent{
+	c.opponents = append(c.opponents, dmsgs.WorldInfoOpponent{
 		UID: o.UID, Distance: o.Dist, Bearing: o.Bearing, Covariance: o.Covariance,
 	})
 }
@@ -220,7 +241,7 @@ func (c *collector) OpponentDisappeared(_ netip.Addr, uid uint32) {
 		return
 	}
 	c.records++
-	c.m.DisappearedOpponents = append(c.m.DisappearedOpponents, uid)
+	c.disappeared = append(c.disappeared, uid)
 }
 
 // GameState implements wit.Handler.
@@ -243,7 +264,7 @@ func (c *collector) Penalty(_ netip.Addr, p wi.Penalty) {
 		return
 	}
 	c.records++
-	c.m.Penalties = append(c.m.Penalties, dmsgs.WorldInfoPenalty{
+	c.penalties = append(c.penalties, dmsgs.WorldInfoPenalty{
 		Player: p.Player, Penalty: uint8(p.Code), SecondsRemaining: p.SecondsRemaining,
 	})
 }
