@@ -84,7 +84,8 @@
 //
 // Every datagram from the socket goes through the Receiver (Fawkes' drop rules, counted
 // by cause). An accepted datagram becomes exactly one dmsgs.WorldInfo: the sender's
-// address, its sequence number, the receive time, and every record of the datagram
+// address, its sequence number (read from the datagram's first cipher block, which ECB
+// decrypts on its own), the receive time on the node's clock, and every record of the datagram
 // (singletons with has_*/valid set, opponents, disappeared opponents and penalties as
 // lists; a fat record fills pose, velocity, relative ball, its velocity and opponents).
 // Values are published as they are on the wire: Fawkes' frame, metres and radians.

@@ -37,10 +37,8 @@ func (c *Component) receive(d transport.Datagram) {
 		c.dropLog(src, err)
 		return
 	}
-	now := d.Time
-	if now.IsZero() {
-		now = c.clk.Now()
-	}
+	// The node's clock, not d.Time: a socket given in Deps may stamp with another clock.
+	now := c.clk.Now()
 	// The datagram was accepted, so it is a positive multiple of the block size and its
 	// first block (ECB) holds the header.
 	c.hdr.Decrypt(c.blk[:], d.Payload[:len(c.blk)])
