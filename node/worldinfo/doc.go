@@ -17,15 +17,15 @@
 // (224.16.0.1:2806 by default). Inputs older than Config.InputTimeout (1 s) are not sent:
 // a robot whose vision node stopped does not keep claiming a pose.
 //
-//	record           source                                 sent when
-//	pose             VisionInfo.robot_pos (cm, cm, deg)      vision fresh and loc_ok
-//	velocity         MotionInfo.odometry between two cycles  pose sent, motion fresh, two samples
-//	relative ball    VisionInfo.ball_field (cm)              vision fresh, ball ever seen
-//	global ball      VisionInfo.ball_global (cm)             as pose, ball ever seen
-//	game state       GameSource                              a GameController is heard
-//	penalty          GameSource, Config.PlayerNumber         as game state, PlayerNumber > 0
-//	opponent         VisionInfo.obstacles_field (cm)         vision fresh and see_obstacle
-//	opp. disappeared the opponent tracker                    a tracked opponent is gone
+//	record           source                              sent when
+//	pose             VisionInfo.robot_pos (cm, cm, deg)   vision fresh and loc_ok
+//	velocity         MotionInfo.odometry, two cycles      pose sent, motion fresh, 2 samples
+//	relative ball    VisionInfo.ball_field (cm)           vision fresh, ball ever seen
+//	global ball      VisionInfo.ball_global (cm)          as pose, ball ever seen
+//	game state       GameSource                           a GameController is heard
+//	penalty          GameSource, Config.PlayerNumber      as game state, PlayerNumber > 0
+//	opponent         VisionInfo.obstacles_field (cm)      vision fresh and see_obstacle
+//	opp. disappeared the opponent tracker                 a tracked opponent is gone
 //
 // Units become metres, radians, m/s and rad/s. Covariances are sent as zeros: the dmsgs
 // inputs carry no uncertainty. The relative ball's slope is 0 (the robot's camera height
@@ -85,9 +85,10 @@
 // Every datagram from the socket goes through the Receiver (Fawkes' drop rules, counted
 // by cause). An accepted datagram becomes exactly one dmsgs.WorldInfo: the sender's
 // address, its sequence number (read from the datagram's first cipher block, which ECB
-// decrypts on its own), the receive time on the node's clock, and every record of the datagram
-// (singletons with has_*/valid set, opponents, disappeared opponents and penalties as
-// lists; a fat record fills pose, velocity, relative ball, its velocity and opponents).
+// decrypts on its own), the receive time on the node's clock, and every record of the
+// datagram (singletons with has_*/valid set, opponents, disappeared opponents and
+// penalties as lists; a fat record fills pose, velocity, relative ball, its velocity and
+// opponents).
 // Values are published as they are on the wire: Fawkes' frame, metres and radians.
 // Undecodable datagrams are reported to the socket as malformed. Every datagram ends in
 // exactly one of published, publish failed, or a receiver drop:
