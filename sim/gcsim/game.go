@@ -1,0 +1,497 @@
+package gcsim
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+)
+
+// Side names one of the two teams of the simulated game: SideA is the first team of
+// Config.Teams, SideB the second. Scripts write them as "A" and "B".
+type Side uint8
+
+// Sides.
+const (
+	SideA Side = 0
+	SideB Side = 1
+	// NoSide means no team (for Ready: keep the current kicking team).
+	NoSide Side = 255
+)
+
+// String returns "A", "B" or "none".
+func (s Side) String() string {
+	switch s {
+	case SideA:
+		return "A"
+	case SideB:
+		return "B"
+	default:
+		return "none"
+	}
+}
+
+// Other returns the opposing side.
+func (s Side) Other() Side {
+	if s == SideA {
+		return SideB
+	}
+	return SideA
+}
+
+func (s Side) valid() bool { return s == SideA || s == SideB }
+
+// Timing holds the durations of the game, in game time. Zero fields take the
+// defaults of DefaultTiming.
+type Timing struct {
+	// Half is the length of a half: secsRemaining at the start of each half.
+	Half time.Duration
+	// HalfTimeBreak is counted down in secondaryTime after the first half ends.
+	HalfTimeBreak time.Duration
+	// Ready is the time robots get in READY before the state turns SET by itself.
+	Ready time.Duration
+	// KickOff is how long a kick-off lasts in PLAYING; then SPL v18 and HSL send
+	// kicking team "none".
+	KickOff time.Duration
+	// SetPlay is how long a set play lasts unless the script ends it earlier.
+	SetPlay time.Duration
+	// Penalty is the default time a penalised player waits.
+	Penalty time.Duration
+}
+
+// DefaultTiming returns the durations of a regular SPL/HSL game (GameController3
+// parameters): 10 min halves and break, 45 s ready, 10 s kick-off, 30 s set plays,
+// 45 s penalties.
+func DefaultTiming() Timing {
+	return Timing{
+		Half:          10 * time.Minute,
+		HalfTimeBreak: 10 * time.Minute,
+		Ready:         45 * time.Second,
+		KickOff:       10 * time.Second,
+		SetPlay:       30 * time.Second,
+		Penalty:       45 * time.Second,
+	}
+}
+
+func (t Timing) withDefaults() Timing {
+	d := DefaultTiming()
+	t.Half = orDefault(t.Half, d.Half)
+	t.HalfTimeBreak = orDefault(t.HalfTimeBreak, d.HalfTimeBreak)
+	t.Ready = orDefault(t.Ready, d.Ready)
+	t.KickOff = orDefault(t.KickOff, d.KickOff)
+	t.SetPlay = orDefault(t.SetPlay, d.SetPlay)
+	t.Penalty = orDefault(t.Penalty, d.Penalty)
+	return t
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// League limits of the team messages a GameController counts.
+const (
+	BudgetSPL         = 1200  // messagesPerTeam of the SPL
+	BudgetHSL         = 12000 // messagesPerTeam of the HSL
+	MaxTeamMessageSPL = 128   // bytes
+	MaxTeamMessageHSL = 512   // bytes
+)
+
+// DefaultBudget returns the league's message budget per team and game for a layout, or
+// -1 when the layout has no messageBudget field.
+func DefaultBudget(l gc.Layout) int {
+	switch {
+	case !l.HasMessageBudget():
+		return -1
+	case l.Family() == gc.FamilyHSL:
+		return BudgetHSL
+	default:
+		return BudgetSPL
+	}
+}
+
+// maxTeamMessage is the league's size limit of a team message for the layout.
+func maxTeamMessage(l gc.Layout) int {
+	if l.Family() == gc.FamilyHSL {
+		return MaxTeamMessageHSL
+	}
+	return MaxTeamMessageSPL
+}
+
+// timerUse says what the secondary timer counts.
+type timerUse uint8
+
+const (
+	timerNone timerUse = iota
+	timerReady
+	timerKickOff
+	timerSetPlay
+	timerBreak
+)
+
+// kickMode says what the kicking team field holds.
+type kickMode uint8
+
+const (
+	kickTeam kickMode = iota // a team (side)
+	kickNone                 // no team: 255 on SPL v18 and HSL, the last team elsewhere
+	kickDrop                 // dropped ball: 255
+)
+
+type playerState struct {
+	penalty gc.Penalty
+	left    time.Duration // remaining penalty time
+	timed   bool          // left counts down
+}
+
+type teamState struct {
+	score    int
+	budget   int // remaining messages; -1 when the layout has none
+	messages uint64
+	tooLong  uint64 // messages over the size limit
+	illegal  bool   // illegal communication: score forced to 0
+	players  [gc.MaxPlayers]playerState
+}
+
+// game is the state of one simulated game in game time. It is not safe for concurrent
+// use; the Simulator guards it.
+type game struct {
+	layout  gc.Layout
+	teams   [2]uint8
+	players int
+	timing  Timing
+	budget  int // initial budget per team, -1 none
+
+	state        gc.State
+	firstHalf    bool
+	stopped      bool
+	setPlay      gc.SetPlay
+	kick         kickMode
+	kickSide     Side // the team of kickTeam, and the last one for kickNone
+	firstKickOff Side // kick-off team of the first half
+
+	secs      time.Duration // primary timer (secsRemaining)
+	second    time.Duration // secondary timer (secondaryTime)
+	secondFor timerUse
+
+	team [2]teamState
+
+	now time.Duration // game time reached, kept across reset
+}
+
+func newGame(l gc.Layout, teams [2]uint8, players int, t Timing, budget int) *game {
+	g := &game{layout: l, teams: teams, players: players, timing: t, budget: budget}
+	g.reset()
+	return g
+}
+
+// reset starts the game over: INITIAL of the first half, kick-off for A.
+func (g *game) reset() {
+	*g = game{layout: g.layout, teams: g.teams, players: g.players, timing: g.timing, budget: g.budget, now: g.now}
+	g.state = gc.StateInitial
+	g.firstHalf = true
+	g.kick, g.kickSide, g.firstKickOff = kickTeam, SideA, SideA
+	g.secs = g.timing.Half
+	sub := substitute(g.layout)
+	for s := range g.team {
+		g.team[s].budget = g.budget
+		for n := g.players; n < g.layout.MaxPlayers(); n++ {
+			g.team[s].players[n] = playerState{penalty: sub}
+		}
+	}
+}
+
+// substitute returns the layout's PENALTY_SUBSTITUTE code.
+func substitute(l gc.Layout) gc.Penalty {
+	p, _ := penaltyByName(l, "substitute")
+	return p
+}
+
+// penaltyByName finds the code of a penalty name of the layout (gc.Layout.PenaltyName).
+func penaltyByName(l gc.Layout, name string) (gc.Penalty, bool) {
+	for p := range 256 {
+		if n := l.PenaltyName(gc.Penalty(p)); n != "" && n == name {
+			return gc.Penalty(p), true
+		}
+	}
+	return 0, false
+}
+
+// defaultPenalty is the penalty a script's "penalise" gives when it names none:
+// pushing in the SPL and HSL, physical contact in the HL.
+func defaultPenalty(l gc.Layout) gc.Penalty {
+	name := "spl_player_pushing"
+	switch l.Family() {
+	case gc.FamilyHL:
+		name = "hl_physical_contact"
+	case gc.FamilyHSL:
+		name = "pushing"
+	}
+	p, _ := penaltyByName(l, name)
+	return p
+}
+
+// hasKickNone reports whether the layout can say "no kicking team" (KICKING_TEAM_NONE).
+func hasKickNone(l gc.Layout) bool {
+	return l == gc.LayoutSPL18 || l.Family() == gc.FamilyHSL
+}
+
+func (g *game) primaryRuns() bool {
+	return g.state == gc.StatePlaying && !g.stopped
+}
+
+func (g *game) penaltiesRun() bool {
+	return g.state == gc.StateReady || g.state == gc.StateSet || g.state == gc.StatePlaying
+}
+
+// advance lets d of game time pass, firing the timers that reach zero in order. emit
+// receives a description of every change; g.now is the game time of the change.
+func (g *game) advance(d time.Duration, emit func(string)) {
+	g.settle(emit)
+	for d > 0 {
+		step := d
+		if g.primaryRuns() {
+			step = min(step, g.secs)
+		}
+		if g.secondFor != timerNone {
+			step = min(step, g.second)
+		}
+		pen := g.penaltiesRun()
+		if pen {
+			for s := range g.team {
+				for n := range g.players {
+					if p := &g.team[s].players[n]; p.timed {
+						step = min(step, p.left)
+					}
+				}
+			}
+		}
+		if g.primaryRuns() {
+			g.secs -= step
+		}
+		if g.secondFor != timerNone {
+			g.second -= step
+		}
+		if pen {
+			for s := range g.team {
+				for n := range g.players {
+					if p := &g.team[s].players[n]; p.timed {
+						p.left -= step
+					}
+				}
+			}
+		}
+		d -= step
+		g.now += step
+		g.settle(emit)
+	}
+}
+
+// settle fires every timer that stands at zero. Each firing stops its timer, so the
+// loop ends.
+func (g *game) settle(emit func(string)) {
+	for {
+		switch {
+		case g.primaryRuns() && g.secs <= 0:
+			g.secs = 0
+			g.finishHalf()
+			if g.firstHalf {
+				emit("first half over")
+			} else {
+				emit("game over")
+			}
+		case g.secondFor != timerNone && g.second <= 0:
+			use := g.secondFor
+			g.second, g.secondFor = 0, timerNone
+			switch use {
+			case timerReady:
+				if g.state == gc.StateReady {
+					g.state = gc.StateSet
+					emit("ready time over")
+				}
+			case timerKickOff:
+				if g.kick == kickTeam && hasKickNone(g.layout) {
+					g.kick = kickNone
+					emit("kick-off over")
+				}
+			case timerSetPlay:
+				if g.setPlay != gc.SetPlayNone {
+					g.endSetPlay()
+					emit("set play over")
+				}
+			case timerNone, timerBreak:
+			}
+		default:
+			if !g.penaltiesRun() {
+				return
+			}
+			fired := false
+			for s := range g.team {
+				for n := range g.players {
+					if p := &g.team[s].players[n]; p.timed && p.left <= 0 {
+						*p = playerState{}
+						emit(fmt.Sprintf("penalty of %s %d over", Side(s), n+1))
+						fired = true
+					}
+				}
+			}
+			if !fired {
+				return
+			}
+		}
+	}
+}
+
+func (g *game) finishHalf() {
+	g.state = gc.StateFinished
+	g.setPlay = gc.SetPlayNone
+	g.stopped = false
+	g.second, g.secondFor = 0, timerNone
+	if g.firstHalf {
+		g.second, g.secondFor = g.timing.HalfTimeBreak, timerBreak
+	}
+}
+
+func (g *game) endSetPlay() {
+	g.setPlay = gc.SetPlayNone
+	if g.kick == kickTeam {
+		g.kick = kickNone
+	}
+	if g.secondFor == timerSetPlay {
+		g.second, g.secondFor = 0, timerNone
+	}
+}
+
+func (g *game) toReady() {
+	g.state = gc.StateReady
+	g.setPlay = gc.SetPlayNone
+	g.stopped = false
+	g.second, g.secondFor = g.timing.Ready, timerReady
+}
+
+// teamMessage counts one team message of side with the given payload size, by
+// GameController3's rule. It reports a change description when the team's
+// communication turned illegal.
+func (g *game) teamMessage(side Side, size int) string {
+	t := &g.team[side]
+	if t.budget < 0 || g.state != gc.StateReady && g.state != gc.StateSet && g.state != gc.StatePlaying {
+		return ""
+	}
+	t.messages++
+	long := size > maxTeamMessage(g.layout)
+	if long {
+		t.tooLong++
+	}
+	change := ""
+	if (long || t.budget == 0) && !t.illegal {
+		t.illegal = true
+		t.score = 0
+		why := "budget spent"
+		if long {
+			why = fmt.Sprintf("%d-byte message over %d", size, maxTeamMessage(g.layout))
+		}
+		change = fmt.Sprintf("illegal communication of %s (%s): score 0", side, why)
+	}
+	if t.budget > 0 {
+		t.budget--
+	}
+	return change
+}
+
+// wireOrder returns the sides in the order of the packet's TeamInfo blocks: A first
+// in the first half, swapped in the second.
+func (g *game) wireOrder() [2]Side {
+	if g.firstHalf {
+		return [2]Side{SideA, SideB}
+	}
+	return [2]Side{SideB, SideA}
+}
+
+// Colours the simulator gives the two teams.
+var (
+	fieldColours  = [2]gc.TeamColour{gc.ColourBlue, gc.ColourRed}
+	keeperColours = [2]gc.TeamColour{gc.ColourYellow, gc.ColourBlack}
+)
+
+// kickingTeam returns the kicking team byte.
+func (g *game) kickingTeam() uint8 {
+	switch g.kick {
+	case kickDrop:
+		return gc.DropBall
+	case kickNone:
+		if hasKickNone(g.layout) {
+			return gc.DropBall // KICKING_TEAM_NONE has the same value
+		}
+	case kickTeam:
+	}
+	return g.teams[g.kickSide]
+}
+
+// packet fills p with the control packet of the current state.
+func (g *game) packet(p *gc.Packet, number uint8) {
+	*p = gc.Packet{
+		Header:         gc.HeaderRGme,
+		Layout:         g.layout,
+		PacketNumber:   number,
+		PlayersPerTeam: uint8(g.players),
+		State:          g.state,
+		GamePhase:      gc.GamePhaseNormal,
+		SetPlay:        g.setPlay,
+		FirstHalf:      g.firstHalf,
+		Stopped:        g.stopped && g.layout.Family() == gc.FamilyHSL,
+		KickingTeam:    g.kickingTeam(),
+		SecsRemaining:  g.wireSecs(g.secs),
+		SecondaryTime:  g.wireSecs(g.second),
+	}
+	if g.layout.Family() == gc.FamilyHL {
+		p.DropInTime = 0xFFFF
+		if g.setPlay != gc.SetPlayNone {
+			// Set play team and sub-mode 1: robots may take their set play positions.
+			p.SecondaryStateInfo = [4]uint8{g.teams[g.kickSide], 1, 0, 0}
+		}
+	}
+	for i, side := range g.wireOrder() {
+		t := &g.team[side]
+		ti := &p.Teams[i]
+		ti.TeamNumber = g.teams[side]
+		ti.FieldPlayerColour = fieldColours[side]
+		if g.layout.HasGoalkeeper() {
+			ti.GoalkeeperColour = keeperColours[side]
+			ti.Goalkeeper = 1
+		}
+		ti.Score = uint8(min(t.score, math.MaxUint8))
+		if t.budget >= 0 {
+			ti.MessageBudget = uint16(min(t.budget, math.MaxUint16))
+		}
+		for n := range g.layout.MaxPlayers() {
+			ps := &t.players[n]
+			ri := &ti.Players[n]
+			ri.Penalty = ps.penalty
+			if ps.timed {
+				ri.SecsTillUnpenalised = uint8(min(ceilSecs(ps.left), math.MaxUint8))
+			}
+			ri.Goalkeeper = n == 0 && g.layout.HasGoalkeeperFlag()
+		}
+	}
+}
+
+// wireSecs rounds a timer up to whole seconds and clamps it to the layout's range.
+func (g *game) wireSecs(d time.Duration) int32 {
+	s := ceilSecs(d)
+	if g.layout.SignedTimes() {
+		return int32(min(s, math.MaxInt16))
+	}
+	return int32(min(s, math.MaxUint16))
+}
+
+// ceilSecs returns d in whole seconds, rounded up; 0 for d <= 0.
+func ceilSecs(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64((d + time.Second - 1) / time.Second)
+}
