@@ -1,0 +1,147 @@
+// Package monitor is a passive listener for a RoboCup game's network, in the spirit of the
+// SPL TeamCommunicationMonitor: it hears the GameController, the robots' return packets
+// and the team messages, and shows every robot on a web page and as JSON. It never sends
+// anything (Monitor.Sent stays 0).
+//
+// # Ports and what is seen where
+//
+//	port            kind            traffic                                    decoded with
+//	3838            gamecontroller  "RGme"/"RGTD" broadcast by the GameController   proto/gamecontroller
+//	3939            return          "RGrt" unicast from each robot to the GC host   proto/gamecontroller
+//	10000 + team    team            team messages broadcast by the robots           proto/teaminfo (zju, dnet)
+//	e.g. 57335      team (shared)   ZJUDancer's one port for every team             proto/teaminfo
+//
+// Every socket is a transport.Worker bound to 0.0.0.0:port with SO_REUSEADDR, on the
+// interface Config.Interface selects ("any" by default, so loopback works too). A monitor
+// therefore runs beside a dnetwork node or a GameController on the same host, and what it
+// sees follows the kernel's rules for shared ports:
+//
+//   - Broadcast and multicast datagrams are copied to every socket bound to the port:
+//     the monitor sees every control packet and every team message that reaches its
+//     host, whoever else listens there.
+//   - A unicast datagram reaches only one of the sockets sharing a port, normally the one
+//     bound last. Return packets are unicast to the GameController's host: on another
+//     host the monitor sees none of them, and on the GameController's host it competes
+//     with the GameController for them. A monitor started after the GameController takes
+//     the return packets away from it (the GameController then shows the robots offline);
+//     started before it, the monitor sees none. Use a return port of 0 in the dnetwork
+//     monitor command (no Port of KindReturn here) to leave them alone.
+//   - Several simulated robots on one host talk either on per-robot ports (unicast,
+//     which a monitor cannot share without stealing) or on a host-only multicast group,
+//     which Config.Groups joins on every team port.
+//
+// With Config.FollowGC the monitor also opens the team port of every team the
+// GameController names, so no team list is needed during a game.
+//
+// # Robots
+//
+// A robot is identified by its (team, player) numbers as its packets carry them, not by
+// address; the addresses it sends from are shown per kind of port. A team message sets
+// its pose, ball, role, team-play state and (dnet only) fallen flag; a version 4 return
+// packet sets its pose, ball and fallen flag; the newer of the two poses is shown. The
+// ball estimate arrives relative to the robot and is turned into field coordinates with
+// the robot's pose, in the robot's own frame (centre origin, +x towards the goal its team
+// attacks). The GameController's penalty of the player is shown too.
+//
+// Times: a robot is online while its last packet of any kind is at most
+// Config.OfflineAfter (5 s, the TeamCommunicationMonitor's value) old, and is forgotten
+// after Config.RemoveAfter (60 s; the TeamCommunicationMonitor uses 10 s, which makes a
+// robot vanish during a long pick-up). Rates are packets in the last Config.RateWindow
+// (10 s) divided by the whole window, so they build up over the first 10 s. Times come
+// from the injected clock: the receive time of each datagram and "now" of each snapshot.
+//
+// Budget: a team's messages are the datagrams on its port (every datagram, malformed
+// ones included, as the GameController counts them), or on a shared port the decoded
+// packets carrying its number. A message is counted against the budget when the last
+// control packet's state counts for the league (team.League.Counted: READY, SET,
+// PLAYING, and STANDBY in the SPL; never in a penalty shoot-out or timeout), and is
+// over budget when the GameController's messageBudget for the team was 0. Counters reset
+// when a new game starts: the control packets name other teams, or return to INITIAL of
+// the first half.
+//
+// Faults of a packet are counted for the robot last heard from its source address, for
+// the robot an unverifiable dnet packet claims to be when that one is known, or else for
+// the source address (Snapshot.Sources):
+//
+//	wrong_size   malformed  no packet of the port's protocol has this length
+//	undecodable  malformed  right size, rejected by the decoder (header, version, range,
+//	                        bool byte, reserved bit, NaN, player or team number 0)
+//	auth         malformed  with Config.AuthKey: a dnet packet without a valid tag
+//	oversize     illegal    decodes, but longer than the league's cap (128 B SPL, 512 B HSL)
+//	wrong_port   illegal    a team message on another team's port
+//
+// Memory is bounded: at most Config.MaxRobots robots and Config.MaxSources sources; the
+// packets of further robots are counted in dropped_robots, and the source heard from
+// longest ago makes room for a new one.
+//
+// # HTTP
+//
+// Monitor.Handler serves the web page at GET / (index.html, app.js and style.css,
+// embedded: no external scripts or fonts) and the state at GET /api/state. The page polls
+// the state every 400 ms and draws the field with every robot (circle in the team colour,
+// heading line, player number, role), its ball estimate, the GameController's state,
+// clock and score, per-team budget cards and a table of the robots. The first team of the
+// state is drawn attacking right; the second team's poses are mirrored so that it attacks
+// left.
+//
+// # JSON
+//
+// GET /api/state returns a Snapshot. Keys are snake_case; distances are metres, angles
+// radians, times seconds; null marks a value not known.
+//
+//	time                 string   the monitor clock's now (RFC 3339)
+//	league, size_cap     string, int   rules in use: "hsl", "spl" or "hl"; cap in bytes
+//	offline_after_s, remove_after_s, rate_window_s   number
+//	field                object   length, width, border, goal_width, goal_depth,
+//	                              goal_area_length/_width, penalty_area_length/_width,
+//	                              penalty_mark_distance, centre_circle_diameter
+//	gamecontroller       object
+//	  online             bool     a control packet within offline_after_s
+//	  packets, rate      int, number   valid control packets; per second
+//	  age_s              number|null
+//	  source             string   address of the last control packet
+//	  sources, multiple  [string], bool   GameController hosts heard within
+//	                              offline_after_s; true when more than one
+//	  games              int      new games seen (budget counters reset)
+//	  faults, last_error object, string   bad packets on the port (see Faults)
+//	  game               object|null   the last valid control packet:
+//	    layout, version, header, packet_number, players_per_team
+//	    state, game_phase, set_play   names, e.g. "playing", "normal", "corner_kick"
+//	    stopped, first_half, kicking_team, drop_ball, secs_remaining, secondary_time
+//	    budget_counted   bool     messages sent now count against the budget
+//	    teams            [2]{team, colour, goalkeeper_colour, goalkeeper, score,
+//	                     penalty_shot, message_budget (int|null: remaining, as the
+//	                     GameController reports it), players [{player, penalty,
+//	                     secs_till_unpenalised}]}
+//	teams                [object] in drawing order
+//	  team, port         int      port 0: no port of its own
+//	  attacks            string   "right" or "left" on the page
+//	  colour             string   field player colour from the GameController, or ""
+//	  score              int|null
+//	  messages, rate     int, number   team messages; per second
+//	  counted            int      messages counted against the budget this game
+//	  budget_remaining   int|null the GameController's messageBudget
+//	  over_budget        int      counted while budget_remaining was 0
+//	  robots, robots_online  int
+//	  malformed, illegal int      sums over its robots (illegal adds over_budget)
+//	robots               [object] by team (in teams order), then player
+//	  team, player, online, age_s   age of the last packet of any kind
+//	  pose               {x, y, theta}|null   the robot's own frame
+//	  pose_source        string   "team" or "return"
+//	  ball               {x, y, rel_x, rel_y, age_s (number|null), source}|null
+//	  role, play_state   string   "" until a team message arrived
+//	  fallen, incapacitated, penalised   bool
+//	  penalty, secs_till_unpenalised   the GameController's view of the player
+//	  format, auth       string   "dnet"/"zju"; "none", "unverified" or "verified"
+//	  team_msgs, return_msgs   {count, rate, age_s (number|null), source}
+//	  return_version     int      2, 3 or 4; 0 before the first return packet
+//	  counted            int      its messages counted against the budget this game
+//	  faults             {wrong_size, undecodable, auth, oversize, wrong_port}
+//	  malformed, illegal int      the first three and the last two of faults
+//	  last_error         string
+//	ports                [{name, kind, port, team, state, interface, error, received,
+//	                     delivered, malformed, queue_full, oversize, filtered, sent,
+//	                     send_errors}]   the sockets and their transport counters
+//	sources              [{source, kind, port, packets, age_s, faults, last_error}]
+//	dropped_robots       int
+package monitor

@@ -1,0 +1,208 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+// Monitor listens to the GameController, the return packets and the team ports and keeps
+// what it hears for Monitor.State. It never sends. Its methods are safe for concurrent
+// use.
+type Monitor struct {
+	cfg Config
+	clk clock.Clock
+	key *teaminfo.Key
+	ran atomic.Bool
+
+	mu        sync.Mutex
+	listeners []*listener
+	spawn     func(*listener) // set while Run runs; nil before and after
+	robots    map[robotKey]*robot
+	byAddr    map[addrKey]robotKey // last source address of each robot, per kind
+	sources   map[addrKey]*source  // faults from addresses no robot is known at
+	teams     map[uint8]*teamStats
+	gc        gcState
+	dropped   uint64 // packets of robots beyond MaxRobots
+}
+
+// listener is one port and the worker that owns its socket.
+type listener struct {
+	port Port
+	w    *transport.Worker
+}
+
+type addrKey struct {
+	kind Kind
+	addr netip.AddrPort
+}
+
+// New validates cfg (with defaults applied) and returns a monitor. Nothing is opened
+// before Run.
+func New(cfg Config) (*Monitor, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	m := &Monitor{
+		cfg:     cfg,
+		clk:     cfg.Clock,
+		robots:  map[robotKey]*robot{},
+		byAddr:  map[addrKey]robotKey{},
+		sources: map[addrKey]*source{},
+		teams:   map[uint8]*teamStats{},
+	}
+	if len(cfg.AuthKey) > 0 {
+		m.key, _ = teaminfo.NewKey(cfg.AuthKey) // checked by validate
+	}
+	for _, p := range cfg.Ports {
+		l, err := m.newListener(p)
+		if err != nil {
+			return nil, err
+		}
+		m.listeners = append(m.listeners, l)
+	}
+	m.gc.sources = map[netip.Addr]time.Time{}
+	return m, nil
+}
+
+func (m *Monitor) newListener(p Port) (*listener, error) {
+	tc := transport.Config{
+		Name:      p.Name(),
+		Interface: m.cfg.Interface,
+		Port:      p.Port,
+		// Read everything the kernel has: oversize team messages are judged against the
+		// league cap here, with their sender, rather than dropped by the worker.
+		MaxDatagram: transport.MaxUDPPayload,
+		Logger:      m.cfg.Logger,
+		Now:         m.clk.Now,
+	}
+	if p.Kind == KindTeam {
+		tc.Groups = m.cfg.Groups
+	}
+	w, err := transport.New(tc)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: %s: %w", p.Name(), err)
+	}
+	return &listener{port: p, w: w}, nil
+}
+
+// Run opens every socket and processes datagrams until ctx is done; then it closes the
+// sockets and returns nil. Sockets that cannot be opened are retried by their workers
+// (see transport.Worker.Run) and show as down in the state.
+func (m *Monitor) Run(ctx context.Context) error {
+	if m.ran.Swap(true) {
+		return ErrRunTwice
+	}
+	var wg sync.WaitGroup
+	start := func(l *listener) {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_ = l.w.Run(ctx) // returns nil when ctx is done; failures are retried inside
+		}()
+		go func() {
+			defer wg.Done()
+			for d := range l.w.Datagrams() {
+				if !m.Observe(l.port, d) {
+					l.w.ReportMalformed()
+				}
+			}
+		}()
+	}
+	m.mu.Lock()
+	for _, l := range m.listeners {
+		start(l)
+	}
+	m.spawn = start
+	m.mu.Unlock()
+
+	t := m.clk.NewTicker(pruneInterval)
+	defer t.Stop()
+	for done := false; !done; {
+		select {
+		case <-t.C():
+			// The clock's now rather than the tick's time: a manual clock may have moved on
+			// while an older tick waited in the channel.
+			now := m.clk.Now()
+			m.mu.Lock()
+			m.prune(now)
+			m.mu.Unlock()
+		case <-ctx.Done():
+			done = true
+		}
+	}
+	m.mu.Lock()
+	m.spawn = nil
+	m.mu.Unlock()
+	wg.Wait()
+	return nil
+}
+
+// WaitUp blocks until every socket opened so far is open, ctx is done or Run returned.
+func (m *Monitor) WaitUp(ctx context.Context) error {
+	m.mu.Lock()
+	ls := slices.Clone(m.listeners)
+	m.mu.Unlock()
+	for _, l := range ls {
+		if err := l.w.WaitUp(ctx); err != nil {
+			return fmt.Errorf("monitor: %s: %w", l.port.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Ports returns the ports listened on, with the port numbers the sockets were bound to
+// (a Port of 0 reads as the kernel's choice once its socket is open).
+func (m *Monitor) Ports() []Port {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ps := make([]Port, len(m.listeners))
+	for i, l := range m.listeners {
+		ps[i] = l.port
+		ps[i].Port = l.w.LocalAddr().Port()
+	}
+	return ps
+}
+
+// Sent returns the number of datagrams the monitor's sockets sent: always 0, since the
+// monitor is a passive listener. Tests check it.
+func (m *Monitor) Sent() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var n uint64
+	for _, l := range m.listeners {
+		n += l.w.Stats().Sent
+	}
+	return n
+}
+
+// follow adds the team port of team t when FollowGC is on, no port is counted for t yet
+// and Run is running. m.mu is held.
+func (m *Monitor) follow(t uint8) {
+	if !m.cfg.FollowGC || t == 0 || m.spawn == nil {
+		return
+	}
+	p := TeamPort(t)
+	for _, l := range m.listeners {
+		if (l.port.Kind == KindTeam && l.port.Team == t) || l.port.Port == p.Port {
+			return
+		}
+	}
+	l, err := m.newListener(p)
+	if err != nil {
+		m.cfg.Logger.Warn("monitor: cannot follow team", "team", t, "err", err)
+		return
+	}
+	m.listeners = append(m.listeners, l)
+	m.cfg.Logger.Info("monitor: following team named by the GameController", "team", t, "port", p.Port)
+	m.spawn(l)
+}
