@@ -1,0 +1,5 @@
+//go:build !race
+
+package gcsim
+
+const raceEnabled = false
