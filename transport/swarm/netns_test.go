@@ -135,13 +135,13 @@ func TestNetnsHostMulticast(t *testing.T) {
 		}
 		return true
 	})
-	if s := r1.Stats(); s.OwnEcho != 3 || s.Delivered != 0 {
+	if s, _ := settled(r1); s.OwnEcho != 3 || s.Delivered != 0 {
 		t.Fatalf("r1 stats %+v; want its 3 frames dropped as own echo", s)
 	}
-	if s := nodes["r3"].Stats(); s.NotForUs != 1 || s.Delivered != 2 {
+	if s, _ := settled(nodes["r3"]); s.NotForUs != 1 || s.Delivered != 2 {
 		t.Fatalf("r3 stats %+v; want the unicast to r2 filtered, 2 delivered", s)
 	}
-	if s := nodes["r2"].Stats(); s.Unbound != 1 || s.Delivered != 2 {
+	if s, _ := settled(nodes["r2"]); s.Unbound != 1 || s.Delivered != 2 {
 		t.Fatalf("r2 stats %+v; want the multicast unbound, 2 delivered", s)
 	}
 	for name, b := range in {

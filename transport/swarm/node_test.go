@@ -108,12 +108,28 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // checkInvariants verifies that every datagram a node read is accounted for.
 func checkInvariants(t *testing.T, n *Node) {
 	t.Helper()
-	s := n.Stats()
-	tr := s.Transport
-	if tr.Received != tr.Delivered+tr.Dropped() ||
-		tr.Filtered != s.OwnEcho+s.NotForUs ||
-		tr.Delivered != s.Delivered+s.UnknownSource+s.OutOfRange+s.Unbound {
+	if s, ok := settled(n); !ok {
 		t.Fatalf("%s: counters do not add up: %+v", n.Host(), s)
+	}
+}
+
+// settled waits until every frame the socket counted has been handled by the node (the
+// socket counts a frame when it reads it, the node once it has dealt with it) and
+// reports whether the counters then add up.
+func settled(n *Node) (Stats, bool) {
+	add := func(s Stats) bool {
+		tr := s.Transport
+		return tr.Received == tr.Delivered+tr.Dropped() &&
+			tr.Filtered == s.OwnEcho+s.NotForUs &&
+			tr.Delivered == s.Delivered+s.UnknownSource+s.OutOfRange+s.Unbound
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := n.Stats()
+		if add(s) || time.Now().After(deadline) {
+			return s, add(s)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -236,8 +252,10 @@ func TestPortsMode(t *testing.T) {
 
 	// r2 saw: broadcast 4100, unicast, 1500 bytes (delivered); multicast 4100 and
 	// broadcast 5123 (unbound).
+	// Received is counted when the socket reads a frame, Delivered and Unbound only once
+	// the node has handled it: wait for both.
 	eventually(t, "r2 to account for 5 frames", func() bool { return r2.Stats().Transport.Received == 5 })
-	if s := r2.Stats(); s.Delivered != 3 || s.Unbound != 2 {
+	if s, _ := settled(r2); s.Delivered != 3 || s.Unbound != 2 {
 		t.Fatalf("r2 stats %+v; want 3 delivered, 2 unbound", s)
 	}
 	for name, b := range in {
@@ -357,7 +375,7 @@ func TestFiltering(t *testing.T) {
 	send(frame(Frame{Kind: KindUnicast, Port: DefaultPort, Src: "r1", Dst: "r2", Payload: []byte("ok")}))
 	got.expect(t, "r2", msg{"r1", "r2", DefaultPort, "ok"})
 	eventually(t, "6 datagrams", func() bool { return r2.Stats().Transport.Received == 6 })
-	s := r2.Stats()
+	s, _ := settled(r2)
 	if s.UnknownSource != 1 || s.Transport.Malformed != 1 || s.OwnEcho != 1 || s.NotForUs != 1 ||
 		s.Transport.Oversize != 1 || s.Delivered != 1 {
 		t.Fatalf("stats %+v; want one of each drop and one delivery", s)
