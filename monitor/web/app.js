@@ -116,13 +116,13 @@ function drawRobots(state) {
     });
     const title = svg("title", {}, `team ${r.team} player ${r.player}`);
     g.appendChild(title);
-    if (r.fallen || r.penalised) g.appendChild(svg("circle", { class: "alert", r: 28 }));
-    const dx = Math.cos(p.theta) * 34, dy = -Math.sin(p.theta) * 34;
+    if (r.fallen || r.penalised) g.appendChild(svg("circle", { class: "alert", r: 33 }));
+    const dx = Math.cos(p.theta) * 42, dy = -Math.sin(p.theta) * 42;
     g.appendChild(svg("line", { class: "heading", x1: 0, y1: 0, x2: dx.toFixed(1), y2: dy.toFixed(1) }));
-    g.appendChild(svg("circle", { class: "body", r: 20, fill: colour }));
+    g.appendChild(svg("circle", { class: "body", r: 25, fill: colour }));
     g.appendChild(svg("text", { class: "number", fill: textColour(colour) }, String(r.player)));
     const label = r.fallen ? "fallen" : r.penalised ? "penalised" : r.role && r.role !== "none" ? r.role : "";
-    if (label) g.appendChild(svg("text", { class: "role", y: 44 }, label));
+    if (label) g.appendChild(svg("text", { class: "role", y: 52 }, label));
     robots.push(g);
     if (r.ball) {
       const b = mirror ? { x: -r.ball.x, y: -r.ball.y } : r.ball;
@@ -130,7 +130,7 @@ function drawRobots(state) {
       balls.push(svg("line", { class: "ball-link", x1: sx.toFixed(1), y1: sy.toFixed(1), x2: bx.toFixed(1), y2: by.toFixed(1), stroke: colour }));
       const old = r.ball.age_s !== null && r.ball.age_s > 2;
       balls.push(svg("circle", {
-        class: old ? "ball old" : "ball", cx: bx.toFixed(1), cy: by.toFixed(1), r: 9,
+        class: old ? "ball old" : "ball", cx: bx.toFixed(1), cy: by.toFixed(1), r: 11,
         "data-team": r.team, "data-player": r.player, "data-x": r.ball.x, "data-y": r.ball.y,
       }));
     }
@@ -183,7 +183,7 @@ function drawHeader(state) {
   if (game.drop_ball) detail.push("drop ball");
   else if (game.kicking_team) detail.push(`kick: team ${game.kicking_team}`);
   if (game.secondary_time) detail.push(`secondary ${mmss(game.secondary_time)}`);
-  detail.push(game.budget_counted ? "messages count" : "messages free");
+  detail.push(game.budget_counted ? "budget counting" : "budget paused");
   document.getElementById("detail").textContent = detail.join(" · ");
 }
 
@@ -252,7 +252,7 @@ function drawTable(state) {
     const bad = el("td", { class: "num" + (r.malformed || r.illegal ? " bad-count" : "") }, `${r.malformed} / ${r.illegal}`);
     if (r.last_error) bad.title = r.last_error;
     tr.appendChild(bad);
-    const st = el("td");
+    const st = el("td", { class: "status" });
     st.appendChild(el("span", { class: "badge " + (r.online ? "online" : "offline") }, r.online ? "online" : "offline"));
     if (r.fallen) st.appendChild(el("span", { class: "badge fallen" }, "fallen"));
     if (r.penalised) {
