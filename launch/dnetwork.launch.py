@@ -1,0 +1,60 @@
+"""Start the dnetwork node of one robot.
+
+    ros2 launch dnetwork dnetwork.launch.py robot_id:=3
+    ros2 launch dnetwork dnetwork.launch.py robot_id:=3 params_file:=/path/to/robot3.yaml
+
+The node is named dnetwork_<robot_id>; its parameters come from params_file (by
+default params/robot<robot_id>.yaml of the installed package), and robot_id is
+passed on top of them. The executable is started directly, so the SIGINT of
+Ctrl-C (or launch's SIGTERM on shutdown) reaches it and it exits cleanly.
+"""
+
+import os
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+from launch_ros.substitutions import FindPackageShare
+
+MAX_ROBOT_ID = 20
+
+
+def dnetwork_node(context):
+    text = LaunchConfiguration("robot_id").perform(context)
+    if not text.isdigit() or not 1 <= int(text) <= MAX_ROBOT_ID:
+        raise ValueError(f"robot_id must be 1..{MAX_ROBOT_ID}, got {text!r}")
+    robot_id = int(text)
+    params_file = LaunchConfiguration("params_file").perform(context)
+    if not params_file:
+        share = FindPackageShare("dnetwork").perform(context)
+        params_file = os.path.join(share, "params", f"robot{robot_id}.yaml")
+    return [
+        Node(
+            package="dnetwork",
+            executable="dnetwork",
+            name=f"dnetwork_{robot_id}",
+            arguments=["node"],
+            parameters=[params_file, {"robot_id": robot_id}],
+            output="screen",
+            emulate_tty=True,
+        )
+    ]
+
+
+def generate_launch_description():
+    return LaunchDescription(
+        [
+            DeclareLaunchArgument(
+                "robot_id",
+                default_value="1",
+                description="Player number of this robot, 1..20; the node is dnetwork_<robot_id>.",
+            ),
+            DeclareLaunchArgument(
+                "params_file",
+                default_value="",
+                description="Parameter file of this robot; empty: params/robot<robot_id>.yaml of the package.",
+            ),
+            OpaqueFunction(function=dnetwork_node),
+        ]
+    )

@@ -1,0 +1,1 @@
+"""Stand-in for the launch_ros package (tests only)."""

@@ -1,0 +1,223 @@
+package node
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strconv"
+
+	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
+	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
+	"github.com/robocup-dnetwork/dnetwork/node/swarm"
+	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
+)
+
+// Limits of the node-level parameters.
+const (
+	MinRobotID    = 1
+	MaxRobotID    = 20 // the most players a GameController packet carries (SPL v15+, HSL)
+	MinTeamNumber = 1
+	MaxTeamNumber = 254 // 255 marks a dropped ball in the GameController packets
+)
+
+// ErrConfig is wrapped by every error Validate reports.
+var ErrConfig = errors.New("node: bad config")
+
+// Config is the whole configuration of a dnetwork node. Every field is a ROS parameter
+// (see Declare and the table in the package documentation); DefaultConfig holds the
+// defaults.
+//
+// RobotID, TeamNumber, League and Interface are the node's identity and are copied into
+// the component configurations by Resolve: the Team, Player, League, PlayerNumber and
+// Interface fields of the component configurations are overwritten there.
+type Config struct {
+	// RobotID is this robot's player number, 1..20 (parameter robot_id). Required. It
+	// names the node (dnetwork_<id>) and its topics (/dnetwork_<id>/...).
+	RobotID int
+	// TeamNumber is our team number, 1..254 (team_number). Required.
+	TeamNumber int
+	// League selects the message budget and size rules (league: hsl, spl or hl).
+	League team.League
+	// Interface selects the network interface of every socket (interface: a name, a
+	// CIDR, an IPv4 address, "auto" or "any"; see package transport).
+	Interface string
+	// InputsReliable subscribes MotionInfo, BehaviorInfo and VisionInfo with reliable
+	// QoS (inputs.reliable). Off by default: a best-effort subscription matches
+	// publishers of either reliability, so a vision node that publishes with the
+	// sensor-data profile is heard too.
+	InputsReliable bool
+
+	// TeamEnabled runs the UDP team component (team.enabled). Default true; switch it
+	// off for the 3D simulator, where the sim3d component carries team talk.
+	TeamEnabled bool
+	// Team configures the team component (team.*).
+	Team team.Config
+
+	// GameControllerPort is the port the GameController socket binds
+	// (gamecontroller.port, default 3838).
+	GameControllerPort uint16
+	// GameController configures the GameController client (gamecontroller.*).
+	GameController gamecontroller.Config
+
+	// WorldInfo configures the Fawkes world info component (worldinfo.*); off by default.
+	// An empty WorldInfo.Interface means Interface.
+	WorldInfo worldinfo.Config
+	// Swarm configures the swarm component (swarm.*); off by default. An empty
+	// Swarm.Name means "robot<id>"; an empty Swarm.Interface means Interface in the
+	// network mode and the loopback interface in the one-host modes.
+	Swarm swarm.Config
+
+	// Sim3DEnabled runs the 3D simulator team channel (sim3d.enabled); off by default.
+	Sim3DEnabled bool
+	// Sim3D configures it (sim3d.*).
+	Sim3D sim3d.Config
+
+	// Diagnostics configures /diagnostics (diagnostics.*). An empty Prefix means the node's
+	// name, an empty HardwareID "robot<id>".
+	Diagnostics diagnostics.Config
+}
+
+// DefaultConfig returns the defaults of every parameter. RobotID and TeamNumber are 0
+// and must be set.
+func DefaultConfig() Config {
+	c := Config{
+		League:             team.LeagueHSL,
+		Interface:          "auto",
+		TeamEnabled:        true,
+		Team:               team.DefaultConfig(),
+		GameControllerPort: gamecontroller.ControlPort,
+		GameController:     gamecontroller.DefaultConfig(),
+		WorldInfo:          worldinfo.DefaultConfig(),
+		Swarm:              swarm.DefaultConfig(),
+		Sim3D:              sim3d.DefaultConfig(),
+		Diagnostics:        diagnostics.DefaultConfig(),
+	}
+	c.WorldInfo.Interface = "" // the node's interface
+	c.Swarm.Mode = tswarm.ModeNetwork
+	c.Diagnostics.Prefix = "" // the node's name
+	return c
+}
+
+// NodeName is the node's default name, dnetwork_<id>.
+func NodeName(robotID int) string { return "dnetwork_" + strconv.Itoa(robotID) }
+
+// TopicPrefix is the namespace of the node's own topics, /dnetwork_<id>.
+func (c Config) TopicPrefix() string { return "/" + NodeName(c.RobotID) }
+
+// Resolve returns c with the derived fields filled in: the node's identity copied into
+// every component configuration and the empty defaults replaced (see Config).
+func (c Config) Resolve() Config {
+	c.Team.Team, c.Team.Player = clampByte(c.TeamNumber), clampByte(c.RobotID)
+	c.Team.League = c.League
+
+	c.GameController.Team, c.GameController.Player = c.TeamNumber, c.RobotID
+
+	c.WorldInfo.PlayerNumber = 0
+	if c.RobotID >= 1 && c.RobotID <= worldinfo.MaxPlayerNumber {
+		c.WorldInfo.PlayerNumber = c.RobotID
+	}
+	if c.WorldInfo.Interface == "" {
+		c.WorldInfo.Interface = c.Interface
+	}
+
+	if c.Swarm.Name == "" {
+		c.Swarm.Name = "robot" + strconv.Itoa(c.RobotID)
+	}
+	if c.Swarm.Interface == "" && c.Swarm.Mode == tswarm.ModeNetwork {
+		c.Swarm.Interface = c.Interface
+	}
+
+	c.Sim3D.Player, c.Sim3D.TeamNumber = c.RobotID, clampByte(c.TeamNumber)
+
+	if c.Diagnostics.Prefix == "" {
+		c.Diagnostics.Prefix = NodeName(c.RobotID)
+	}
+	if c.Diagnostics.HardwareID == "" {
+		c.Diagnostics.HardwareID = "robot" + strconv.Itoa(c.RobotID)
+	}
+	return c
+}
+
+// clampByte converts an identity number for a uint8 field; values out of range become
+// 0, which every component's Validate rejects.
+func clampByte(v int) uint8 {
+	if v < 0 || v > 255 {
+		return 0
+	}
+	return uint8(v)
+}
+
+// Validate reports every problem of the resolved configuration at once: the node's own
+// fields and those of every enabled component. Each error wraps ErrConfig.
+func (c Config) Validate() error {
+	r := c.Resolve()
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: %w", ErrConfig, err))
+		}
+	}
+	if r.RobotID < MinRobotID || r.RobotID > MaxRobotID {
+		add(fmt.Errorf("robot_id %d is outside %d..%d", r.RobotID, MinRobotID, MaxRobotID))
+	}
+	if r.TeamNumber < MinTeamNumber || r.TeamNumber > MaxTeamNumber {
+		add(fmt.Errorf("team_number %d is outside %d..%d", r.TeamNumber, MinTeamNumber, MaxTeamNumber))
+	}
+	if r.GameControllerPort == 0 {
+		add(errors.New("gamecontroller.port must not be 0"))
+	}
+	if r.TeamEnabled {
+		add(r.Team.Validate())
+		if p := r.Team.TeamPort(); p == r.GameControllerPort {
+			add(fmt.Errorf("team port %d is the GameController port", p))
+		}
+	}
+	add(r.GameController.Validate())
+	if r.WorldInfo.Enabled {
+		add(r.WorldInfo.Validate())
+	}
+	add(r.Swarm.Validate())
+	if r.Sim3DEnabled {
+		add(r.Sim3D.Validate())
+	}
+	add(r.Diagnostics.Validate())
+	return errors.Join(errs...)
+}
+
+// inputQoS is the QoS of the MotionInfo, BehaviorInfo and VisionInfo subscriptions.
+func (c Config) inputQoS() ros.QoS {
+	q := ros.QoSDefault
+	if !c.InputsReliable {
+		q.Reliability = ros.BestEffort
+	}
+	return q
+}
+
+// parseAddrPort reads "host:port" with a numeric IPv4 or IPv6 address.
+func parseAddrPort(s string) (netip.AddrPort, error) {
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("%q is not an address:port (e.g. 127.0.0.1:10101)", s)
+	}
+	if ap.Port() == 0 {
+		return netip.AddrPort{}, fmt.Errorf("%q has port 0", s)
+	}
+	return ap, nil
+}
+
+// parsePrefix reads a CIDR ("10.0.0.0/24") or a single address ("10.0.0.2", taken as
+// /32 or /128).
+func parsePrefix(s string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("%q is neither an address nor a CIDR", s)
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}

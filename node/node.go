@@ -1,0 +1,468 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
+	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
+	"github.com/robocup-dnetwork/dnetwork/node/swarm"
+	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+)
+
+// TeamMaxDatagram is the largest datagram the team socket takes: the payload of one
+// unfragmented Ethernet frame. Every team packet format is far smaller (zju 296 bytes,
+// dnet 118); longer datagrams are counted as oversize by the socket.
+const TeamMaxDatagram = 1472
+
+// GameControllerMaxDatagram is the largest datagram the GameController socket takes:
+// the largest control packet layout (HL v12, 688 bytes). Longer datagrams are counted as
+// oversize by the socket.
+var GameControllerMaxDatagram = func() int {
+	n := 0
+	for _, l := range gcproto.Layouts() {
+		n = max(n, l.Size())
+	}
+	return n
+}()
+
+// warnEvery is the least time between two warnings of one kind from the node itself.
+const warnEvery = 10 * time.Second
+
+// Topic names under the node's prefix /dnetwork_<id>.
+const (
+	TopicTeamInfo        = "TeamInfo"
+	TopicGCInfo          = "GCInfo"
+	TopicGameControlData = "GameControlData"
+	TopicWorldInfo       = "WorldInfo"
+	TopicSwarmSend       = "swarm/send"
+	TopicSwarmReceived   = "swarm/received"
+	TopicSwarmNeighbors  = "swarm/neighbors"
+	TopicSim3dSay        = "sim3d/say"
+	TopicSim3dHear       = "sim3d/hear"
+	TopicDiagnostics     = "/diagnostics"
+)
+
+// Input topics: /dmotion_<id>/MotionInfo, /dbehavior_<id>/BehaviorInfo and
+// /dvision_<id>/VisionInfo.
+func inputTopics(id int) (motion, behavior, vision string) {
+	return fmt.Sprintf("/dmotion_%d/MotionInfo", id),
+		fmt.Sprintf("/dbehavior_%d/BehaviorInfo", id),
+		fmt.Sprintf("/dvision_%d/VisionInfo", id)
+}
+
+// Node is a running dnetwork: its sockets, components, topics and diagnostics, built
+// by New on a ROS node and run by Run.
+type Node struct {
+	cfg   Config // resolved
+	rn    *ros.Node
+	log   *ros.Logger
+	clk   clock.Clock
+	start time.Time
+
+	gcSock   *transport.Worker
+	teamSock *transport.Worker // nil unless the team component is enabled
+	wiSock   *transport.Worker // nil unless world info is enabled
+
+	gc    *gamecontroller.Component
+	team  *team.Component // nil unless enabled
+	wi    *worldinfo.Component
+	swarm *swarm.Component
+	sim3d *sim3d.Team // nil unless enabled
+	diag  *diagnostics.Component
+
+	in       inputs
+	inSubs   []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
+	running  atomic.Bool
+	entities []interface{ Close() error }
+}
+
+// subscription is what diagnostics read from a ros.Subscription.
+type subscription interface {
+	Topic() string
+	Received() uint64
+	Dropped() uint64
+	PublisherCount() (int, error)
+}
+
+// inputs counts the messages of the input topics.
+type inputs struct {
+	motion, behavior, vision input
+}
+
+type input struct {
+	count atomic.Uint64
+	last  atomic.Int64 // clock time of the last message, Unix ns; 0: none
+}
+
+func (i *input) note(now time.Time) {
+	i.count.Add(1)
+	i.last.Store(now.UnixNano())
+}
+
+// age returns the time since the last message and whether there was one.
+func (i *input) age(now time.Time) (time.Duration, bool) {
+	t := i.last.Load()
+	if t == 0 {
+		return 0, false
+	}
+	return now.Sub(time.Unix(0, t)), true
+}
+
+// Run builds the node on rn with New and runs it until ctx is cancelled.
+func Run(ctx context.Context, rn *ros.Node, cfg Config) error {
+	n, err := New(rn, cfg)
+	if err != nil {
+		return err
+	}
+	return n.Run(ctx)
+}
+
+// New validates cfg and builds everything on the ROS node rn: the sockets (opened by
+// Run), the components, their publishers and the subscriptions to the robot's other
+// nodes. Nothing is sent or received before Run, except that the subscriptions start
+// feeding the components their inputs at once.
+func New(rn *ros.Node, cfg Config) (n *Node, err error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	r := cfg.Resolve()
+	n = &Node{cfg: r, rn: rn, log: rn.Logger(), clk: rn.Clock()}
+	n.start = n.clk.Now()
+	defer func() {
+		if err != nil {
+			n.closeEntities()
+			n = nil
+		}
+	}()
+	sl := SlogLogger(n.log)
+	r.Team.Logger = sl
+	r.GameController.Logger = sl
+	r.WorldInfo.Logger = sl
+	r.Swarm.Logger = sl
+	r.Sim3D.Logger = sl
+	sockLog := sl.With("component", "socket")
+	prefix := r.TopicPrefix() + "/"
+
+	// Sockets.
+	if n.gcSock, err = transport.New(transport.Config{
+		Name: "gamecontroller", Interface: r.Interface, Port: r.GameControllerPort,
+		MaxDatagram: GameControllerMaxDatagram, Logger: sockLog,
+	}); err != nil {
+		return nil, err
+	}
+	if r.TeamEnabled {
+		if n.teamSock, err = transport.New(transport.Config{
+			Name: "team", Interface: r.Interface, Port: r.Team.TeamPort(),
+			MaxDatagram: TeamMaxDatagram, Logger: sockLog,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if r.WorldInfo.Enabled {
+		tc := r.WorldInfo.TransportConfig(nil)
+		tc.Logger = sockLog
+		if n.wiSock, err = transport.New(tc); err != nil {
+			return nil, err
+		}
+	}
+
+	// GameController.
+	gcInfo, err := publisher[dmsgs.GCInfo](n, prefix+TopicGCInfo, ros.QoSDefault)
+	if err != nil {
+		return nil, err
+	}
+	gcData, err := publisher[dmsgs.GameControlData](n, prefix+TopicGameControlData, ros.QoSLatched)
+	if err != nil {
+		return nil, err
+	}
+	if n.gc, err = gamecontroller.New(r.GameController, n.gcSock, n.clk, gcInfo, gcData); err != nil {
+		return nil, err
+	}
+	game := gameView{gc: n.gc}
+
+	var extra []subscription // optional inputs, for diagnostics
+
+	// Team communication: UDP, the 3D simulator's channel, or both, on one topic.
+	var teamInfo *ros.Publisher[dmsgs.TeamInfo, *dmsgs.TeamInfo]
+	if r.TeamEnabled || r.Sim3DEnabled {
+		if teamInfo, err = publisher[dmsgs.TeamInfo](n, prefix+TopicTeamInfo, ros.QoSDefault); err != nil {
+			return nil, err
+		}
+	}
+	if r.TeamEnabled {
+		if n.team, err = team.New(r.Team, team.Deps{Conn: n.teamSock, Publisher: teamInfo, Clock: n.clk, Game: game}); err != nil {
+			return nil, err
+		}
+	}
+	if r.Sim3DEnabled {
+		say, err := publisher[dmsgs.Sim3dSay](n, prefix+TopicSim3dSay, ros.QoSDefault)
+		if err != nil {
+			return nil, err
+		}
+		if n.sim3d, err = sim3d.New(r.Sim3D, n.clk, say, teamInfo); err != nil {
+			return nil, err
+		}
+		hear, err := ros.NewSubscription(rn, prefix+TopicSim3dHear, ros.QoSDefault, n.sim3d.HandleHear)
+		if err != nil {
+			return nil, err
+		}
+		n.entities = append(n.entities, hear)
+		extra = append(extra, hear)
+	}
+
+	// World info.
+	wiDeps := worldinfo.Deps{Clock: n.clk, Game: game}
+	if r.WorldInfo.Enabled {
+		wiDeps.Conn = n.wiSock
+		if wiDeps.Publisher, err = publisher[dmsgs.WorldInfo](n, prefix+TopicWorldInfo, ros.QoSDefault); err != nil {
+			return nil, err
+		}
+	}
+	if n.wi, err = worldinfo.New(r.WorldInfo, wiDeps); err != nil {
+		return nil, err
+	}
+
+	// Swarm.
+	if r.Swarm.Enabled {
+		recv, err := publisher[dmsgs.SwarmMessage](n, prefix+TopicSwarmReceived, ros.QoSDefault)
+		if err != nil {
+			return nil, err
+		}
+		neigh, err := publisher[dmsgs.Neighbors](n, prefix+TopicSwarmNeighbors, ros.QoSDefault)
+		if err != nil {
+			return nil, err
+		}
+		if n.swarm, err = swarm.New(r.Swarm, n.clk, recv, neigh); err != nil {
+			return nil, err
+		}
+		send, err := ros.NewSubscription(rn, prefix+TopicSwarmSend, ros.QoSDefault, n.swarmSend)
+		if err != nil {
+			return nil, err
+		}
+		n.entities = append(n.entities, send)
+		extra = append(extra, send)
+	} else if n.swarm, err = swarm.New(r.Swarm, n.clk, nil, nil); err != nil {
+		return nil, err
+	}
+
+	// Inputs from the robot's other nodes, fanned out to every component that reads them.
+	motionTopic, behaviorTopic, visionTopic := inputTopics(r.RobotID)
+	qos := r.inputQoS()
+	motion, err := ros.NewSubscription(rn, motionTopic, qos, n.onMotion)
+	if err != nil {
+		return nil, err
+	}
+	n.entities = append(n.entities, motion)
+	behavior, err := ros.NewSubscription(rn, behaviorTopic, qos, n.onBehavior)
+	if err != nil {
+		return nil, err
+	}
+	n.entities = append(n.entities, behavior)
+	vision, err := ros.NewSubscription(rn, visionTopic, qos, n.onVision)
+	if err != nil {
+		return nil, err
+	}
+	n.entities = append(n.entities, vision)
+	n.inSubs = append([]subscription{motion, behavior, vision}, extra...)
+
+	// Diagnostics.
+	diagPub, err := publisher[dm.DiagnosticArray](n, TopicDiagnostics, ros.QoSDefault)
+	if err != nil {
+		return nil, err
+	}
+	if n.diag, err = diagnostics.New(r.Diagnostics, n.clk, diagPub, n.sources()...); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// publisher creates a publisher on the node's ROS node and remembers it for cleanup.
+func publisher[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos ros.QoS) (*ros.Publisher[T, P], error) {
+	p, err := ros.NewPublisher[T, P](n.rn, topic, qos)
+	if err != nil {
+		return nil, err
+	}
+	n.entities = append(n.entities, p)
+	return p, nil
+}
+
+func (n *Node) closeEntities() {
+	for i := len(n.entities) - 1; i >= 0; i-- {
+		_ = n.entities[i].Close()
+	}
+	n.entities = nil
+}
+
+func (n *Node) onMotion(m *dmsgs.MotionInfo) {
+	n.in.motion.note(n.clk.Now())
+	n.gc.SetMotion(m)
+	if n.team != nil {
+		n.team.SetMotion(m)
+	}
+	n.wi.SetMotion(m)
+	if n.sim3d != nil {
+		n.sim3d.SetMotion(m)
+	}
+}
+
+func (n *Node) onBehavior(m *dmsgs.BehaviorInfo) {
+	n.in.behavior.note(n.clk.Now())
+	if n.team != nil {
+		n.team.SetBehavior(m)
+	}
+	n.wi.SetBehavior(m)
+	if n.sim3d != nil {
+		n.sim3d.SetBehavior(m)
+	}
+}
+
+func (n *Node) onVision(m *dmsgs.VisionInfo) {
+	n.in.vision.note(n.clk.Now())
+	n.gc.SetVision(m)
+	if n.team != nil {
+		n.team.SetVision(m)
+	}
+	n.wi.SetVision(m)
+	if n.sim3d != nil {
+		n.sim3d.SetVision(m)
+	}
+	if n.cfg.Swarm.Enabled && n.cfg.Swarm.Range > 0 && m.LocOK {
+		n.swarm.SetPosition(n.cfg.Swarm.Name, swarm.Point{X: m.RobotPos.X / 100, Y: m.RobotPos.Y / 100})
+	}
+}
+
+func (n *Node) swarmSend(m *dmsgs.SwarmMessage) {
+	if err := n.swarm.Send(m); err != nil {
+		n.log.WarnEvery("swarm-send", warnEvery, "swarm: message to %q port %d not sent: %v", m.Dst, m.Port, err)
+	}
+}
+
+// Run opens the sockets and runs every component under one errgroup until ctx is
+// cancelled or one of them fails; then it stops them all and returns the first error
+// (nil after a cancellation). The ROS node itself stays open: closing it is the
+// caller's. Run may be called once.
+func (n *Node) Run(ctx context.Context) error {
+	if !n.running.CompareAndSwap(false, true) {
+		return errors.New("node: Run called twice")
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, w := range n.sockets() {
+		g.Go(func() error {
+			if err := w.Run(gctx); err != nil {
+				return fmt.Errorf("socket %s: %w", w.Name(), err)
+			}
+			return nil
+		})
+	}
+	run := func(name string, f func(context.Context) error) {
+		g.Go(func() error {
+			if err := f(gctx); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			return nil
+		})
+	}
+	run("gamecontroller", n.gc.Run)
+	if n.team != nil {
+		run("team", n.team.Run)
+	}
+	run("worldinfo", n.wi.Run)
+	run("swarm", n.swarm.Run)
+	if n.sim3d != nil {
+		run("sim3d", n.sim3d.Run)
+	}
+	run("diagnostics", n.diag.Run)
+	n.log.Infof("%s", n.summary())
+	err := g.Wait()
+	if err != nil && ctx.Err() == nil {
+		n.log.Errorf("stopped: %v", err)
+		return err
+	}
+	n.log.Infof("stopped")
+	return nil
+}
+
+// summary is the start-up log line.
+func (n *Node) summary() string {
+	c := &n.cfg
+	s := fmt.Sprintf("robot %d of team %d, league %s, interface %s; GameController on UDP %d",
+		c.RobotID, c.TeamNumber, c.League, c.Interface, c.GameControllerPort)
+	if c.TeamEnabled {
+		s += fmt.Sprintf(", team %s on UDP %d", c.Team.Format, c.Team.TeamPort())
+		if len(c.Team.Peers) > 0 {
+			s += fmt.Sprintf(" to %d peers", len(c.Team.Peers))
+		}
+	}
+	if c.WorldInfo.Enabled {
+		s += ", world info on " + c.WorldInfo.Group.String()
+	}
+	if c.Swarm.Enabled {
+		s += ", swarm as " + c.Swarm.Name
+	}
+	if c.Sim3DEnabled {
+		s += ", 3D simulator channel"
+	}
+	return s
+}
+
+// sockets lists the node's own sockets (the swarm component opens its own).
+func (n *Node) sockets() []*transport.Worker {
+	ws := []*transport.Worker{n.gcSock}
+	if n.teamSock != nil {
+		ws = append(ws, n.teamSock)
+	}
+	if n.wiSock != nil {
+		ws = append(ws, n.wiSock)
+	}
+	return ws
+}
+
+// Config returns the resolved configuration the node runs with.
+func (n *Node) Config() Config { return n.cfg }
+
+// WaitUp blocks until every socket of the node is open (or ctx is done).
+func (n *Node) WaitUp(ctx context.Context) error {
+	for _, w := range n.sockets() {
+		if err := w.WaitUp(ctx); err != nil {
+			return fmt.Errorf("socket %s: %w", w.Name(), err)
+		}
+	}
+	if n.cfg.Swarm.Enabled {
+		return n.swarm.WaitUp(ctx)
+	}
+	return nil
+}
+
+// GameControllerAddr returns the address of the GameController socket.
+func (n *Node) GameControllerAddr() netip.AddrPort { return n.gcSock.LocalAddr() }
+
+// TeamAddr returns the address of the team socket; invalid when the team component is off.
+func (n *Node) TeamAddr() netip.AddrPort {
+	if n.teamSock == nil {
+		return netip.AddrPort{}
+	}
+	return n.teamSock.LocalAddr()
+}
+
+// Diagnostics returns the array the node would publish on /diagnostics now.
+func (n *Node) Diagnostics() dm.DiagnosticArray { return n.diag.Collect(n.clk.Now()) }
+
+// Logger returns the node's logger as a *slog.Logger.
+func (n *Node) Logger() *slog.Logger { return SlogLogger(n.log) }
