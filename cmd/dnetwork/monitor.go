@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/robocup-dnetwork/dnetwork/monitor"
+	"github.com/robocup-dnetwork/dnetwork/node/team"
+)
+
+func init() {
+	register(&command{
+		name:    "monitor",
+		summary: "watch a game's network passively and serve it as a web page and JSON",
+		run:     runMonitor,
+	})
+}
+
+// monitorOptions are the parsed flags of "dnetwork monitor".
+type monitorOptions struct {
+	http     string
+	cfg      monitor.Config
+	duration time.Duration
+}
+
+func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
+	fs := flag.NewFlagSet("monitor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		httpAddr  = fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
+		iface     = fs.String("interface", "any", "interface of the sockets: any, auto, a name, an IPv4 address or a CIDR")
+		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
+		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
+		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
+		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
+		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
+		league    = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
+		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
+		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
+		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
+		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
+		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
+		duration  = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+	)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintln(w, "usage: dnetwork monitor [flags]")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Listens, without sending anything, to the GameController (3838), the robots' return")
+		fmt.Fprintln(w, "packets (3939) and the team ports, and serves a web page with the field, every robot's")
+		fmt.Fprintln(w, "pose, ball and role, the game state and clock, message rates, budget use and bad")
+		fmt.Fprintln(w, "packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of")
+		fmt.Fprintln(w, "silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a")
+		fmt.Fprintln(w, "node or a GameController on the same host: it sees every broadcast, but a unicast")
+		fmt.Fprintln(w, "datagram reaches only one socket, normally the one bound last. Return packets are")
+		fmt.Fprintln(w, "unicast to the GameController's host, so on that host the monitor takes them from a")
+		fmt.Fprintln(w, "GameController started earlier; use --return-port 0 to leave them alone.")
+		fmt.Fprintln(w)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	fail := func(err error) (*monitorOptions, int) {
+		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	cfg := monitor.DefaultConfig()
+	cfg.Interface = *iface
+	cfg.FollowGC = *follow
+	cfg.AuthKey = []byte(*authKey)
+	cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
+	l, err := team.ParseLeague(*league)
+	if err != nil {
+		return fail(err)
+	}
+	cfg.League = l
+	cfg.Field = monitor.LeagueField(l)
+	for _, p := range []struct {
+		name string
+		v    uint
+	}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
+		if p.v > 65535 {
+			return fail(fmt.Errorf("--%s %d is not a port", p.name, p.v))
+		}
+	}
+	ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
+	if err != nil {
+		return fail(err)
+	}
+	cfg.Ports = ports
+	for f := range strings.FieldsFuncSeq(*groups, isListSep) {
+		g, err := netip.ParseAddr(f)
+		if err != nil {
+			return fail(fmt.Errorf("--group %q: %v", f, err))
+		}
+		cfg.Groups = append(cfg.Groups, g)
+	}
+	if *duration < 0 {
+		return fail(fmt.Errorf("--duration %v is negative", *duration))
+	}
+	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration}, -1
+}
+
+func isListSep(r rune) bool { return r == ',' || r == ' ' }
+
+// monitorPorts builds the port list from the flags: the GameController and return ports
+// unless 0, every team's port (10000 + team, or TEAM=PORT from teamPorts) and the shared
+// ports (bare PORT entries of teamPorts).
+func monitorPorts(gcPort, retPort uint16, teams, teamPorts string) ([]monitor.Port, error) {
+	var ps []monitor.Port
+	if gcPort != 0 {
+		ps = append(ps, monitor.Port{Kind: monitor.KindGameController, Port: gcPort})
+	}
+	if retPort != 0 {
+		ps = append(ps, monitor.Port{Kind: monitor.KindReturn, Port: retPort})
+	}
+	own := map[uint8]uint16{}
+	var shared []uint16
+	for f := range strings.FieldsFuncSeq(teamPorts, isListSep) {
+		t, p, isTeam := strings.Cut(f, "=")
+		if !isTeam {
+			p = t
+		}
+		port, err := strconv.ParseUint(p, 10, 16)
+		if err != nil || port == 0 {
+			return nil, fmt.Errorf("--team-ports %q: %q is not a port 1..65535", teamPorts, p)
+		}
+		if !isTeam {
+			shared = append(shared, uint16(port))
+			continue
+		}
+		n, err := parseTeamNumber(t)
+		if err != nil {
+			return nil, fmt.Errorf("--team-ports %q: %v", teamPorts, err)
+		}
+		own[n] = uint16(port)
+	}
+	var order []uint8
+	for f := range strings.FieldsFuncSeq(teams, isListSep) {
+		n, err := parseTeamNumber(f)
+		if err != nil {
+			return nil, fmt.Errorf("--teams %q: %v", teams, err)
+		}
+		order = append(order, n)
+	}
+	for _, n := range slices.Sorted(maps.Keys(own)) { // teams given only in --team-ports
+		if !slices.Contains(order, n) {
+			order = append(order, n)
+		}
+	}
+	for _, n := range order {
+		p := monitor.TeamPort(n)
+		if q, ok := own[n]; ok {
+			p.Port = q
+		}
+		ps = append(ps, p)
+	}
+	for _, port := range shared {
+		ps = append(ps, monitor.Port{Kind: monitor.KindTeam, Port: port})
+	}
+	return ps, nil
+}
+
+func parseTeamNumber(s string) (uint8, error) {
+	n, err := strconv.ParseUint(s, 10, 8)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%q is not a team number 1..255", s)
+	}
+	return uint8(n), nil
+}
+
+func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	o, code := parseMonitorFlags(args, stderr)
+	if o == nil {
+		return code
+	}
+	errw := &syncWriter{w: stderr}
+	o.cfg.Logger = slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	m, err := monitor.New(o.cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", o.http)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
+		return 1
+	}
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return m.Run(gctx) })
+	g.Go(func() error { return monitor.Serve(gctx, ln, m.Handler()) })
+
+	upCtx, cancelUp := context.WithTimeout(gctx, 5*time.Second)
+	upErr := m.WaitUp(upCtx)
+	cancelUp()
+	if upErr != nil && gctx.Err() == nil {
+		fmt.Fprintf(errw, "dnetwork monitor: %v (retrying in the background)\n", upErr)
+	}
+	var names []string
+	for _, p := range m.Ports() {
+		names = append(names, fmt.Sprintf("%s :%d", p.Name(), p.Port))
+	}
+	if o.cfg.FollowGC {
+		names = append(names, "the teams the GameController names")
+	}
+	fmt.Fprintf(stdout, "dnetwork monitor: listening (interface %s) on %s\n", o.cfg.Interface, strings.Join(names, ", "))
+	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())
+
+	if err := g.Wait(); err != nil {
+		fmt.Fprintf(errw, "dnetwork monitor: %v\n", err)
+		return 1
+	}
+	return 0
+}

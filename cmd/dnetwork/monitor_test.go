@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/monitor"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+)
+
+func TestMonitorPorts(t *testing.T) {
+	gc := monitor.Port{Kind: monitor.KindGameController, Port: 3838}
+	ret := monitor.Port{Kind: monitor.KindReturn, Port: 3939}
+	for _, c := range []struct {
+		name             string
+		gc, ret          uint16
+		teams, teamPorts string
+		want             []monitor.Port
+		err              string
+	}{
+		{name: "defaults", gc: 3838, ret: 3939, want: []monitor.Port{gc, ret}},
+		{name: "teams", gc: 3838, ret: 0, teams: "5,12", want: []monitor.Port{gc, monitor.TeamPort(5), monitor.TeamPort(12)}},
+		{name: "override and shared", teams: "5 12", teamPorts: "12=4000,57335,3=4003",
+			want: []monitor.Port{monitor.TeamPort(5), {Kind: monitor.KindTeam, Port: 4000, Team: 12},
+				{Kind: monitor.KindTeam, Port: 4003, Team: 3}, {Kind: monitor.KindTeam, Port: 57335}}},
+		{name: "bad team", teams: "5,256", err: `"256" is not a team number`},
+		{name: "team 0", teams: "0", err: `"0" is not a team number`},
+		{name: "bad port", teamPorts: "5=70000", err: `"70000" is not a port`},
+		{name: "bad team in ports", teamPorts: "x=4000", err: `"x" is not a team number`},
+	} {
+		got, err := monitorPorts(c.gc, c.ret, c.teams, c.teamPorts)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err = %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || len(got) != len(c.want) {
+			t.Errorf("%s: %+v, %v; want %+v", c.name, got, err, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%s: port %d = %+v, want %+v", c.name, i, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+func TestMonitorFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"--league", "msl"}, 2, "unknown league"},
+		{[]string{"--teams", "a"}, 2, `"a" is not a team number`},
+		{[]string{"--gc-port", "70000"}, 2, "--gc-port 70000 is not a port"},
+		{[]string{"--group", "239.0.0.300"}, 2, "--group"},
+		{[]string{"extra"}, 2, "unexpected arguments"},
+		{[]string{"--duration", "-1s"}, 2, "negative"},
+		{[]string{"--no-such-flag"}, 2, "flag provided but not defined"},
+		{[]string{"-h"}, 0, "--return-port 0 to leave them alone"},
+		{[]string{"--gc-port", "0", "--return-port", "0", "--follow-gc=false"}, 2, "no ports"},
+		{[]string{"--group", "10.0.0.1", "--http", "127.0.0.1:0"}, 2, "not an IPv4 multicast"},
+	} {
+		var stdout, stderr strings.Builder
+		code := dispatch(context.Background(), append([]string{"monitor"}, c.args...), strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.err) {
+			t.Errorf("monitor %q = %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.err)
+		}
+	}
+}
+
+// monitorFreePort returns a UDP port that was free a moment ago.
+func monitorFreePort(t *testing.T) uint16 {
+	t.Helper()
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return uint16(c.LocalAddr().(*net.UDPAddr).Port)
+}
+
+// TestMonitorCommand runs "dnetwork monitor" on loopback, sends it a team message and reads
+// the robot back from /api/state.
+func TestMonitorCommand(t *testing.T) {
+	gcPort, teamPort := monitorFreePort(t), monitorFreePort(t)
+	args := []string{"monitor", "--http", "127.0.0.1:0", "--gc-port", strconv.Itoa(int(gcPort)), "--return-port", "0",
+		"--team-ports", "7=" + strconv.Itoa(int(teamPort)), "--follow-gc=false", "--league", "spl"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		code := dispatch(ctx, args, strings.NewReader(""), pw, &syncWriter{w: &stderr})
+		pw.Close()
+		done <- code
+	}()
+	lines := bufio.NewScanner(pr)
+	var url string
+	urlRE := regexp.MustCompile(`web page (http://127\.0\.0\.1:\d+/)`)
+	var out []string
+	for url == "" && lines.Scan() {
+		out = append(out, lines.Text())
+		if m := urlRE.FindStringSubmatch(lines.Text()); m != nil {
+			url = m[1]
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if url == "" {
+		cancel()
+		<-done
+		t.Fatalf("no web page address in the output %q (stderr %q)", out, stderr.String())
+	}
+	if !strings.Contains(out[0], "team 7 :"+strconv.Itoa(int(teamPort))) || !strings.Contains(out[0], "gamecontroller :") {
+		t.Errorf("listening line %q", out[0])
+	}
+
+	st := teaminfo.State{Team: 7, Player: 3, Seq: 1, Role: teaminfo.RoleStriker}
+	pkt, err := teaminfo.AppendDNet(nil, &st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), teamPort)
+	deadline := time.Now().Add(10 * time.Second)
+	var s monitor.Snapshot
+	for {
+		if _, err := conn.WriteToUDPAddrPort(pkt, dst); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.Get(url + "api/state")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(res.Body).Decode(&s)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Robots) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(s.Robots) != 1 || s.Robots[0].Team != 7 || s.Robots[0].Player != 3 || s.Robots[0].Role != "striker" ||
+		!s.Robots[0].Online || s.League != "spl" || s.SizeCap != 128 {
+		t.Errorf("state robots %+v league %s", s.Robots, s.League)
+	}
+	for _, p := range s.Ports {
+		if p.Sent != 0 {
+			t.Errorf("port %s sent %d datagrams", p.Name, p.Sent)
+		}
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("monitor did not stop after cancel")
+	}
+}
+
+func TestMonitorDuration(t *testing.T) {
+	var stdout, stderr strings.Builder
+	start := time.Now()
+	code := dispatch(context.Background(), []string{"monitor", "--http", "127.0.0.1:0", "--gc-port", "0", "--return-port", "0",
+		"--team-ports", strconv.Itoa(int(monitorFreePort(t))), "--follow-gc=false", "--duration", "300ms"},
+		strings.NewReader(""), &syncWriter{w: &stdout}, &syncWriter{w: &stderr})
+	if code != 0 || time.Since(start) > 5*time.Second || !strings.Contains(stdout.String(), "team port ") {
+		t.Errorf("exit %d after %v, stdout %q, stderr %q", code, time.Since(start), stdout.String(), stderr.String())
+	}
+}
