@@ -390,7 +390,7 @@ func checkHSL(s Setup, what string) error {
 	return nil
 }
 
-// DropBall sets the kicking team to the dropped-ball marker (255).
+// DropBall ends any set play and sets the kicking team to the dropped-ball marker (255).
 type DropBall struct{}
 
 func (DropBall) String() string    { return "dropball" }
@@ -398,6 +398,9 @@ func (DropBall) check(Setup) error { return nil }
 func (DropBall) apply(g *game) (bool, error) {
 	if g.kick == kickDrop {
 		return false, nil
+	}
+	if g.setPlay != gc.SetPlayNone {
+		g.endSetPlay()
 	}
 	g.kick = kickDrop
 	return true, nil

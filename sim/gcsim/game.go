@@ -133,6 +133,21 @@ const (
 	timerBreak
 )
 
+// String names what the timer counts, "" for nothing.
+func (u timerUse) String() string {
+	switch u {
+	case timerReady:
+		return "ready"
+	case timerKickOff:
+		return "kick-off"
+	case timerSetPlay:
+		return "set play"
+	case timerBreak:
+		return "half-time"
+	}
+	return ""
+}
+
 // kickMode says what the kicking team field holds.
 type kickMode uint8
 

@@ -556,11 +556,15 @@ type GameView struct {
 	SetPlay   gc.SetPlay `json:"-"`
 	// SetPlayName is the unified set play name ("none", "corner_kick", ...).
 	SetPlayName string `json:"setPlay"`
-	// KickingTeam is the byte sent: a team number or 255 (dropped ball or none).
+	// KickingTeam is the byte sent: a team number, or 255 for a dropped ball (DropBall)
+	// or no kicking team.
 	KickingTeam uint8 `json:"kickingTeam"`
-	// SecsRemaining and SecondaryTime are the times sent, in seconds.
-	SecsRemaining int `json:"secsRemaining"`
-	SecondaryTime int `json:"secondaryTime"`
+	DropBall    bool  `json:"dropBall"`
+	// SecsRemaining and SecondaryTime are the times sent, in seconds; SecondaryFor says
+	// what the secondary time counts: "ready", "kick-off", "set play", "half-time" or "".
+	SecsRemaining int    `json:"secsRemaining"`
+	SecondaryTime int    `json:"secondaryTime"`
+	SecondaryFor  string `json:"secondaryFor"`
 
 	// Teams are side A and B (not the wire order, which swaps in the second half).
 	Teams [2]TeamView `json:"teams"`
@@ -610,8 +614,10 @@ func (s *Simulator) viewLocked() GameView {
 		SetPlay:       g.setPlay,
 		SetPlayName:   g.setPlay.String(),
 		KickingTeam:   g.kickingTeam(),
+		DropBall:      g.kick == kickDrop,
 		SecsRemaining: int(g.wireSecs(g.secs)),
 		SecondaryTime: int(g.wireSecs(g.second)),
+		SecondaryFor:  g.secondFor.String(),
 		PacketNumber:  s.number,
 		Packets:       s.stats.Packets,
 		Step:          s.next,
@@ -634,7 +640,7 @@ func (s *Simulator) viewLocked() GameView {
 }
 
 // Summary describes the game in one line, e.g.
-// "PLAYING 1st half  17 1:0 5  47 s  corner_kick for 5 (30 s)  B2 pushing 12 s".
+// "PLAYING  1st half  17 1:0 5  47 s  corner_kick for 5 (30 s)  B2 pushing 12 s".
 func (v GameView) Summary() string {
 	var b strings.Builder
 	half := "1st half"
@@ -644,15 +650,19 @@ func (v GameView) Summary() string {
 	fmt.Fprintf(&b, "%-8s %s  %d %d:%d %d  %d s", v.StateName, half, v.Teams[0].Number, v.Teams[0].Score,
 		v.Teams[1].Score, v.Teams[1].Number, v.SecsRemaining)
 	switch {
+	case v.DropBall:
+		b.WriteString("  dropped ball")
 	case v.SetPlay != gc.SetPlayNone:
-		fmt.Fprintf(&b, "  %s for %d (%d s)", v.SetPlayName, v.KickingTeam, v.SecondaryTime)
-	case v.KickingTeam == gc.DropBall:
-		b.WriteString("  kicking none/dropped ball")
-	default:
+		fmt.Fprintf(&b, "  %s for %d", v.SetPlayName, v.KickingTeam)
+	case v.KickingTeam != gc.DropBall && v.State != gc.StateFinished:
 		fmt.Fprintf(&b, "  kick-off %d", v.KickingTeam)
-		if v.SecondaryTime > 0 {
-			fmt.Fprintf(&b, " (%d s)", v.SecondaryTime)
-		}
+	}
+	switch v.SecondaryFor {
+	case "":
+	case "kick-off", "set play":
+		fmt.Fprintf(&b, " (%d s)", v.SecondaryTime)
+	default:
+		fmt.Fprintf(&b, ", %s %d s", v.SecondaryFor, v.SecondaryTime)
 	}
 	if v.Stopped {
 		b.WriteString("  STOPPED")
