@@ -20,6 +20,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 func init() {
@@ -96,7 +97,7 @@ type gcSimOptions struct {
 	printScript bool
 }
 
-func parseGCSimFlags(args []string, stdout, stderr io.Writer) (*gcSimOptions, int) {
+func parseGCSimFlags(args []string, stderr io.Writer) (*gcSimOptions, int) {
 	fs := flag.NewFlagSet("gc-sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -209,7 +210,7 @@ func parseGCSimFlags(args []string, stdout, stderr io.Writer) (*gcSimOptions, in
 }
 
 func runGCSim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code := parseGCSimFlags(args, stdout, stderr)
+	o, code := parseGCSimFlags(args, stderr)
 	if o == nil {
 		return code
 	}
@@ -225,7 +226,7 @@ func runGCSim(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	ttl := o.ttl
 	if ttl == 0 {
-		ttl = -1 // transport.HostOnlyTTL
+		ttl = transport.HostOnlyTTL
 	}
 	u, err := gcsim.NewUDP(gcsim.UDPConfig{Dest: o.dest, ReturnPort: o.returnPort, TeamPorts: o.teamMsgs,
 		Teams: o.setup.Teams, MulticastTTL: ttl, Logger: logger})
@@ -273,8 +274,12 @@ func runGCSim(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	setup := sim.Setup()
-	fmt.Fprintf(out, "gc-sim: %s, team %d (A) and %d (B), %d players; control packets to %s; return packets on %v\n",
-		setup.Layout, setup.Teams[0], setup.Teams[1], setup.Players, o.dest, u.Return.LocalAddr())
+	via := ""
+	if o.dest.Kind != gcsim.DestUnicast {
+		via = " via " + u.Control.Interface().String()
+	}
+	fmt.Fprintf(out, "gc-sim: %s, team %d (A) and %d (B), %d players; control packets to %s%s; return packets on %v\n",
+		setup.Layout, setup.Teams[0], setup.Teams[1], setup.Players, o.dest, via, u.Return.LocalAddr())
 	fmt.Fprintf(out, "gc-sim: script %s: %d steps, half %v, speed %g\n", o.scriptName, len(o.script.Steps),
 		cmpOr(o.script.Half, gcsim.DefaultTiming().Half), o.speed)
 	fmt.Fprintf(out, "[%7.1fs] %s  | start\n", 0.0, sim.State().Summary())

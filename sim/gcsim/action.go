@@ -40,8 +40,16 @@ func (s Setup) withDefaults() Setup {
 	return s
 }
 
-// Validate reports what is wrong with the setup (after defaults).
+// Validate reports what is wrong with the setup (after defaults); the error wraps
+// ErrConfig.
 func (s Setup) Validate() error {
+	if errs := s.problems(); len(errs) > 0 {
+		return fmt.Errorf("%w: %w", ErrConfig, errors.Join(errs...))
+	}
+	return nil
+}
+
+func (s Setup) problems() []error {
 	s = s.withDefaults()
 	var errs []error
 	if !s.Layout.Valid() {
@@ -58,10 +66,7 @@ func (s Setup) Validate() error {
 	if s.Layout.Valid() && (s.Players < 1 || s.Players > s.Layout.MaxPlayers()) {
 		errs = append(errs, fmt.Errorf("%d players outside 1..%d of %s", s.Players, s.Layout.MaxPlayers(), s.Layout))
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%w: %w", ErrConfig, errors.Join(errs...))
-	}
-	return nil
+	return errs
 }
 
 // Action is one thing a referee does: a state change, a set play, a penalty, a goal.

@@ -411,7 +411,8 @@ const DefaultHalf = time.Minute
 // HSL), a goal for A and the kick-off for B, the half running out, half time, and a
 // second half with the kick-off for B and a goal kick for A. Playing time in each half
 // adds up to exactly one half, so the halves end by the clock. With 1 min halves it
-// lasts 155 s of game time (use Config.Speed to shorten it).
+// lasts 155 s of game time, 157 s in HSL (use Config.Speed to shorten it). At speeds
+// above about 3, SET (3 s) may fall between two 2 Hz packets of non-HSL layouts.
 func DefaultScript(l gc.Layout, half time.Duration) Script {
 	if half <= 0 {
 		half = DefaultHalf

@@ -114,8 +114,8 @@ type Change struct {
 
 // Stats counts the simulator's traffic.
 type Stats struct {
-	// Packets counts control packets sent (each to every destination address); Burst
-	// counts those sent because of an HSL burst.
+	// Packets counts control packets handed to the socket (each to every destination
+	// address); Burst counts those due to an HSL burst.
 	Packets, Burst uint64
 	// SendErrors counts datagrams the socket did not accept.
 	SendErrors uint64
@@ -172,13 +172,11 @@ type request struct {
 	reply chan error
 }
 
-// New checks cfg and returns a simulator in INITIAL; nothing is sent before Run.
+// New checks cfg and returns a simulator in INITIAL; nothing is sent before Run. Errors
+// wrap ErrConfig, ErrDest, or ErrScript and ErrAction for a script the setup cannot play.
 func New(cfg Config) (*Simulator, error) {
 	cfg.Setup = cfg.Setup.withDefaults()
-	var errs []error
-	if err := cfg.Setup.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	errs := cfg.Setup.problems()
 	if cfg.Speed == 0 {
 		cfg.Speed = 1
 	}

@@ -3,6 +3,7 @@ package gcsim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -655,8 +656,9 @@ func TestNewErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ok
 			tc.mod(&c)
-			if _, err := New(c); !errors.Is(err, tc.want) {
-				t.Errorf("New: %v, want %v", err, tc.want)
+			_, err := New(c)
+			if !errors.Is(err, tc.want) || strings.Count(fmt.Sprint(err), "bad config") > 1 {
+				t.Errorf("New: %v, want %v (and ErrConfig at most once)", err, tc.want)
 			}
 		})
 	}

@@ -213,3 +213,29 @@ func TestNamespaces(t *testing.T) {
 		})
 	}
 }
+
+func TestNewUDP(t *testing.T) {
+	u, err := NewUDP(UDPConfig{Dest: dstOne, ReturnPort: ReturnPort, TeamPorts: true, Teams: [2]uint8{teamA, teamB}, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range u.Team {
+		if want := TeamPortBase + uint16([]uint8{teamA, teamB}[i]); w == nil || w.LocalAddr().Port() != want {
+			t.Errorf("team socket %d: %v, want port %d", i, w, want)
+		}
+	}
+	if p := u.Return.LocalAddr().Port(); p != ReturnPort {
+		t.Errorf("return port %d", p)
+	}
+	var cfg Config
+	u.Attach(&cfg)
+	if cfg.Control != u.Control || cfg.Return != u.Return || cfg.TeamConns[0] != u.Team[0] || cfg.TeamConns[1] != u.Team[1] {
+		t.Error("Attach did not set the sockets")
+	}
+	if _, err := NewUDP(UDPConfig{Dest: dstOne, TeamPorts: true, Teams: [2]uint8{teamA, 0}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("team ports without team numbers: %v, want ErrConfig", err)
+	}
+	if _, err := NewUDP(UDPConfig{}); !errors.Is(err, ErrDest) {
+		t.Errorf("no destination: %v, want ErrDest", err)
+	}
+}
