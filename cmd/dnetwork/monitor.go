@@ -229,6 +229,12 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		names = append(names, "the teams the GameController names")
 	}
 	fmt.Fprintf(stdout, "dnetwork monitor: listening (interface %s) on %s\n", o.cfg.Interface, strings.Join(names, ", "))
+	for _, p := range o.cfg.Ports {
+		if p.Kind == monitor.KindReturn {
+			fmt.Fprintln(stdout, "dnetwork monitor: return packets are unicast to the GameController's host; there this monitor"+
+				" takes them from a GameController started earlier (--return-port 0 leaves them alone)")
+		}
+	}
 	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())
 
 	if err := g.Wait(); err != nil {
