@@ -163,7 +163,9 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 	g.last = d.Time
 	g.count++
 	g.win.add(d.Time)
-	g.sources[d.Src.Addr()] = d.Time
+	if _, known := g.sources[d.Src.Addr()]; known || len(g.sources) < m.cfg.MaxSources {
+		g.sources[d.Src.Addr()] = d.Time
+	}
 	for _, t := range p.Teams {
 		m.follow(t.TeamNumber)
 	}
