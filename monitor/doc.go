@@ -70,9 +70,9 @@
 //	oversize     illegal    decodes, but longer than the league's cap (128 B SPL, 512 B HSL)
 //	wrong_port   illegal    a team message on another team's port
 //
-// Memory is bounded: at most Config.MaxRobots robots and Config.MaxSources sources; the
-// packets of further robots are counted in dropped_robots, and the source heard from
-// longest ago makes room for a new one.
+// Memory is bounded: at most Config.MaxRobots robots, Config.MaxSources sources and as
+// many GameController hosts; the packets of further robots are counted in dropped_robots,
+// and the source heard from longest ago makes room for a new one.
 //
 // # HTTP
 //
