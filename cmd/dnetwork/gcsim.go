@@ -31,8 +31,8 @@ func init() {
 	})
 }
 
-// gcSimUpTimeout bounds the wait for the sockets to open.
-const gcSimUpTimeout = 5 * time.Second
+// gcSimUpTimeout bounds the wait for the sockets to open (a variable for tests).
+var gcSimUpTimeout = 5 * time.Second
 
 // syncWriter serialises writes of several goroutines to one writer.
 type syncWriter struct {
@@ -246,13 +246,14 @@ func runGCSim(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	err = u.WaitUp(upCtx)
 	upCancel()
 	if err != nil {
+		stopped := ctx.Err() != nil
+		why := fmt.Sprintf("control socket: %v; return socket: %v", errText(u.Control.Status().Err), errText(u.Return.Status().Err))
 		cancel()
 		_ = g.Wait()
-		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		if stopped {
 			return 0 // stopped before the sockets were open
 		}
-		fmt.Fprintf(stderr, "dnetwork gc-sim: sockets did not open: control %v, return %v\n",
-			errText(u.Control.Status().Err), errText(u.Return.Status().Err))
+		fmt.Fprintf(stderr, "dnetwork gc-sim: sockets did not open within %v: %s\n", gcSimUpTimeout, why)
 		return 1
 	}
 
@@ -312,7 +313,7 @@ func cmpOr(d, def time.Duration) time.Duration {
 
 func errText(err error) string {
 	if err == nil {
-		return "ok"
+		return "no error"
 	}
 	return err.Error()
 }

@@ -250,6 +250,17 @@ func TestGCSimStopsBeforeUp(t *testing.T) {
 	}
 }
 
+// TestGCSimSocketsDoNotOpen reports an interface that does not exist.
+func TestGCSimSocketsDoNotOpen(t *testing.T) {
+	old := gcSimUpTimeout
+	gcSimUpTimeout = 300 * time.Millisecond
+	defer func() { gcSimUpTimeout = old }()
+	res := runGCSimCmd(t, "", "--dest", "broadcast:nosuch0", "--return-port", "0", "--duration", "5s")
+	if res.code != 1 || !strings.Contains(res.stderr, `sockets did not open within 300ms: control socket: transport: no matching interface: "nosuch0" not found`) {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
 func TestWriteRobotTable(t *testing.T) {
 	var b bytes.Buffer
 	writeRobotTable(&b, nil, gcsim.Stats{Returns: 3, Malformed: 3}, 2*time.Second)
