@@ -3,7 +3,7 @@
 # Go itself must already be on PATH (Go 1.26 or newer).
 set -euo pipefail
 
-pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2)
+pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
