@@ -39,10 +39,10 @@
 //
 // Control packets go out every 500 ms (2 Hz) to the Destination: the broadcast address
 // of an interface, a list of unicast addresses (several robots' ports on 127.0.0.1,
-// since loopback cannot broadcast) or a multicast group. For HSL layouts every change
-// of the game is also sent at once and then at 5 Hz until five packets went out, as
-// the HSL GameController does when play stops. The regular 2 Hz slots keep their phase;
-// a burst packet that falls on one is sent once.
+// since loopback cannot broadcast) or a multicast group. The HSL GameController also
+// sends at once and then at 5 Hz, five packets in all, when play stops; for HSL
+// layouts the simulator does so after every change of the game. The regular 2 Hz
+// slots keep their phase; a burst packet that falls on one is sent once.
 //
 // # Return packets
 //
@@ -53,7 +53,7 @@
 //
 // # Scripts
 //
-// A script is text, one step per line; ParseScript documents the format and
-// DefaultScript builds the built-in short game. The same action syntax (and a few
+// A script is text, one step per line; ScriptHelp documents the format, ParseScript
+// reads it and DefaultScript builds the built-in short game. The same action syntax (and a few
 // one-letter shortcuts) drives a running Simulator through Apply.
 package gcsim
