@@ -1,0 +1,187 @@
+//go:build cgo
+
+package node_test
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+)
+
+// TestE2ETeam runs three robots of one team on loopback, each on its own team port
+// sending to the other two (per-robot ports, signed dnet packets). A test ROS node
+// publishes each robot's inputs and reads /dnetwork_<id>/TeamInfo: every robot must
+// publish both teammates' packets with the values their inputs gave. Then a scripted
+// GameController penalises robot 3: it must fall silent while robot 2 keeps talking,
+// the GameController state must reach the teammates' packets, return packets v4 must
+// arrive from all three robots, and /diagnostics must count the teammates.
+func TestE2ETeam(t *testing.T) {
+	getenv := testEnv(t, domainTeam)
+	const robots = 3
+	ports := freePorts(t, 2*robots)
+	teamPorts, gcPorts := ports[:robots], ports[robots:]
+	gc := udpSocket(t, "127.0.0.1:0") // the GameController: sends control packets, receives returns
+
+	for i := range robots {
+		id := i + 1
+		cfg := baseConfig(id)
+		cfg.Team.Port = teamPorts[i]
+		cfg.Team.AuthKey = []byte("e2e-team-17-secret")
+		for j, p := range teamPorts {
+			if j != i {
+				cfg.Team.Peers = append(cfg.Team.Peers, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), p))
+			}
+		}
+		cfg.GameControllerPort = gcPorts[i]
+		cfg.GameController.ReturnPort = localPort(gc)
+		cfg.GameController.ReturnRate = 2
+		startNode(t, getenv, cfg)
+	}
+
+	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	infos := make([]*collector[dmsgs.TeamInfo], robots)
+	gcInfos := make([]*collector[dmsgs.GCInfo], robots)
+	for i := range robots {
+		infos[i] = collect[dmsgs.TeamInfo](t, tester, fmt.Sprintf("/dnetwork_%d/TeamInfo", i+1))
+		gcInfos[i] = collect[dmsgs.GCInfo](t, tester, fmt.Sprintf("/dnetwork_%d/GCInfo", i+1))
+	}
+	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
+	for i := range robots {
+		waitMatched(t, "TeamInfo", infos[i].sub.PublisherCount)
+		robotInputs(t, tester, i+1)
+	}
+
+	// Every robot hears both teammates, with what their inputs said.
+	for i := range robots {
+		for j := range robots {
+			if i == j {
+				continue
+			}
+			mate := j + 1
+			m := infos[i].wait(t, 0, 10*time.Second, fmt.Sprintf("robot %d hears robot %d", i+1, mate), func(m *dmsgs.TeamInfo) bool {
+				return int(m.PlayerNumber) == mate && m.SeeBall
+			})
+			if m.TeamNumber != testTeam || !m.Authenticated || m.Format != dmsgs.TeamInfoFormatDnet ||
+				!near(m.RobotPos.X, 100*float64(mate)) || !near(m.RobotPos.Y, -50*float64(mate)) ||
+				m.Role != uint8(mate) || m.State != dmsgs.TeamInfoStatePlaying || m.Incapacitated || m.GCConnected {
+				t.Errorf("robot %d heard robot %d as %+v", i+1, mate, m)
+			}
+		}
+	}
+
+	// The GameController puts the game in PLAYING and penalises robot 3.
+	stop := make(chan struct{})
+	sent := make(chan struct{})
+	p := gamePacket(gcproto.LayoutHSL20, gcproto.StatePlaying)
+	p.Teams[0].Players[2].Penalty = firstPenalty(gcproto.LayoutHSL20)
+	p.Teams[0].Players[2].SecsTillUnpenalised = 30
+	b, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(sent)
+		tk := time.NewTicker(100 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			for _, port := range gcPorts {
+				sendTo(t, gc, b, port)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+		}
+	}()
+	defer func() { close(stop); <-sent }()
+
+	g := gcInfos[2].wait(t, 0, 5*time.Second, "robot 3 penalised", func(m *dmsgs.GCInfo) bool { return m.Connected && m.Penalised })
+	if g.State != dmsgs.GCInfoStatePlaying || g.GCVersion != "HSL20" || g.SecsTillUnpenalised == 0 || g.MessageBudget != 12000 {
+		t.Errorf("robot 3 GCInfo %+v", g)
+	}
+	// Robot 2's packets now say what the GameController says.
+	m := infos[0].wait(t, 0, 5*time.Second, "robot 2 connected to the GameController", func(m *dmsgs.TeamInfo) bool {
+		return m.PlayerNumber == 2 && m.GCConnected
+	})
+	if m.GCState != dmsgs.GCInfoStatePlaying || m.Penalised {
+		t.Errorf("robot 2's packet: gc_state %d penalised %v", m.GCState, m.Penalised)
+	}
+	// Packets in flight when the penalty arrived may still land; after that, silence.
+	time.Sleep(300 * time.Millisecond)
+	mark := infos[0].mark()
+	time.Sleep(time.Second)
+	from := map[uint8]int{}
+	for _, m := range infos[0].since(mark) {
+		from[m.PlayerNumber]++
+	}
+	if from[3] != 0 || from[2] < 3 {
+		t.Errorf("during robot 3's penalty robot 1 heard %v (want none from 3, several from 2)", from)
+	}
+
+	// Return packets v4 from every robot, with the pose their vision gave.
+	seen := map[uint8]bool{}
+	buf := make([]byte, 1500)
+	if err := gc.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for len(seen) < robots {
+		n, _, err := gc.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			t.Fatalf("return packets from %v only: %v", seen, err)
+		}
+		var r gcproto.ReturnPacket
+		if err := gcproto.DecodeReturn(buf[:n], &r); err != nil {
+			t.Fatalf("return packet % x: %v", buf[:n], err)
+		}
+		if r.Version != gcproto.ReturnVersion || r.Team != testTeam || r.Fallen ||
+			!near(float64(r.Pose[0]), 1000*float64(r.Player)) || !near(float64(r.Ball[0]), 500) {
+			t.Errorf("return packet %+v", r)
+		}
+		seen[r.Player] = true
+	}
+
+	// Diagnostics: robot 1 has both teammates online and counts what it received.
+	diags.wait(t, 0, 5*time.Second, "robot 1 diagnostics", func(a *dm.DiagnosticArray) bool {
+		st, ok := diagStatus(a, "dnetwork_1: team")
+		if !ok {
+			return false
+		}
+		v, _ := diagValue(a, "dnetwork_1: team", "teammates")
+		return st.Level == dm.DiagnosticStatusOK && v == "2 3" &&
+			diagHas(a, "dnetwork_1: gamecontroller", map[string]string{"connected": "true", "version": "HSL20"}) &&
+			diagHas(a, "dnetwork_1: "+node.DiagSocketPrefix+"team", map[string]string{"state": "up"})
+	})
+}
+
+// gamePacket is a packet of layout l in state s for our team 17 (first, red, score 2)
+// against team 5 (blue, score 1), our kick-off, 300 s left, budgets where the layout
+// has them.
+func gamePacket(l gcproto.Layout, s gcproto.State) gcproto.Packet {
+	p := gcproto.Packet{
+		Layout: l, PacketNumber: 1, PlayersPerTeam: 5, State: s, FirstHalf: true,
+		KickingTeam: testTeam, SecsRemaining: 300, DropInTime: 0xFFFF,
+	}
+	p.Teams[0] = gcproto.TeamInfo{TeamNumber: testTeam, FieldPlayerColour: gcproto.ColourRed, Score: 2}
+	p.Teams[1] = gcproto.TeamInfo{TeamNumber: otherTeam, FieldPlayerColour: gcproto.ColourBlue, Score: 1}
+	if l.HasMessageBudget() {
+		p.Teams[0].MessageBudget, p.Teams[1].MessageBudget = 12000, 11000
+	}
+	return p
+}
+
+// firstPenalty returns the smallest penalty code the layout knows.
+func firstPenalty(l gcproto.Layout) gcproto.Penalty {
+	for p := gcproto.Penalty(1); p != 0; p++ {
+		if l.ValidPenalty(p) {
+			return p
+		}
+	}
+	panic("no penalty code in " + l.String())
+}

@@ -1,0 +1,351 @@
+//go:build cgo
+
+package node_test
+
+// End-to-end tests: real node.Node instances on real ROS nodes (Cyclone DDS on
+// loopback) with real UDP sockets on 127.0.0.1, driven by a test ROS node that
+// publishes the robot's inputs and subscribes the node's topics, and by test UDP
+// sockets that play GameController and teammates.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+// Domain ids of this package's tests (the ros packages use 10..49): one per test,
+// because Cyclone reads a domain's configuration when the process first creates it.
+const (
+	domainTeam     = 50
+	domainGC       = 51
+	domainDrops    = 52
+	domainBenchGC  = 54
+	domainBenchSix = 55
+)
+
+// cycloneConfig makes discovery work on a loopback interface without multicast:
+// unicast SPDP to every participant index on 127.0.0.1.
+const cycloneConfig = `<?xml version="1.0" encoding="UTF-8"?>
+<CycloneDDS xmlns="https://cdds.io/config">
+  <Domain Id="any">
+    <General>
+      <Interfaces><NetworkInterface name="lo"/></Interfaces>
+      <AllowMulticast>false</AllowMulticast>
+    </General>
+    <Discovery>
+      <ParticipantIndex>auto</ParticipantIndex>
+      <MaxAutoParticipantIndex>30</MaxAutoParticipantIndex>
+      <Peers><Peer address="127.0.0.1"/></Peers>
+    </Discovery>
+    <Tracing><Verbosity>warning</Verbosity><OutputFile>stderr</OutputFile></Tracing>
+  </Domain>
+</CycloneDDS>
+`
+
+// testEnv returns the environment of the ROS nodes of one test: the loopback Cyclone
+// configuration and the test's own domain.
+func testEnv(t testing.TB, domain int) func(string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cyclonedds.xml")
+	if err := os.WriteFile(path, []byte(cycloneConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"CYCLONEDDS_URI": "file://" + path, "ROS_DOMAIN_ID": strconv.Itoa(domain)}
+	return func(k string) string { return env[k] }
+}
+
+// syncBuffer collects the nodes' log lines; they are printed when a test fails.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// rosNode creates a ROS node for a test and closes it at the end.
+func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBuffer) *ros.Node {
+	t.Helper()
+	rn, err := ros.NewNode(context.Background(), name, "/", ros.NodeOptions{
+		Getenv: getenv, LogOutput: logs, NoParameterServices: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rn.Close() })
+	return rn
+}
+
+// startNode builds a dnetwork node for cfg on its own ROS node and runs it until the
+// test ends; the end checks that Run returns nil within a few seconds.
+func startNode(t testing.TB, getenv func(string) string, cfg node.Config) *node.Node {
+	t.Helper()
+	logs := &syncBuffer{}
+	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs)
+	n, err := node.New(rn, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("robot %d: Run: %v", cfg.RobotID, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("robot %d: Run did not return after cancel", cfg.RobotID)
+		}
+		if t.Failed() {
+			t.Logf("robot %d log:\n%s", cfg.RobotID, logs.String())
+		}
+	})
+	up, upCancel := context.WithTimeout(ctx, 5*time.Second)
+	defer upCancel()
+	if err := n.WaitUp(up); err != nil {
+		t.Fatalf("robot %d: %v", cfg.RobotID, err)
+	}
+	return n
+}
+
+// baseConfig is a robot of team 17 on loopback with fast publication rates.
+func baseConfig(id int) node.Config {
+	c := node.DefaultConfig()
+	c.RobotID, c.TeamNumber = id, testTeam
+	c.Interface = "lo"
+	c.GameController.PublishRate = 10
+	c.Diagnostics.Period = 200 * time.Millisecond
+	return c
+}
+
+const (
+	testTeam  = 17
+	otherTeam = 5
+)
+
+// freePorts returns n UDP ports that were free on 127.0.0.1 a moment ago.
+func freePorts(t testing.TB, n int) []uint16 {
+	t.Helper()
+	var conns []*net.UDPConn
+	var ports []uint16
+	for range n {
+		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		ports = append(ports, uint16(c.LocalAddr().(*net.UDPAddr).Port))
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	return ports
+}
+
+// udpSocket opens a test socket on addr (port 0: any) and closes it at the end.
+func udpSocket(t testing.TB, addr string) *net.UDPConn {
+	t.Helper()
+	c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort(addr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func localPort(c *net.UDPConn) uint16 { return uint16(c.LocalAddr().(*net.UDPAddr).Port) }
+
+func sendTo(t testing.TB, c *net.UDPConn, b []byte, port uint16) {
+	t.Helper()
+	if _, err := c.WriteToUDPAddrPort(b, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collector keeps every message of one topic.
+type collector[T any] struct {
+	sub  interface{ PublisherCount() (int, error) }
+	mu   sync.Mutex
+	msgs []*T
+}
+
+func collect[T any, P cdr.PtrMessage[T]](t testing.TB, rn *ros.Node, topic string) *collector[T] {
+	t.Helper()
+	c := &collector[T]{}
+	sub, err := ros.NewSubscription[T, P](rn, topic, ros.QoSDefault, func(m *T) {
+		c.mu.Lock()
+		c.msgs = append(c.msgs, m)
+		c.mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.sub = sub
+	return c
+}
+
+// mark returns the number of messages so far, for waiting on later ones.
+func (c *collector[T]) mark() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.msgs)
+}
+
+// since returns the messages received after mark.
+func (c *collector[T]) since(mark int) []*T {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*T(nil), c.msgs[mark:]...)
+}
+
+// wait returns the first message after mark that satisfies ok, failing the test after
+// timeout.
+func (c *collector[T]) wait(t testing.TB, mark int, timeout time.Duration, what string, ok func(*T) bool) *T {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		for _, m := range c.since(mark) {
+			if ok(m) {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			msgs := c.since(mark)
+			last := "none"
+			if len(msgs) > 0 {
+				last = fmt.Sprintf("%+v", *msgs[len(msgs)-1])
+				if len(last) > 3000 {
+					last = last[:3000] + "..."
+				}
+			}
+			t.Fatalf("%s: not within %v (%d messages since mark, the last %s)", what, timeout, len(msgs), last)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitMatched waits until a subscription has found its publisher.
+func waitMatched(t testing.TB, what string, count func() (int, error)) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n, err := count(); err == nil && n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no match within 10 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// robotInputs publishes a robot's MotionInfo, BehaviorInfo and VisionInfo at 20 Hz
+// until the test ends: robot i stands at (100·i cm, -50·i cm, 10·i deg) and sees the
+// ball 50 cm ahead (the "ball near" rate row).
+func robotInputs(t testing.TB, rn *ros.Node, id int) {
+	t.Helper()
+	motion, err := ros.NewPublisher[dmsgs.MotionInfo](rn, fmt.Sprintf("/dmotion_%d/MotionInfo", id), ros.QoSDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	behavior, err := ros.NewPublisher[dmsgs.BehaviorInfo](rn, fmt.Sprintf("/dbehavior_%d/BehaviorInfo", id), ros.QoSDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vision, err := ros.NewPublisher[dmsgs.VisionInfo](rn, fmt.Sprintf("/dvision_%d/VisionInfo", id), ros.QoSDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []interface{ SubscriptionCount() (int, error) }{motion, behavior, vision} {
+		waitMatched(t, fmt.Sprintf("robot %d inputs", id), p.SubscriptionCount)
+	}
+	m := &dmsgs.MotionInfo{Stable: true}
+	b := &dmsgs.BehaviorInfo{CurrentRole: uint8(id), TeamPlayState: dmsgs.BehaviorInfoStatePlaying}
+	v := &dmsgs.VisionInfo{
+		SeeBall: true, SeeField: true, LocOK: true,
+		RobotPos:   geometry_msgs.Vector3{X: 100 * float64(id), Y: -50 * float64(id), Z: 10 * float64(id)},
+		BallField:  geometry_msgs.Vector3{X: 50},
+		BallGlobal: geometry_msgs.Vector3{X: 100*float64(id) + 50, Y: -50 * float64(id)},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	wg.Go(func() {
+		tk := time.NewTicker(50 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			_ = motion.Publish(m)
+			_ = behavior.Publish(b)
+			_ = vision.Publish(v)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+		}
+	})
+}
+
+// diagValue returns the value of key in the status named name of a DiagnosticArray.
+func diagValue(a *dm.DiagnosticArray, name, key string) (string, bool) {
+	for _, s := range a.Status {
+		if s.Name != name {
+			continue
+		}
+		for _, kv := range s.Values {
+			if kv.Key == key {
+				return kv.Value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// diagStatus returns the status named name.
+func diagStatus(a *dm.DiagnosticArray, name string) (dm.DiagnosticStatus, bool) {
+	for _, s := range a.Status {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return dm.DiagnosticStatus{}, false
+}
+
+// diagHas reports whether every key of want has that value in the status.
+func diagHas(a *dm.DiagnosticArray, name string, want map[string]string) bool {
+	for k, v := range want {
+		if got, ok := diagValue(a, name, k); !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func near(a, b float64) bool { return a-b < 0.1 && b-a < 0.1 }
