@@ -1,0 +1,201 @@
+//go:build cgo
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+)
+
+// domainNodeProcess is the DDS domain of these tests (node/ uses 50..55).
+const domainNodeProcess = 53
+
+// childArgsEnv carries the command line of a child process started by startChild, as a
+// JSON array.
+const childArgsEnv = "DNETWORK_TEST_CHILD_ARGS"
+
+// TestNodeChild is not a test of its own: started by startChild in a child process, it
+// runs dnetwork's main path (signal context, dispatch, exit status) with the given
+// arguments.
+func TestNodeChild(t *testing.T) {
+	args, ok := os.LookupEnv(childArgsEnv)
+	if !ok {
+		t.Skip("runs only as a child process of TestNodeSignals")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var argv []string
+	if err := json.Unmarshal([]byte(args), &argv); err != nil {
+		t.Fatal(err)
+	}
+	code := dispatch(ctx, argv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const loopbackCyclone = `<CycloneDDS><Domain Id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>
+<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>
+<MaxAutoParticipantIndex>30</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`
+
+type child struct {
+	cmd    *exec.Cmd
+	stderr *lockedBuffer
+	done   chan error
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startChild runs "dnetwork args..." in a child process with the loopback DDS setup.
+func startChild(t *testing.T, uri string, args ...string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNodeChild$")
+	argv, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(argv),
+		"CYCLONEDDS_URI="+uri, "ROS_DOMAIN_ID="+strconv.Itoa(domainNodeProcess),
+		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
+	c := &child{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	cmd.Stdout = io.Discard
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { c.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-c.done
+		}
+	})
+	return c
+}
+
+// stop sends sig and returns the exit status.
+func (c *child) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-c.done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no exit 10 s after %v; stderr:\n%s", sig, c.stderr.String())
+		return -1
+	}
+}
+
+func freeUDPPort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
+}
+
+// TestNodeSignals starts the node as a process, the way ros2 run and launch do (with
+// the "node" command, and with nothing but ROS arguments), waits until its GCInfo
+// reaches a ROS subscriber, stops it with SIGTERM or SIGINT and expects exit status 0.
+func TestNodeSignals(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cyclonedds.xml")
+	if err := os.WriteFile(path, []byte(loopbackCyclone), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := "file://" + path
+	env := map[string]string{"CYCLONEDDS_URI": uri, "ROS_DOMAIN_ID": strconv.Itoa(domainNodeProcess)}
+	tester, err := ros.NewNode(context.Background(), "tester", "/", ros.NodeOptions{
+		Getenv: func(k string) string { return env[k] }, LogOutput: io.Discard, NoParameterServices: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+
+	for _, tc := range []struct {
+		name string
+		id   string
+		sig  os.Signal
+		args []string
+	}{
+		{"node command, SIGTERM", "6", syscall.SIGTERM, []string{"node", "--ros-args"}},
+		{"ROS arguments only, SIGINT", "7", os.Interrupt, []string{"--ros-args", "-r", "__node:=dnetwork_7"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := make(chan *dmsgs.GCInfo, 1)
+			sub, err := ros.NewSubscription(tester, "/dnetwork_"+tc.id+"/GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
+				select {
+				case got <- m:
+				default:
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			args := append(tc.args, "-p", "robot_id:="+tc.id, "-p", "team_number:=17", "-p", "interface:=lo",
+				"-p", "team.port:="+freeUDPPort(t), "-p", "gamecontroller.port:="+freeUDPPort(t),
+				"-p", "gamecontroller.publish_rate:=10.0")
+			c := startChild(t, uri, args...)
+			select {
+			case m := <-got:
+				if m.Connected || m.MessageBudget != -1 {
+					t.Errorf("GCInfo %+v", m)
+				}
+			case err := <-c.done:
+				t.Fatalf("node exited (%v):\n%s", err, c.stderr.String())
+			case <-time.After(15 * time.Second):
+				t.Fatalf("no GCInfo within 15 s; stderr:\n%s", c.stderr.String())
+			}
+			if code := c.stop(t, tc.sig); code != 0 {
+				t.Errorf("exit status %d after %v; stderr:\n%s", code, tc.sig, c.stderr.String())
+			}
+			log := c.stderr.String()
+			for _, want := range []string{"[dnetwork_" + tc.id + "]: robot " + tc.id + " of team 17", "[dnetwork_" + tc.id + "]: stopped"} {
+				if !strings.Contains(log, want) {
+					t.Errorf("log lacks %q:\n%s", want, log)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runNodeCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestNodeListParams(t *testing.T) {
+	code, out, _ := runNodeCmd(t, "node", "--list-params")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"| Parameter | Type | Default | Range | Description |",
+		"| `robot_id` | integer | `(required)` | 1..20, required |",
+		"| `gamecontroller.port` | integer | `3838` | 1..65535 |",
+		"| `team.peers` | string_array | `[]` |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+}
+
+func TestNodeCheck(t *testing.T) {
+	params := filepath.Join("..", "..", "params", "robot2.yaml")
+	code, out, stderr := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params, "-p", "team.port:=57335")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"node: /dnetwork_2\n", "robot_id: 2\n", "team.port: 57335\n", "team_number: 17\n", "league: \"hsl\"\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The same with the executable called as "dnetwork --ros-args ...".
+	if code, out2, _ := runNodeCmd(t, "--ros-args", "--params-file", params, "-p", "team.port:=57335", "--", "--check"); code != 0 || out2 != out {
+		t.Errorf("--ros-args form: exit %d\n%s", code, out2)
+	}
+}
+
+func TestNodeBadCommandLines(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("dnetwork_3:\n  ros__parameters:\n    robot_id: 3\n    team_number: 17\n    team:\n      formt: dnet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no robot", []string{"node", "--ros-args", "-p", "team_number:=17"}, 2, "robot_id is not set"},
+		{"unknown parameter", []string{"node", "--ros-args", "--params-file", bad}, 2, bad + `: dnetwork_3.ros__parameters.team.formt`},
+		{"out of range", []string{"--ros-args", "-p", "robot_id:=3", "-p", "team_number:=0"}, 2, "-p team_number:=0"},
+		{"missing file", []string{"node", "--ros-args", "--params-file", filepath.Join(dir, "none.yaml")}, 2, "none.yaml"},
+		{"bad ros argument", []string{"node", "--ros-args", "--bogus"}, 2, "--bogus"},
+		{"stray argument", []string{"node", "extra"}, 2, `unexpected argument "extra"`},
+		{"help", []string{"node", "-h"}, 0, "usage: dnetwork node"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runNodeCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to mention %q", code, tt.code, stderr, tt.want)
+			}
+		})
+	}
+}
