@@ -1,0 +1,383 @@
+//go:build cgo
+
+package node_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+// BenchmarkGCInfoLatency measures the time from a GameController datagram leaving the
+// GameController's socket (on loopback: arriving at the node's socket a few
+// microseconds later) to the GCInfo sample it causes arriving at a DDS subscriber in
+// the same process. Every datagram changes the game state, so the GameController
+// component publishes at once (publish_on_change); the periodic publication is slowed
+// to 0.1 Hz to stay out of the way. ns/op is the mean; p50 and p99 are reported too.
+func BenchmarkGCInfoLatency(b *testing.B) {
+	getenv := testEnv(b, domainBenchGC)
+	cfg := baseConfig(2)
+	cfg.TeamEnabled = false
+	cfg.GameControllerPort = freePorts(b, 1)[0]
+	cfg.GameController.PublishRate = 0.1
+	cfg.Diagnostics.Period = time.Minute
+	startNode(b, getenv, cfg)
+
+	tester := rosNode(b, getenv, "tester", &syncBuffer{})
+	got := make(chan uint8, 16)
+	sub, err := ros.NewSubscription(tester, "/dnetwork_2/GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
+		if m.Connected {
+			got <- m.State
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitMatched(b, "GCInfo", sub.PublisherCount)
+	gc := udpSocket(b, "127.0.0.1:0")
+	dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort)
+	packets := make([][]byte, 2)
+	states := []gcproto.State{gcproto.StateReady, gcproto.StateSet}
+	for i, s := range states {
+		p := gamePacket(gcproto.LayoutHSL20, s)
+		if packets[i], err = p.MarshalBinary(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wait := func(want gcproto.State) {
+		timeout := time.After(5 * time.Second)
+		for {
+			select {
+			case s := <-got:
+				if s == uint8(want) {
+					return
+				}
+			case <-timeout:
+				b.Fatalf("no GCInfo in state %v", want)
+			}
+		}
+	}
+	// Warm up: connect, then one change.
+	for i := range 2 {
+		if _, err := gc.WriteToUDPAddrPort(packets[i], dst); err != nil {
+			b.Fatal(err)
+		}
+		wait(states[i])
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		k := i % 2
+		t0 := time.Now()
+		if _, err := gc.WriteToUDPAddrPort(packets[k], dst); err != nil {
+			b.Fatal(err)
+		}
+		wait(states[k])
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// benchChildEnv carries the configuration of a node process started by
+// BenchmarkTeamOfSix, as JSON.
+const benchChildEnv = "DNETWORK_BENCH_CHILD_CONFIG"
+
+// TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
+// process, it runs one node until SIGTERM and answers every SIGUSR1 with a line
+// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles>" on stdout, so the benchmark can
+// measure the node's process alone (its DDS threads included).
+func TestBenchNodeChild(t *testing.T) {
+	text, ok := os.LookupEnv(benchChildEnv)
+	if !ok {
+		t.Skip("runs only as a child process of BenchmarkTeamOfSix")
+	}
+	var cfg node.Config
+	if err := json.Unmarshal([]byte(text), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	rn, err := ros.NewNode(ctx, node.NodeName(cfg.RobotID), "/", ros.NodeOptions{LogOutput: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rn.Close()
+	n, err := node.New(rn, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	usr := make(chan os.Signal, 1)
+	signal.Notify(usr, syscall.SIGUSR1)
+	go func() {
+		for range usr {
+			var ru syscall.Rusage
+			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+			fmt.Printf("stats %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC)
+		}
+	}()
+	fmt.Println("ready")
+	if err := n.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// childStats is one "stats" line of the node process.
+type childStats struct {
+	at                      time.Time
+	cpu                     time.Duration
+	mallocs, bytes, gcCount uint64
+}
+
+// BenchmarkTeamOfSix measures one node in a team of six at full rate, in a process of
+// its own: five teammates send signed dnet packets at 15 Hz each (the ball-handling
+// rate), the GameController sends PLAYING at 2 Hz with a budget that allows more than
+// 15 Hz per robot, the robot's other nodes publish MotionInfo, BehaviorInfo (ball
+// handling) and VisionInfo at 30 Hz each, and a subscriber reads TeamInfo and GCInfo.
+// The node sends to its five teammates at 15 Hz. Each iteration is one second of this;
+// the metrics are the node process's CPU time and Go allocations per second of play.
+func BenchmarkTeamOfSix(b *testing.B) {
+	getenv := testEnv(b, domainBenchSix)
+	const mates = 5
+	ports := freePorts(b, 2)
+	mateSocks := make([]*net.UDPConn, mates)
+	cfg := baseConfig(1)
+	cfg.Team.Port, cfg.GameControllerPort = ports[0], ports[1]
+	cfg.Team.AuthKey = []byte("bench-team-secret")
+	cfg.GameController.PublishRate = 2
+	cfg.Diagnostics.Period = time.Second
+	for i := range mateSocks {
+		mateSocks[i] = udpSocket(b, "127.0.0.1:0")
+		cfg.Team.Peers = append(cfg.Team.Peers, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mateSocks[i])))
+	}
+	text, err := json.Marshal(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	// The node process.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchNodeChild$")
+	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(text),
+		"CYCLONEDDS_URI="+getenv("CYCLONEDDS_URI"), "ROS_DOMAIN_ID="+getenv("ROS_DOMAIN_ID"),
+		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func(prefix string) string {
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					b.Fatal("node process ended")
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatalf("node process: no %q line", prefix)
+			}
+		}
+	}
+	next("ready")
+	stats := func() childStats {
+		if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+			b.Fatal(err)
+		}
+		f := strings.Fields(next("stats "))
+		var v [4]uint64
+		for i := range v {
+			if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3]}
+	}
+
+	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
+	tester := rosNode(b, getenv, "tester", &syncBuffer{})
+	var teamInfos, gcInfos atomic.Uint64
+	ti, err := ros.NewSubscription(tester, "/dnetwork_1/TeamInfo", ros.QoSDefault, func(*dmsgs.TeamInfo) { teamInfos.Add(1) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(*dmsgs.GCInfo) { gcInfos.Add(1) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitMatched(b, "TeamInfo", ti.PublisherCount)
+	waitMatched(b, "GCInfo", gi.PublisherCount)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	fullRateInputs(ctx, b, &wg, tester, 1)
+
+	// The teammates and the GameController.
+	var heard atomic.Uint64
+	for _, s := range mateSocks {
+		wg.Go(func() {
+			buf := make([]byte, 1500)
+			for {
+				if _, _, err := s.ReadFromUDPAddrPort(buf); err != nil {
+					return
+				}
+				heard.Add(1)
+			}
+		})
+	}
+	defer func() {
+		for _, s := range mateSocks {
+			s.Close()
+		}
+	}()
+	key, err := teaminfo.NewKey(cfg.Team.AuthKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	teamDst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.Team.Port)
+	for i, s := range mateSocks {
+		wg.Go(func() {
+			st := teaminfo.State{Team: testTeam, Player: uint8(i + 2), SeeBall: true, PlayState: teaminfo.PlayState(dmsgs.BehaviorInfoStateBallHandling),
+				RobotPos: teaminfo.Pose{X: float64(i), Y: 1}, BallField: teaminfo.Point{X: 0.3}, BallGlobal: teaminfo.Point{X: 1, Y: 1},
+				TimeSinceLastKick: 3, TimeToReachBall: 1, BallAge: 0.1, BallQuality: 0.9, FieldQuality: 0.8, FieldConsistency: 0.7}
+			buf := make([]byte, 0, 256)
+			tk := time.NewTicker(67 * time.Millisecond)
+			defer tk.Stop()
+			for {
+				st.Seq++
+				st.Stamp = time.Duration(time.Now().UnixMilli()) * time.Millisecond
+				buf, _ = teaminfo.AppendDNet(buf[:0], &st, key)
+				_, _ = s.WriteToUDPAddrPort(buf, teamDst)
+				select {
+				case <-ctx.Done():
+					return
+				case <-tk.C:
+				}
+			}
+		})
+	}
+	gcSock := udpSocket(b, "127.0.0.1:0")
+	p := gamePacket(gcproto.LayoutHSL20, gcproto.StatePlaying)
+	p.FirstHalf, p.SecsRemaining = false, 600
+	p.Teams[0].MessageBudget, p.Teams[1].MessageBudget = 65535, 65535
+	gcBytes, err := p.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	wg.Go(func() {
+		tk := time.NewTicker(500 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			sendTo(b, gcSock, gcBytes, cfg.GameControllerPort)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+		}
+	})
+
+	time.Sleep(1500 * time.Millisecond) // teammates online, budget known, rates settled
+	start, ti0, gi0, h0 := stats(), teamInfos.Load(), gcInfos.Load(), heard.Load()
+	b.ResetTimer()
+	for range b.N {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	end := stats()
+	secs := end.at.Sub(start.at).Seconds()
+	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
+	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
+	b.ReportMetric(float64(end.bytes-start.bytes)/1024/secs, "KiB/s")
+	b.ReportMetric(float64(end.gcCount-start.gcCount)/secs, "gc/s")
+	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
+	b.ReportMetric(float64(gcInfos.Load()-gi0)/secs, "GCInfo/s")
+	b.ReportMetric(float64(heard.Load()-h0)/mates/secs, "sent-per-mate/s")
+}
+
+// fullRateInputs publishes MotionInfo, BehaviorInfo (ball handling) and VisionInfo (the
+// ball 30 cm ahead, five obstacles, ten lines and ten field features) at 30 Hz until
+// ctx is done.
+func fullRateInputs(ctx context.Context, b testing.TB, wg *sync.WaitGroup, rn *ros.Node, id int) {
+	motion, err := ros.NewPublisher[dmsgs.MotionInfo](rn, fmt.Sprintf("/dmotion_%d/MotionInfo", id), ros.QoSDefault)
+	if err != nil {
+		b.Fatal(err)
+	}
+	behavior, err := ros.NewPublisher[dmsgs.BehaviorInfo](rn, fmt.Sprintf("/dbehavior_%d/BehaviorInfo", id), ros.QoSDefault)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vision, err := ros.NewPublisher[dmsgs.VisionInfo](rn, fmt.Sprintf("/dvision_%d/VisionInfo", id), ros.QoSDefault)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []interface{ SubscriptionCount() (int, error) }{motion, behavior, vision} {
+		waitMatched(b, "inputs", p.SubscriptionCount)
+	}
+	m := &dmsgs.MotionInfo{Stable: true, JointFeedback: make([]float64, 20), NeckToFoot: make([]float64, 16)}
+	bi := &dmsgs.BehaviorInfo{CurrentRole: dmsgs.BehaviorInfoRoleStriker, TeamPlayState: dmsgs.BehaviorInfoStateBallHandling,
+		Voronoi: make([]geometry_msgs.Vector3, 8)}
+	v := &dmsgs.VisionInfo{SeeBall: true, SeeField: true, LocOK: true, SeeObstacle: true,
+		RobotPos: geometry_msgs.Vector3{X: 100, Y: 50, Z: 30}, BallField: geometry_msgs.Vector3{X: 30},
+		ObstaclesField: make([]geometry_msgs.Vector3, 5), ObstaclesGlobal: make([]geometry_msgs.Vector3, 5),
+		LinesField: make([]dmsgs.Line, 10), FeaturesField: make([]dmsgs.FieldFeature, 10)}
+	wg.Go(func() {
+		tk := time.NewTicker(time.Second / 30)
+		defer tk.Stop()
+		for {
+			m.Odometry.X += 0.5
+			_ = motion.Publish(m)
+			_ = behavior.Publish(bi)
+			_ = vision.Publish(v)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+		}
+	})
+}
