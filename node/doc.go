@@ -1,0 +1,86 @@
+// Package node is the dnetwork ROS 2 node: it puts the components of the node/...
+// packages on real sockets and real topics and runs them together.
+//
+//	dnetwork node --ros-args --params-file params/robot1.yaml
+//
+// Load reads the command line's parameter files and -p rules, chooses the node's
+// name (dnetwork_<robot_id>) and declares every parameter with its type, range and
+// description (Declare; "dnetwork node --list-params" prints the table). New builds the
+// node on a ros.Node and Run runs it until its context is cancelled.
+//
+// # Sockets
+//
+// Every socket is a transport.Worker on the interface of the interface parameter:
+//
+//	socket          port                                   used by
+//	gamecontroller  gamecontroller.port (3838)             GameController client; return packets leave from it
+//	team            team.port, 0: 10000 + team_number      team component (when team.enabled)
+//	worldinfo       worldinfo.port (2806), group joined    world info component (when worldinfo.enabled)
+//	swarm           swarm.udp_port or the hosts' ports     swarm component, which opens it (when swarm.enabled)
+//
+// # Topics
+//
+// The node's own topics live under /dnetwork_<id>; the robot's other nodes publish
+// under /dmotion_<id>, /dbehavior_<id> and /dvision_<id>. All names can be remapped
+// with -r.
+//
+//	topic                          type                           direction  QoS
+//	/dnetwork_<id>/TeamInfo        dmsgs/TeamInfo                 out        reliable, keep last 10
+//	/dnetwork_<id>/GCInfo          dmsgs/GCInfo                   out        reliable, keep last 10
+//	/dnetwork_<id>/GameControlData dmsgs/GameControlData          out        reliable, transient local, keep last 1
+//	/dnetwork_<id>/WorldInfo       dmsgs/WorldInfo                out        reliable, keep last 10
+//	/dnetwork_<id>/swarm/received  dmsgs/SwarmMessage             out        reliable, keep last 10
+//	/dnetwork_<id>/swarm/neighbors dmsgs/Neighbors                out        reliable, keep last 10
+//	/dnetwork_<id>/swarm/send      dmsgs/SwarmMessage             in         reliable, keep last 10
+//	/dnetwork_<id>/sim3d/say       dmsgs/Sim3dSay                 out        reliable, keep last 10
+//	/dnetwork_<id>/sim3d/hear      dmsgs/Sim3dHear                in         reliable, keep last 10
+//	/dmotion_<id>/MotionInfo       dmsgs/MotionInfo               in         best effort, keep last 10
+//	/dbehavior_<id>/BehaviorInfo   dmsgs/BehaviorInfo             in         best effort, keep last 10
+//	/dvision_<id>/VisionInfo       dmsgs/VisionInfo               in         best effort, keep last 10
+//	/diagnostics                   diagnostic_msgs/DiagnosticArray out       reliable, keep last 10
+//
+// Outputs use the default profile of rclcpp (reliable, volatile, keep last 10), which
+// every subscriber matches; GameControlData, published only when the packet changes,
+// is transient local so that a node started later gets the current packet at once.
+// The three inputs are state that is republished many times a second, where only
+// the latest sample matters; a best-effort subscription matches publishers of either
+// reliability (a reliable one would not hear a vision node that publishes with the
+// sensor-data profile). inputs.reliable subscribes them reliably instead. The swarm
+// and sim3d inputs are messages that must not be lost and are subscribed reliably.
+// TeamInfo carries the UDP team component's teammates and, with sim3d.enabled, the
+// 3D simulator channel's.
+//
+// Every MotionInfo goes to the GameController (fallen in return packets v4), team,
+// world info and sim3d components; every BehaviorInfo to team, world info and sim3d;
+// every VisionInfo to the GameController (pose and ball in return packets), team,
+// world info, sim3d and, with a swarm range, the swarm component (own position).
+// The GameController component's state reaches the team component (budget, penalty,
+// game state in the packets) and the world info component (game state record)
+// through TeamGame and WorldInfoGame, read at every tick.
+//
+// # Diagnostics
+//
+// /diagnostics carries one diagnostic_msgs/DiagnosticStatus per part, named
+// "dnetwork_<id>: <part>", every diagnostics.period (rqt_robot_monitor reads
+// /diagnostics_agg: run diagnostic_aggregator or remap /diagnostics_agg:=/diagnostics):
+//
+//	node            identity, interface, inputs received and their age (warning when one
+//	                is missing or older than InputStale), matched publishers
+//	gamecontroller  connected, version, the GameController followed, more than one
+//	                GameController (warning), game state, budget, return packets, drops
+//	team            teammates online, budget left, send interval and why, decisions,
+//	                every receive drop by cause (foreign team, auth, duplicate, replay, ...)
+//	worldinfo       senders, cycles, drops (when enabled)
+//	swarm           neighbours, send and receive counters (when enabled)
+//	sim3d           slots, heard and dropped messages (when enabled)
+//	socket <name>   chosen interface, state, every transport counter (see transport.Stats)
+//
+// # Logging and shutdown
+//
+// The components log through a *slog.Logger that writes to the ROS logger (SlogLogger):
+// stderr in rcutils' format and /rosout, as child loggers dnetwork_<id>.<component>.
+// The components rate-limit their per-packet warnings; the node's own repeated
+// warnings use Logger.WarnEvery. Run runs every socket and component under one
+// errgroup: cancelling its context (SIGINT or SIGTERM in cmd/dnetwork) stops them all,
+// and the first error of any of them stops the rest and is returned.
+package node
