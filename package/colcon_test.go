@@ -300,6 +300,16 @@ func manifestVersion(t *testing.T) string {
 	return m.Version
 }
 
+// multiarch returns the C compiler's multiarch tuple, e.g. x86_64-linux-gnu.
+func multiarch(t *testing.T) string {
+	t.Helper()
+	m := strings.TrimSpace(run(t, ".", nil, "gcc", "-print-multiarch"))
+	if m == "" {
+		t.Skip("gcc reports no multiarch tuple")
+	}
+	return m
+}
+
 // amentStandIn writes a CMake prefix with an ament_cmake package whose ament_package()
 // installs package.xml and the ament index marker, the two files of the real one that
 // ros2 run needs to find the package.
@@ -324,9 +334,11 @@ endmacro()
 }
 
 // rosCyclone lays out a Cyclone DDS prefix the way /opt/ros/<distro> has it: the
-// system's libddsc copied with ROS's SONAME libddsc.so.0, headers under include/, a
-// CMake package in lib/cmake/CycloneDDS and, if withPC, lib/pkgconfig/CycloneDDS.pc.
-func rosCyclone(t *testing.T, withPC bool) string {
+// system's libddsc copied with ROS's SONAME libddsc.so.0 into libDir (ROS uses
+// lib/<multiarch>, e.g. lib/x86_64-linux-gnu), headers under include/, a CMake package in
+// libDir/cmake/CycloneDDS and, if withPC, libDir/pkgconfig/CycloneDDS.pc. It returns the
+// prefix and the absolute library directory.
+func rosCyclone(t *testing.T, libDir string, withPC bool) (prefix, libPath string) {
 	t.Helper()
 	sysLibDir := strings.TrimSpace(run(t, ".", nil, "pkg-config", "--variable=libdir", "CycloneDDS"))
 	sysInclude := strings.TrimSpace(run(t, ".", nil, "pkg-config", "--variable=includedir", "CycloneDDS"))
@@ -334,8 +346,9 @@ func rosCyclone(t *testing.T, withPC bool) string {
 	if err != nil {
 		t.Fatalf("system libddsc: %v", err)
 	}
-	prefix := filepath.Join(t.TempDir(), "opt", "ros", "testdistro")
-	for _, d := range []string{"lib/cmake/CycloneDDS", "lib/pkgconfig", "include"} {
+	prefix = filepath.Join(t.TempDir(), "opt", "ros", "testdistro")
+	libPath = filepath.Join(prefix, libDir)
+	for _, d := range []string{filepath.Join(libDir, "cmake", "CycloneDDS"), filepath.Join(libDir, "pkgconfig"), "include"} {
 		if err := os.MkdirAll(filepath.Join(prefix, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -344,15 +357,15 @@ func rosCyclone(t *testing.T, withPC bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real := filepath.Join(prefix, "lib", "libddsc.so.0.10.5")
+	real := filepath.Join(libPath, "libddsc.so.0.10.5")
 	if err := os.WriteFile(real, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	run(t, ".", nil, "patchelf", "--set-soname", "libddsc.so.0", real)
 	for link, target := range map[string]string{
-		"lib/libddsc.so.0": "libddsc.so.0.10.5",
-		"lib/libddsc.so":   "libddsc.so.0",
-		"include/dds":      filepath.Join(sysInclude, "dds"),
+		filepath.Join(libDir, "libddsc.so.0"): "libddsc.so.0.10.5",
+		filepath.Join(libDir, "libddsc.so"):   "libddsc.so.0",
+		"include/dds":                         filepath.Join(sysInclude, "dds"),
 	} {
 		if err := os.Symlink(target, filepath.Join(prefix, link)); err != nil {
 			t.Fatal(err)
@@ -367,13 +380,13 @@ if(NOT TARGET CycloneDDS::ddsc)
     INTERFACE_COMPILE_DEFINITIONS "DDS_NDEBUG")
 endif()
 `
-	if err := os.WriteFile(filepath.Join(prefix, "lib/cmake/CycloneDDS/CycloneDDSConfig.cmake"), []byte(config), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(libPath, "cmake", "CycloneDDS", "CycloneDDSConfig.cmake"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if withPC {
 		pc := "prefix=" + prefix + `
 includedir=${prefix}/include
-libdir=${prefix}/lib
+libdir=${prefix}/` + libDir + `
 
 Name: CycloneDDS
 Description: Eclipse Cyclone DDS library
@@ -381,16 +394,16 @@ Version: 0.10.5
 Libs: -L${libdir} -lddsc
 Cflags: -I${includedir}
 `
-		if err := os.WriteFile(filepath.Join(prefix, "lib/pkgconfig/CycloneDDS.pc"), []byte(pc), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(libPath, "pkgconfig", "CycloneDDS.pc"), []byte(pc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return prefix
+	return prefix, libPath
 }
 
 // checkBinary checks the installed node: it links libddsc.so.0 through a run path into
-// the ROS-like prefix, starts without LD_LIBRARY_PATH and prints wantVersion.
-func checkBinary(t *testing.T, bin, cyclone, wantVersion string) {
+// libPath of the ROS-like prefix, starts without LD_LIBRARY_PATH and prints wantVersion.
+func checkBinary(t *testing.T, bin, libPath, wantVersion string) {
 	t.Helper()
 	st, err := os.Stat(bin)
 	if err != nil {
@@ -403,15 +416,15 @@ func checkBinary(t *testing.T, bin, cyclone, wantVersion string) {
 	if !strings.Contains(dyn, "[libddsc.so.0]") || strings.Contains(dyn, "libddsc.so.0debian") {
 		t.Errorf("%s does not link ROS's libddsc.so.0:\n%s", bin, dyn)
 	}
-	if !strings.Contains(dyn, "path: ["+filepath.Join(cyclone, "lib")+"]") {
-		t.Errorf("%s has no run path %s/lib:\n%s", bin, cyclone, dyn)
+	if !strings.Contains(dyn, "path: ["+libPath+"]") {
+		t.Errorf("%s has no run path %s:\n%s", bin, libPath, dyn)
 	}
 	if got := run(t, ".", nil, bin, "version"); got != "dnetwork "+wantVersion+"\n" {
 		t.Errorf("%s version = %q, want %q", bin, got, "dnetwork "+wantVersion+"\n")
 	}
 	ldd := run(t, ".", nil, "ldd", bin)
-	if !strings.Contains(ldd, "libddsc.so.0 => "+filepath.Join(cyclone, "lib", "libddsc.so.0")) {
-		t.Errorf("ldd %s does not resolve libddsc into %s:\n%s", bin, cyclone, ldd)
+	if !strings.Contains(ldd, "libddsc.so.0 => "+filepath.Join(libPath, "libddsc.so.0")) {
+		t.Errorf("ldd %s does not resolve libddsc into %s:\n%s", bin, libPath, ldd)
 	}
 }
 
@@ -469,16 +482,18 @@ func checkShare(t *testing.T, prefix string) {
 // TestColconBuildAgainstROSCyclone builds and installs the dnetwork package with
 // colcon, as on a robot with /opt/ros/<distro> sourced, and checks the install space.
 func TestColconBuildAgainstROSCyclone(t *testing.T) {
-	needTools(t, "colcon", "cmake", "pkg-config", "patchelf", "readelf", "ldd")
+	needTools(t, "colcon", "cmake", "gcc", "pkg-config", "patchelf", "readelf", "ldd")
 	ws := workspace(t)
-	cyclone := rosCyclone(t, true)
+	// ROS installs Cyclone DDS in lib/<multiarch>; CMake searches it there when given
+	// the prefix, as sourcing setup.bash does.
+	cyclone, libPath := rosCyclone(t, filepath.Join("lib", multiarch(t)), true)
 	env := []string{"CMAKE_PREFIX_PATH=" + cyclone + ":" + amentStandIn(t)}
 	const version = "1.2.3-test"
 	colcon(t, ws, env, "build", "--paths", "src/dnetwork/package",
 		"--cmake-args", "-DDNETWORK_VERSION="+version)
 
 	install := filepath.Join(ws, "install", "dnetwork")
-	checkBinary(t, filepath.Join(install, "lib", "dnetwork", "dnetwork"), cyclone, version)
+	checkBinary(t, filepath.Join(install, "lib", "dnetwork", "dnetwork"), libPath, version)
 	checkShare(t, install)
 	deps, err := os.ReadFile(filepath.Join(install, "share", "colcon-core", "packages", "dnetwork"))
 	if err != nil {
@@ -495,7 +510,7 @@ func TestColconBuildAgainstROSCyclone(t *testing.T) {
 // version starts with package.xml's.
 func TestCMakeWithoutPkgConfigFile(t *testing.T) {
 	needTools(t, "cmake", "pkg-config", "patchelf", "readelf", "ldd")
-	cyclone := rosCyclone(t, false)
+	cyclone, libPath := rosCyclone(t, "lib", false)
 	tmp := t.TempDir()
 	build, install := filepath.Join(tmp, "build"), filepath.Join(tmp, "install")
 	cfg := run(t, tmp, nil, "cmake", "-S", filepath.Join(repoRoot(t), "package"), "-B", build,
@@ -512,7 +527,7 @@ func TestCMakeWithoutPkgConfigFile(t *testing.T) {
 		t.Errorf("version = %q, want prefix %q", out, want)
 	}
 	got := strings.TrimPrefix(strings.TrimSpace(out), "dnetwork ")
-	checkBinary(t, bin, cyclone, got)
+	checkBinary(t, bin, libPath, got)
 }
 
 // TestCMakeRejectsOldGo checks the configure step's Go check with stand-in go commands.
