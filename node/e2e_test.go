@@ -36,6 +36,8 @@ const (
 	domainDrops    = 52
 	domainBenchGC  = 54
 	domainBenchSix = 55
+	domainNetns    = 56 // inside each robot's own network namespace
+	domainSim3d    = 57
 )
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:
@@ -287,7 +289,7 @@ func robotInputs(t testing.TB, rn *ros.Node, id int) {
 		waitMatched(t, fmt.Sprintf("robot %d inputs", id), p.SubscriptionCount)
 	}
 	m := &dmsgs.MotionInfo{Stable: true}
-	b := &dmsgs.BehaviorInfo{CurrentRole: uint8(id), TeamPlayState: dmsgs.BehaviorInfoStatePlaying}
+	b := &dmsgs.BehaviorInfo{CurrentRole: uint8(id), TeamPlayState: dmsgs.BehaviorInfoStatePlaying, AttackRight: true}
 	v := &dmsgs.VisionInfo{
 		SeeBall: true, SeeField: true, LocOK: true,
 		RobotPos:   geometry_msgs.Vector3{X: 100 * float64(id), Y: -50 * float64(id), Z: 10 * float64(id)},

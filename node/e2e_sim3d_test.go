@@ -1,0 +1,85 @@
+//go:build cgo
+
+package node_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+)
+
+// TestE2ESim3d runs two robots whose team talk goes over the 3D simulator's say/hear
+// channel (team.enabled false, sim3d.enabled true). The test plays the simulator: every
+// message a robot publishes on /dnetwork_<id>/sim3d/say is heard by both robots on
+// /dnetwork_<id>/sim3d/hear (by the speaker as its own). Each robot must publish its
+// teammate's state on TeamInfo and count its own echo in /diagnostics.
+func TestE2ESim3d(t *testing.T) {
+	getenv := testEnv(t, domainSim3d)
+	const robots = 2
+	for id := 1; id <= robots; id++ {
+		cfg := baseConfig(id)
+		cfg.TeamEnabled = false
+		cfg.GameControllerPort = freePorts(t, 1)[0]
+		cfg.Sim3DEnabled = true
+		cfg.Sim3D.Key = "ZJUDancer"
+		cfg.Sim3D.TeamName = "ZJU"
+		cfg.Sim3D.TeamSize = robots
+		startNode(t, getenv, cfg)
+	}
+	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	hear := make([]*ros.Publisher[dmsgs.Sim3dHear, *dmsgs.Sim3dHear], robots)
+	infos := make([]*collector[dmsgs.TeamInfo], robots)
+	for i := range robots {
+		var err error
+		if hear[i], err = ros.NewPublisher[dmsgs.Sim3dHear](tester, fmt.Sprintf("/dnetwork_%d/sim3d/hear", i+1), ros.QoSDefault); err != nil {
+			t.Fatal(err)
+		}
+		waitMatched(t, "sim3d/hear", hear[i].SubscriptionCount)
+		infos[i] = collect[dmsgs.TeamInfo](t, tester, fmt.Sprintf("/dnetwork_%d/TeamInfo", i+1))
+	}
+	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
+	var mu sync.Mutex
+	said := map[int]int{}
+	for i := range robots {
+		speaker := i
+		sub, err := ros.NewSubscription(tester, fmt.Sprintf("/dnetwork_%d/sim3d/say", i+1), ros.QoSDefault, func(m *dmsgs.Sim3dSay) {
+			mu.Lock()
+			said[speaker]++
+			mu.Unlock()
+			for j, p := range hear {
+				_ = p.Publish(&dmsgs.Sim3dHear{GameTime: 12.5, Team: "ZJU", Own: j == speaker, Direction: 30, Message: m.Message})
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitMatched(t, "sim3d/say", sub.PublisherCount)
+		robotInputs(t, tester, i+1)
+	}
+
+	for i := range robots {
+		mate := 2 - i
+		m := infos[i].wait(t, 0, 10*time.Second, fmt.Sprintf("robot %d hears robot %d", i+1, mate), func(m *dmsgs.TeamInfo) bool {
+			return int(m.PlayerNumber) == mate && m.SeeBall
+		})
+		if m.TeamNumber != testTeam || !near(m.RobotPos.X, 100*float64(mate)) || !near(m.RobotPos.Y, -50*float64(mate)) ||
+			m.Role != uint8(mate) || m.Format != dmsgs.TeamInfoFormatDnet {
+			t.Errorf("robot %d heard robot %d as %+v", i+1, mate, m)
+		}
+	}
+	diags.wait(t, 0, 5*time.Second, "sim3d diagnostics", func(a *dm.DiagnosticArray) bool {
+		v, ok := diagValue(a, "dnetwork_1: sim3d", "dropped_self")
+		acc, _ := diagValue(a, "dnetwork_1: sim3d", "accepted")
+		return ok && v != "0" && acc != "0"
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if said[0] == 0 || said[1] == 0 {
+		t.Errorf("messages said: %v", said)
+	}
+}
