@@ -1,0 +1,160 @@
+package node
+
+import (
+	"bytes"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
+	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+)
+
+func TestSlogLogger(t *testing.T) {
+	var out bytes.Buffer
+	rl := ros.NewLogger("dnetwork_3", ros.LevelInfo, &out, clock.NewManual(time.Unix(100, 0)))
+	l := SlogLogger(rl)
+	l.With("component", "team").Warn("teammate lost", "player", 4, "note", "two words")
+	l.Debug("hidden")
+	l.With("component", "socket").WithGroup("peer").Info("up", slog.Group("addr", "ip", "10.0.0.2"), "port", 3838)
+	l.Error("failed", "err", "x=y")
+	rl.SetLevel(ros.LevelDebug)
+	l.Debug("shown")
+	want := []string{
+		`[WARN] [100.000000000] [dnetwork_3.team]: teammate lost player=4 note="two words"`,
+		`[INFO] [100.000000000] [dnetwork_3.socket]: up peer.addr.ip=10.0.0.2 peer.port=3838`,
+		`[ERROR] [100.000000000] [dnetwork_3]: failed err="x=y"`,
+		`[DEBUG] [100.000000000] [dnetwork_3]: shown`,
+	}
+	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("log:\n%s", out.String())
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+}
+
+// snapshotOf builds a GameController snapshot from a packet of layout l.
+func snapshotOf(t *testing.T, l gcproto.Layout, mod func(*gcproto.Packet)) gamecontroller.Snapshot {
+	t.Helper()
+	p := gcproto.Packet{Layout: l, PlayersPerTeam: 5, State: gcproto.StatePlaying, FirstHalf: true,
+		KickingTeam: 17, SecsRemaining: 321, DropInTime: 0xFFFF}
+	p.Teams[0] = gcproto.TeamInfo{TeamNumber: 17, FieldPlayerColour: gcproto.ColourRed, Score: 3, MessageBudget: 1234}
+	p.Teams[1] = gcproto.TeamInfo{TeamNumber: 5, FieldPlayerColour: gcproto.ColourBlue, Score: 1, MessageBudget: 999}
+	if mod != nil {
+		mod(&p)
+	}
+	g, err := gcproto.Derive(&p, 17, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gamecontroller.Snapshot{Connected: true, Valid: true, GCInfo: g}
+}
+
+func TestGameViews(t *testing.T) {
+	if got := TeamGame(gamecontroller.Snapshot{}); got != team.NoGame {
+		t.Errorf("before the first packet: %+v, want NoGame", got)
+	}
+	if _, ok := WorldInfoGame(gamecontroller.Snapshot{}); ok {
+		t.Error("world info game before the first packet")
+	}
+	s := snapshotOf(t, gcproto.LayoutHSL20, func(p *gcproto.Packet) {
+		p.Teams[0].Players[1] = gcproto.RobotInfo{Penalty: 1, SecsTillUnpenalised: 20}
+		p.Stopped = true
+	})
+	tg := TeamGame(s)
+	want := team.GameSnapshot{Connected: true, State: team.StatePlaying, Penalised: true, Stopped: true,
+		FirstHalf: true, SecsRemaining: 321, MessageBudget: 1234}
+	if tg != want {
+		t.Errorf("team view %+v, want %+v", tg, want)
+	}
+	wg, ok := WorldInfoGame(s)
+	wantW := worldinfo.Game{State: 3, TeamColour: 1, EnemyColour: 0, OurScore: 3, EnemyScore: 1, FirstHalf: true,
+		Kickoff: true, Penalised: true, SecsTillUnpenalised: 20}
+	if !ok || wg != wantW {
+		t.Errorf("world info view %+v %v, want %+v", wg, ok, wantW)
+	}
+	// Disconnected: the last state is kept, marked as not connected.
+	s.Connected = false
+	if tg := TeamGame(s); tg.Connected || tg.MessageBudget != 1234 {
+		t.Errorf("disconnected team view %+v", tg)
+	}
+	if _, ok := WorldInfoGame(s); ok {
+		t.Error("disconnected world info view reports a GameController")
+	}
+	// A layout without a budget.
+	if tg := TeamGame(snapshotOf(t, gcproto.LayoutSPL13, nil)); tg.MessageBudget != -1 {
+		t.Errorf("SPL v13 budget %d, want -1", tg.MessageBudget)
+	}
+	var v gameView = gameView{gc: fixedSnapshot(s)}
+	if v.Snapshot() != TeamGame(s) {
+		t.Error("gameView.Snapshot")
+	}
+}
+
+type fixedSnapshot gamecontroller.Snapshot
+
+func (f fixedSnapshot) Snapshot() gamecontroller.Snapshot { return gamecontroller.Snapshot(f) }
+
+func TestGameControllerStatus(t *testing.T) {
+	level := func(s dm.DiagnosticStatus) byte { return s.Level }
+	if s := gameControllerStatus(gamecontroller.Status{LastPacketAge: -1}, gamecontroller.Snapshot{}); level(s) != diagnostics.Warn || s.Message != "no GameController heard" {
+		t.Errorf("no GameController: %d %q", s.Level, s.Message)
+	}
+	gc := netip.MustParseAddrPort("10.0.0.2:3838")
+	ok := gamecontroller.Status{Connected: true, Layout: gcproto.LayoutHSL20, GameController: gc,
+		LastPacket: time.Unix(10, 0), LastPacketAge: 100 * time.Millisecond,
+		GameControllers: []gamecontroller.Source{{Addr: gc.Addr(), Followed: true}}}
+	s := gameControllerStatus(ok, snapshotOf(t, gcproto.LayoutHSL20, nil))
+	if s.Level != diagnostics.OK || s.Message != "connected to 10.0.0.2 (HSL20)" {
+		t.Errorf("connected: %d %q", s.Level, s.Message)
+	}
+	values := map[string]string{}
+	for _, kv := range s.Values {
+		values[kv.Key] = kv.Value
+	}
+	for k, v := range map[string]string{"version": "HSL20", "more_than_one": "false", "state": "playing",
+		"message_budget": "1234", "score": "3:1", "game_controller": "10.0.0.2:3838"} {
+		if values[k] != v {
+			t.Errorf("%s = %q, want %q", k, values[k], v)
+		}
+	}
+	ok.MultipleGameControllers = true
+	ok.GameControllers = append(ok.GameControllers, gamecontroller.Source{Addr: netip.MustParseAddr("10.0.0.9")})
+	if s := gameControllerStatus(ok, gamecontroller.Snapshot{}); s.Level != diagnostics.Warn || s.Message != "more than one GameController: 10.0.0.2, 10.0.0.9" {
+		t.Errorf("two GameControllers: %d %q", s.Level, s.Message)
+	}
+	lost := gamecontroller.Status{LastPacket: time.Unix(10, 0), LastPacketAge: 12 * time.Second}
+	if s := gameControllerStatus(lost, gamecontroller.Snapshot{}); s.Level != diagnostics.Warn || s.Message != "GameController lost 12s ago" {
+		t.Errorf("lost: %d %q", s.Level, s.Message)
+	}
+}
+
+func TestTeamStatus(t *testing.T) {
+	st := team.Status{Player: 3, Teammates: []team.Mate{{Player: 1}, {Player: 4}}, LastDecision: team.DecisionSent,
+		BudgetKnown: true, BudgetLeft: 900}
+	s := teamStatus(st)
+	if s.Level != diagnostics.OK || s.Message != "2 teammates online, sent" {
+		t.Errorf("ok: %d %q", s.Level, s.Message)
+	}
+	st.Receive.Conflict = 2
+	if s := teamStatus(st); s.Level != diagnostics.Warn || !strings.Contains(s.Message, "our player number 3") {
+		t.Errorf("conflict: %d %q", s.Level, s.Message)
+	}
+	st.Receive.Conflict = 0
+	st.LastDecision = team.DecisionSilentBudget
+	if s := teamStatus(st); s.Level != diagnostics.Warn || !strings.HasPrefix(s.Message, "silent: ") {
+		t.Errorf("budget: %d %q", s.Level, s.Message)
+	}
+}
