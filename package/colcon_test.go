@@ -7,7 +7,8 @@
 //   - colcon builds package/CMakeLists.txt against a Cyclone DDS prefix laid out like
 //     /opt/ros/<distro> (libddsc.so.0, lib/pkgconfig, lib/cmake), and the installed
 //     binary links that prefix's libddsc, not the system's libddsc.so.0debian;
-//   - the configure step refuses a Go older than 1.26 with a clear message.
+//   - the configure step refuses a Go older than go.mod's go directive with a clear
+//     message.
 //
 // ament_cmake itself is replaced by a stand-in whose ament_package() installs
 // package.xml and the package's ament index marker, as the real one does; what only a
@@ -530,15 +531,36 @@ func TestCMakeWithoutPkgConfigFile(t *testing.T) {
 	checkBinary(t, bin, libPath, got)
 }
 
-// TestCMakeRejectsOldGo checks the configure step's Go check with stand-in go commands.
-func TestCMakeRejectsOldGo(t *testing.T) {
+// goDirective returns the version of go.mod's go directive, e.g. "1.26.0".
+func goDirective(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
+			return v
+		}
+	}
+	t.Fatal("go.mod has no go directive")
+	return ""
+}
+
+// TestCMakeChecksGoVersion checks the configure step's Go check with stand-in go
+// commands: the minimum is go.mod's go directive.
+func TestCMakeChecksGoVersion(t *testing.T) {
 	needTools(t, "cmake")
+	min := goDirective(t)
 	for _, tc := range []struct {
-		name, script, want string
+		name, script string
+		wantErr      string // empty: configure succeeds
 	}{
-		{"old", "echo go1.25.7", "is Go 1.25.7; dnetwork needs Go 1.26 or newer"},
+		{"old", "echo go1.25.7", "is Go 1.25.7; dnetwork needs Go " + min + " or newer"},
 		{"garbage", "echo devel-build", "cannot read the Go version"},
 		{"broken", "exit 3", "cannot read the Go version"},
+		{"minimum", "echo go" + min, ""},
+		{"newer", "echo go1.99.1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -548,11 +570,17 @@ func TestCMakeRejectsOldGo(t *testing.T) {
 			}
 			stdout, stderr, err := runErr(t, tmp, nil, "cmake", "-S", filepath.Join(repoRoot(t), "package"),
 				"-B", filepath.Join(tmp, "build"), "-DCMAKE_PREFIX_PATH="+amentStandIn(t), "-DGO_EXECUTABLE="+goCmd)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("configure failed with %q as go: %v\n%s", tc.script, err, stderr)
+				}
+				return
+			}
 			if err == nil {
 				t.Fatalf("configure succeeded with %q as go:\n%s", tc.script, stdout)
 			}
-			if !strings.Contains(strings.Join(strings.Fields(stderr), " "), tc.want) {
-				t.Errorf("configure error lacks %q:\n%s", tc.want, stderr)
+			if !strings.Contains(strings.Join(strings.Fields(stderr), " "), tc.wantErr) {
+				t.Errorf("configure error lacks %q:\n%s", tc.wantErr, stderr)
 			}
 		})
 	}
