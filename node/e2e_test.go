@@ -38,6 +38,7 @@ const (
 	domainBenchSix = 55
 	domainNetns    = 56 // inside each robot's own network namespace
 	domainSim3d    = 57
+	domainSimTime  = 58
 )
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:

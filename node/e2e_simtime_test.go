@@ -1,0 +1,106 @@
+//go:build cgo
+
+package node_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
+)
+
+// TestE2ESimTime runs a node with use_sim_time true: its components must run on the
+// time of /clock. Nothing is published while /clock is silent; then the test publishes
+// a simulation time from 1000 s on, five times faster than the wall clock, and the
+// GCInfo stamps must be simulation times at the configured rate of simulation time.
+func TestE2ESimTime(t *testing.T) {
+	getenv := testEnv(t, domainSimTime)
+	store, err := params.NewStore([]params.Override{{Name: params.UseSimTime, Value: params.Bool(true), NodeKey: "/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	rn, err := ros.NewNode(context.Background(), "dnetwork_4", "/", ros.NodeOptions{
+		Getenv: getenv, LogOutput: logs, NoParameterServices: true, Params: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rn.Close()
+	cfg := baseConfig(4)
+	cfg.TeamEnabled = false
+	cfg.GameControllerPort = freePorts(t, 1)[0]
+	cfg.GameController.PublishRate = 2 // 10 per wall second at 5x
+	n, err := node.New(rn, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+
+	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_4/GCInfo")
+	clockPub, err := ros.NewPublisher[rosgraph_msgs.Clock](tester, "/clock", ros.QoSClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, "GCInfo", infos.sub.PublisherCount)
+	waitMatched(t, "/clock", clockPub.SubscriptionCount)
+	time.Sleep(500 * time.Millisecond)
+	if got := infos.mark(); got != 0 {
+		t.Fatalf("%d GCInfo messages before the first /clock", got)
+	}
+
+	start := time.Unix(1000, 0)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Go(func() {
+		sim := start
+		tk := time.NewTicker(10 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			_ = clockPub.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.NewTime(sim)})
+			sim = sim.Add(50 * time.Millisecond)
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+		}
+	})
+	time.Sleep(2 * time.Second) // 10 s of simulation time
+	close(stop)
+	wg.Wait()
+
+	msgs := infos.since(0)
+	if len(msgs) < 10 || len(msgs) > 25 {
+		t.Errorf("%d GCInfo messages in 10 s of simulation time at 2 Hz", len(msgs))
+	}
+	for i, m := range msgs {
+		ts := m.Stamp.Time()
+		if ts.Before(start) || ts.After(start.Add(15*time.Second)) {
+			t.Fatalf("GCInfo %d stamped %v, not simulation time", i, ts)
+		}
+		if i > 0 {
+			if d := ts.Sub(msgs[i-1].Stamp.Time()); d < 400*time.Millisecond || d > 600*time.Millisecond {
+				t.Errorf("GCInfo %d: %v of simulation time after the previous one, want 500 ms", i, d)
+			}
+		}
+	}
+	if t.Failed() {
+		t.Logf("node log:\n%s", logs.String())
+	}
+}
