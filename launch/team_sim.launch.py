@@ -3,11 +3,14 @@
     ros2 launch dnetwork team_sim.launch.py robots:=3
 
 Every robot is a dnetwork node (dnetwork_1 .. dnetwork_<robots>) on the loopback
-interface with its own team port, 10100 + robot_id by default, and sends its team
-packets by unicast to the other robots' ports (team.peers), since loopback has no
-broadcast between sockets on different ports. All robots share
-params/sim_robot.yaml; the GameController socket of every robot is bound to 3838
-on lo, so a GameController sending to 127.255.255.255:3838 reaches them all.
+interface with its own team port, base_port + robot_id (10101, 10102, ...), and
+sends its team packets by unicast to the other robots' ports (team.peers). Each
+robot also has its own GameController port, gc_port_base + robot_id - 1 (3838,
+3839, ...), so a GameController on this host reaches them by unicast:
+
+    dnetwork gc-sim --teams 17,5 --dest 127.0.0.1:3838-3840
+
+All robots share params/sim_robot.yaml.
 """
 
 from launch import LaunchDescription
@@ -22,15 +25,18 @@ MAX_ROBOTS = 20
 def robot_nodes(context):
     count = int(LaunchConfiguration("robots").perform(context))
     base = int(LaunchConfiguration("base_port").perform(context))
+    gc_base = int(LaunchConfiguration("gc_port_base").perform(context))
     params_file = LaunchConfiguration("params_file").perform(context)
     if not 1 <= count <= MAX_ROBOTS:
         raise ValueError(f"robots must be 1..{MAX_ROBOTS}, got {count}")
     if base < 1 or base + count > 65535:
         raise ValueError(f"base_port {base} leaves no room for {count} robots")
+    if gc_base < 1 or gc_base + count - 1 > 65535:
+        raise ValueError(f"gc_port_base {gc_base} leaves no room for {count} robots")
     nodes = []
     for robot in range(1, count + 1):
         peers = [f"127.0.0.1:{base + mate}" for mate in range(1, count + 1) if mate != robot]
-        own = {"robot_id": robot, "team.port": base + robot}
+        own = {"robot_id": robot, "team.port": base + robot, "gamecontroller.port": gc_base + robot - 1}
         if peers:  # a parameter file cannot hold an empty list
             own["team.peers"] = peers
         nodes.append(
@@ -55,6 +61,11 @@ def generate_launch_description():
                 "base_port",
                 default_value="10100",
                 description="Robot n binds team port base_port + n and sends to its teammates' ports.",
+            ),
+            DeclareLaunchArgument(
+                "gc_port_base",
+                default_value="3838",
+                description="Robot n binds GameController port gc_port_base + n - 1.",
             ),
             DeclareLaunchArgument(
                 "params_file",

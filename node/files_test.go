@@ -228,7 +228,7 @@ func TestLaunchTeamSim(t *testing.T) {
 	if len(nodes) != 4 {
 		t.Fatalf("%d nodes, want 4", len(nodes))
 	}
-	ports := map[uint16]int{}
+	ports, gcPorts := map[uint16]int{}, map[uint16]int{}
 	for i, n := range nodes {
 		st := mustLoad(t, launchArgs(t, n)...)
 		c := st.Config
@@ -236,6 +236,10 @@ func TestLaunchTeamSim(t *testing.T) {
 			t.Errorf("robot %d: %s %+v %q", i+1, st.Name, c, st.Warnings)
 		}
 		ports[c.Team.Port] = c.RobotID
+		gcPorts[c.GameControllerPort] = c.RobotID
+		if c.GameControllerPort != uint16(3837+c.RobotID) {
+			t.Errorf("robot %d GameController port %d", c.RobotID, c.GameControllerPort)
+		}
 		if len(c.Team.Peers) != 3 {
 			t.Errorf("robot %d peers %v", c.RobotID, c.Team.Peers)
 		}
@@ -245,8 +249,8 @@ func TestLaunchTeamSim(t *testing.T) {
 			}
 		}
 	}
-	if len(ports) != 4 {
-		t.Errorf("team ports %v not distinct", ports)
+	if len(ports) != 4 || len(gcPorts) != 4 {
+		t.Errorf("team ports %v or GameController ports %v not distinct", ports, gcPorts)
 	}
 	if one := renderLaunch(t, "team_sim.launch.py", "robots:=1"); len(one) != 1 {
 		t.Errorf("one robot: %d nodes", len(one))
