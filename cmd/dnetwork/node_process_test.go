@@ -22,6 +22,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 )
 
 // domainNodeProcess is the DDS domain of these tests (node/ uses 50..55).
@@ -186,6 +187,27 @@ func TestNodeSignals(t *testing.T) {
 				t.Fatalf("node exited (%v):\n%s", err, c.stderr.String())
 			case <-time.After(15 * time.Second):
 				t.Fatalf("no GCInfo within 15 s; stderr:\n%s", c.stderr.String())
+			}
+			// What "ros2 param describe /dnetwork_<id> team.port league" asks.
+			cl, err := ros.NewClient[rcl_interfaces.DescribeParameters_Request, rcl_interfaces.DescribeParameters_Response](
+				tester, "/dnetwork_"+tc.id+"/describe_parameters", ros.QoSParameters)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer ccancel()
+			if err := cl.WaitForService(cctx); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := cl.Call(cctx, &rcl_interfaces.DescribeParameters_Request{Names: []string{"team.port", "league"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := resp.Descriptors; len(d) != 2 || d[0].Type != 2 || !d[0].ReadOnly || len(d[0].IntegerRange) != 1 ||
+				d[0].IntegerRange[0].ToValue != 65535 || !strings.Contains(d[0].Description, "10000 + team_number") ||
+				d[1].Type != 4 || d[1].AdditionalConstraints != "hsl, spl or hl" {
+				t.Errorf("descriptors %+v", d)
 			}
 			if code := c.stop(t, tc.sig); code != 0 {
 				t.Errorf("exit status %d after %v; stderr:\n%s", code, tc.sig, c.stderr.String())
