@@ -110,7 +110,9 @@ func DefaultConfig(n int) Config {
 // Validate reports every problem of c at once.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)) }
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...))
+	}
 	if c.Robots < 1 || c.Robots > MaxRobots {
 		bad("robots %d outside 1..%d", c.Robots, MaxRobots)
 	}
