@@ -52,6 +52,11 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return 0
 	}
+	// ros2 run and launch files may start the executable with nothing but ROS arguments
+	// (and "--ros-args" may come first): that runs the node.
+	if args[0] == "--ros-args" {
+		args = append([]string{"node"}, args...)
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "dnetwork: unknown command %q\n\n", args[0])

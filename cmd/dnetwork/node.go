@@ -21,14 +21,6 @@ func init() {
 		summary: "run the dnetwork ROS 2 node (parameters via --ros-args)",
 		run:     runNode,
 	})
-	// ros2 run and launch files may start the executable with nothing but ROS arguments.
-	register(&command{
-		name:    rosargs.FlagROSArgs,
-		summary: "the same as \"node --ros-args ...\"",
-		run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-			return runNode(ctx, append([]string{rosargs.FlagROSArgs}, args...), stdin, stdout, stderr)
-		},
-	})
 }
 
 // Exit codes of the node command.
