@@ -3,9 +3,11 @@ module github.com/robocup-dnetwork/dnetwork
 go 1.26.0
 
 require (
-	go.uber.org/goleak v1.3.0 // indirect
-	golang.org/x/net v0.62.0 // indirect
-	golang.org/x/sync v0.25.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	go.uber.org/goleak v1.3.0
+	golang.org/x/net v0.62.0
+	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.50.0
+	gopkg.in/yaml.v3 v3.0.1
 )
+
+require github.com/kr/text v0.2.0 // indirect
