@@ -295,12 +295,45 @@ func TestSendRejected(t *testing.T) {
 	checkCounts(t, r2)
 }
 
+// tickerClock is a manual clock that tells when a ticker has been made on it. Run opens
+// the socket (what WaitUp waits for) and makes its neighbours ticker concurrently, and
+// a tick before the ticker exists is not seen by it: a test waits for the tickers before
+// it advances the clock.
+type tickerClock struct {
+	*clock.Manual
+	made chan struct{}
+}
+
+func newTickerClock(start time.Time) *tickerClock {
+	return &tickerClock{Manual: clock.NewManual(start), made: make(chan struct{}, 16)}
+}
+
+func (c *tickerClock) NewTicker(d time.Duration) clock.Ticker {
+	tk := c.Manual.NewTicker(d)
+	c.made <- struct{}{}
+	return tk
+}
+
+// waitTickers waits until n tickers have been made on c.
+func (c *tickerClock) waitTickers(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.After(waitLimit)
+	for i := range n {
+		select {
+		case <-c.made:
+		case <-deadline:
+			t.Fatalf("%d of %d tickers made", i, n)
+		}
+	}
+}
+
 // TestNeighborsTopic drives the neighbour table and its topic on a manual clock.
 func TestNeighborsTopic(t *testing.T) {
-	clk := clock.NewManual(t0)
+	clk := newTickerClock(t0)
 	rs := startRobots(t, clk, []string{"r1", "r2", "r3"}, func(_ string, c *Config) {
 		c.NeighborsRate, c.NeighborWindow = 2, 3*time.Second
 	})
+	clk.waitTickers(t, len(rs))
 	r1 := rs["r1"]
 	tick := func(n int) dmsgs.Neighbors {
 		t.Helper()
