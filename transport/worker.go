@@ -525,8 +525,9 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		return
 	}
 	d.Payload = append(make([]byte, 0, n), buf[:n]...)
-	w.queue <- d
+	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.queued.Add(1)
+	w.queue <- d
 }
 
 // ifaceInfo returns the name and broadcast address of interface idx.

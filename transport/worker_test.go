@@ -154,6 +154,28 @@ func TestUnicastOnLoopback(t *testing.T) {
 	}
 }
 
+// TestDeliveredIncludesWhatTheConsumerHolds: a datagram the consumer has taken from the
+// queue is already counted as delivered, so a consumer that checks the counters after
+// handling a datagram finds Received == Delivered + Dropped() without waiting.
+func TestDeliveredIncludesWhatTheConsumerHolds(t *testing.T) {
+	rx := start(t, Config{Name: "rx", Interface: "lo"})
+	tx := start(t, Config{Name: "tx", Interface: "lo"})
+	// The window between the hand-off and the count is a few instructions of the
+	// worker's goroutine: many round trips give the consumer many chances to see it.
+	const n = 2000
+	for i := range uint64(n) {
+		if err := tx.SendTo([]byte{byte(i)}, rx.LocalAddr()); err != nil {
+			t.Fatal(err)
+		}
+		if d := recv(t, rx); len(d.Payload) != 1 || d.Payload[0] != byte(i) {
+			t.Fatalf("datagram %d: payload %v", i, d.Payload)
+		}
+		if s := rx.Stats(); s.Delivered != i+1 || s.Received != s.Delivered+s.Dropped() {
+			t.Fatalf("after the consumer took datagram %d: stats %+v; want %d delivered, none dropped", i+1, s, i+1)
+		}
+	}
+}
+
 // TestSharedPort shows the SO_REUSEADDR semantics the package documents: two workers
 // and a monitor on one port all receive a broadcast, while unicast reaches one socket.
 func TestSharedPort(t *testing.T) {
