@@ -551,9 +551,13 @@ func TestConcurrentSend(t *testing.T) {
 	}
 	wg.Wait()
 	r2 := rs["r2"]
+	// The component counts a frame as received before it publishes it, and as published
+	// after: wait until the last one has gone through the publisher too.
 	eventually(t, "r2 to account for every frame", func() bool {
-		tr := r2.c.Status().Swarm.Transport
-		return tr.Received == senders*each && r2.c.Counters().Received+tr.QueueFull == senders*each
+		s := r2.c.Status()
+		k, tr := s.Counters, s.Swarm.Transport
+		return tr.Received == senders*each && k.Received+tr.QueueFull == senders*each &&
+			k.Published+k.PublishErrors == k.Received
 	})
 	// Loopback does not lose datagrams unless the socket buffer overflows; what reached
 	// the component was published, each exactly once.
