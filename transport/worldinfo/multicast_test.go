@@ -112,9 +112,12 @@ func TestMulticastExchange(t *testing.T) {
 	if err := nsA.Do(func() error { return sendRaw("va", datagram(t, 0, gsRecord), []byte("junk")) }); err != nil {
 		t.Fatal(err)
 	}
+	// The receiver counts the junk's cause before the socket worker is told it was
+	// malformed: wait for both.
 	waitFor(t, "B to drop the replay and the junk", func() bool {
 		st := b.Stats()
-		return st.Recv.Stale == prev.Recv.Stale+1 && st.Recv.CipherLength == prev.Recv.CipherLength+1
+		return st.Recv.Stale == prev.Recv.Stale+1 && st.Recv.CipherLength == prev.Recv.CipherLength+1 &&
+			st.Socket.Malformed > prev.Socket.Malformed
 	})
 	if st := b.Stats(); st.Socket.Malformed != prev.Socket.Malformed+1 || st.Recv.Accepted != prev.Recv.Accepted {
 		t.Errorf("B after replay and junk: %+v", st)
