@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
-# The main job on a laptop: decodes the recorded sample packets of every protocol.
+# The demo: a simulated team on this machine, everything on loopback. Five dnetwork
+# nodes (real ROS 2 nodes on Cyclone DDS) are fed with synthetic robots, a simulated
+# GameController plays a short scripted game, and the web monitor shows it all. Open
+# the web page printed below; Ctrl-C stops the demo.
+#
+#   DEMO_DURATION  how long the demo runs (default 5m; 0 runs until Ctrl-C)
+#   DEMO_HTTP      address of the web page (default 127.0.0.1:8080, or any free port
+#                  when 8080 is taken)
+#   Arguments are passed to "dnetwork sim", e.g. ./scripts/demo.sh --robots 6 --speed 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x build/dnetwork ] || make build
-for f in testdata/demo/*.hex; do
-  [ -e "$f" ] || continue
-  echo "== $f"
-  ./build/dnetwork decode "$f" || true
-done
+if ! { [ -x build/dnetwork ] && ./build/dnetwork help | grep -q '^  sim '; }; then
+  make build
+fi
+: "${DEMO_DURATION:=5m}"
+if [ -z "${DEMO_HTTP:-}" ]; then
+  DEMO_HTTP=127.0.0.1:8080
+  if (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
+    echo "demo: port 8080 is taken, the web page gets a free port" >&2
+    DEMO_HTTP=127.0.0.1:0
+  fi
+fi
+echo "demo: dnetwork sim for ${DEMO_DURATION} (0: until Ctrl-C); open the web page printed below"
+exec ./build/dnetwork sim --duration "$DEMO_DURATION" --http "$DEMO_HTTP" "$@"
