@@ -50,6 +50,7 @@
 // still with MotionInfo.stable false, sees nothing and loses its localisation. The
 // other team is not simulated as robots: with Config.OpponentRate it kicks a free
 // ball in its half back towards our goal. A ball over a touchline is put on the line;
-// over a goal line, on the edge of that goal area. A robot sees the ball within
-// Config.ViewDistance unless it is down.
+// over a goal line, on the edge of that goal area, and at the other team's end it
+// takes a goal kick about GoalKickDelay later while our robots keep their distance.
+// A robot sees the ball within Config.ViewDistance unless it is down.
 package world

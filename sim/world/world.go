@@ -36,6 +36,9 @@ const (
 	KickTime = 500 * time.Millisecond
 	// SearchAfter is how long after it last saw the ball a field player starts searching.
 	SearchAfter = 3 * time.Second
+	// GoalKickDelay is the mean time the opponent takes for its goal kick after the ball
+	// went over its goal line (half to one and a half of it).
+	GoalKickDelay = 2 * time.Second
 )
 
 // strikerHysteresis is how much faster (in seconds to the ball) another field player
@@ -86,7 +89,8 @@ type Config struct {
 	FallMin, FallMax time.Duration
 	// OpponentRate is the chance per second that the opponent, which is not simulated as
 	// robots, kicks a free ball in its half back towards our goal; it doubles during
-	// the opponent's kick-off and set plays. 0: the ball is never kicked back.
+	// the opponent's kick-off and set plays. 0: the ball is never kicked back, and the
+	// opponent takes no goal kicks.
 	OpponentRate float64
 	// Noise scales the measurement noise of the inputs (2 cm and 1° for the robot's
 	// pose, 3 cm plus 2 % of the distance for the ball); 0 turns it off.
@@ -97,13 +101,13 @@ type Config struct {
 
 // DefaultConfig returns the configuration of a team of n robots on the kid-size field:
 // 0.45 m/s walking, 2 rad/s turning, 2.5 m/s kicks, a ball seen up to 4.5 m, a fall
-// every 40 s of walking on average lasting 1-2 s, the opponent kicking back at 0.35/s.
+// every 40 s of walking on average lasting 1-2 s, the opponent kicking back at 0.8/s.
 func DefaultConfig(n int) Config {
 	return Config{
 		Robots: n, Field: KidSizeField(),
 		WalkSpeed: 0.45, TurnSpeed: 2, KickSpeed: 2.5, BallDecay: time.Second,
 		ViewDistance: 4.5, FallRate: 1.0 / 40, FallMin: time.Second, FallMax: 2 * time.Second,
-		OpponentRate: 0.35, Noise: 1, Seed: 1,
+		OpponentRate: 0.8, Noise: 1, Seed: 1,
 	}
 }
 
@@ -159,7 +163,10 @@ type World struct {
 	robots []*robot
 	// striker is the id of the ball handler among the field players; 0: none.
 	striker int
-	stats   Stats
+	// goalKick is when the opponent takes its goal kick after the ball went over its
+	// goal line; 0: none pending.
+	goalKick time.Duration
+	stats    Stats
 }
 
 type ball struct {
@@ -466,14 +473,14 @@ func (w *World) playTarget(r *robot) {
 	}
 	switch r.role {
 	case dmsgs.BehaviorInfoRoleStriker:
-		if g.keepAway() {
+		if w.keepAway(g) {
 			r.target, r.skill = facing(b.Add(ownGoal.Sub(b).Unit().Scale(KeepDistance))), "KeepDistance"
 			break
 		}
 		handle(Vec{f.Length / 2, 0}, "GoToBall")
 	case dmsgs.BehaviorInfoRoleGoalie:
 		inArea := b.X < -f.Length/2+f.PenaltyAreaLength && math.Abs(b.Y) < f.PenaltyAreaWidth/2
-		if inArea && !g.keepAway() && w.ball.vel.Len() < 0.5 {
+		if inArea && !w.keepAway(g) && w.ball.vel.Len() < 0.5 {
 			handle(Vec{0, sign(b.Y) * f.Width / 3}, "Clear")
 			break
 		}
@@ -488,7 +495,7 @@ func (w *World) playTarget(r *robot) {
 		p = Vec{clamp(p.X, -f.Length/2+0.8, -0.8), clamp(p.Y+w.spread(r), -(f.Width/2 - 0.4), f.Width/2-0.4)}
 		r.target, r.skill = facing(p), "Defend"
 	}
-	if g.keepAway() {
+	if w.keepAway(g) {
 		if p := r.target.Pos(); p.Dist(b) < KeepDistance {
 			away := p.Sub(b).Unit()
 			if away == (Vec{}) {
@@ -503,11 +510,18 @@ func (w *World) playTarget(r *robot) {
 	}
 }
 
+// keepAway reports whether our robots must keep away from the ball: the other team's
+// kick-off or set play as the referee r says, or its goal kick after the ball went
+// over its goal line.
+func (w *World) keepAway(r Referee) bool {
+	return r.keepAway() || (r.playing() && w.goalKick > 0)
+}
+
 // tryKick kicks the ball towards to when r stands at it, faces that way and the ball
 // is in play for us.
 func (w *World) tryKick(r *robot, to Vec) {
 	g := w.game
-	if !g.playing() || g.keepAway() || r.kickUntil > w.t || w.ball.vel.Len() > 0.6 {
+	if !g.playing() || w.keepAway(g) || r.kickUntil > w.t || w.ball.vel.Len() > 0.6 {
 		return
 	}
 	b := w.ball.pos
@@ -574,17 +588,33 @@ func (w *World) rollBall(s float64) {
 	if math.Abs(b.pos.X) > f.Length/2 {
 		*b = ball{pos: Vec{sign(b.pos.X) * (f.Length/2 - f.GoalAreaLength), 0}}
 		w.stats.Placements++
+		if b.pos.X > 0 && w.cfg.OpponentRate > 0 {
+			w.goalKick = w.t + GoalKickDelay/2 + time.Duration(w.rng.Float64()*float64(GoalKickDelay))
+		}
 	}
 }
 
-// opponent kicks a free ball in the other half back towards our goal now and then.
+// opponent plays for the other team, which has no robots: it takes its goal kicks
+// and now and then kicks a free ball in its half back towards our goal.
 func (w *World) opponent(s float64) {
-	g := w.game
-	if w.cfg.OpponentRate == 0 || !g.playing() || g.ourKick() || w.ball.vel.Len() > 0.15 || w.ball.pos.X < -0.3 {
+	g, f := w.game, w.cfg.Field
+	if !g.playing() {
+		w.goalKick = 0
+		return
+	}
+	if w.goalKick > 0 {
+		if w.t < w.goalKick {
+			return
+		}
+		w.goalKick = 0
+		w.kickBack(Vec{-f.Length/2 + 0.5 + 2.5*w.rng.Float64(), (w.rng.Float64()*2 - 1) * f.Width / 3})
+		return
+	}
+	if w.cfg.OpponentRate == 0 || g.ourKick() || w.ball.vel.Len() > 0.15 || w.ball.pos.X < -0.3 {
 		return
 	}
 	for _, r := range w.robots {
-		if !r.ref.Penalised && r.pose.Pos().Dist(w.ball.pos) < 0.5 {
+		if !r.ref.Penalised && r.pose.Pos().Dist(w.ball.pos) < 0.4 {
 			return // one of ours is at the ball
 		}
 	}
@@ -595,9 +625,15 @@ func (w *World) opponent(s float64) {
 	if w.rng.Float64() >= rate*s {
 		return
 	}
-	f := w.cfg.Field
-	to := Vec{-f.Length / 2, (w.rng.Float64()*2 - 1) * f.GoalWidth * 0.75}
-	w.ball.vel = Polar(1.5+1.3*w.rng.Float64(), to.Sub(w.ball.pos).Angle())
+	w.kickBack(Vec{-f.Length / 2, (w.rng.Float64()*2 - 1) * f.GoalWidth * 0.75})
+}
+
+// kickBack kicks the ball for the opponent towards the point to.
+func (w *World) kickBack(to Vec) {
+	d := to.Sub(w.ball.pos)
+	// A ball rolling freely goes speed × BallDecay; aim at the point, give or take.
+	speed := d.Len() / w.cfg.BallDecay.Seconds() * (0.8 + 0.4*w.rng.Float64())
+	w.ball.vel = Polar(clamp(speed, 1, 3.5), d.Angle())
 	w.stats.OpponentKicks++
 }
 

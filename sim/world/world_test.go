@@ -425,6 +425,41 @@ func TestOpponentKicksBack(t *testing.T) {
 	}
 }
 
+func TestTheirGoalKick(t *testing.T) {
+	c := DefaultConfig(5)
+	c.FallRate, c.Noise = 0, 0
+	c.OpponentRate = 1e-9 // no kicks in play, but goal kicks
+	w, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setAll(w, referee(dmsgs.GCInfoStatePlaying))
+	f := c.Field
+	w.ball = ball{pos: Vec{4.4, 0.5}, vel: Vec{3, 0}}
+	w.Step(step)
+	spot := Vec{f.Length/2 - f.GoalAreaLength, 0}
+	if b := w.Ball(); b.Pos != spot {
+		t.Fatalf("ball over their goal line at %+v, want %+v", b.Pos, spot)
+	}
+	start := w.Time()
+	kicked := run(w, 5*time.Second, func() bool {
+		if w.Ball().Pos == spot {
+			for _, v := range w.Robots() {
+				if d := v.Pose.Pos().Dist(spot); d < KeepDistance-0.15 {
+					t.Fatalf("robot %d %.2f m from the ball before their goal kick", v.ID, d)
+				}
+			}
+		}
+		return w.Stats().OpponentKicks > 0
+	})
+	if d := w.Time() - start; !kicked || d < GoalKickDelay/2 || d > GoalKickDelay*3/2+step {
+		t.Fatalf("goal kick after %v (kicked %v), want %v..%v", d, kicked, GoalKickDelay/2, GoalKickDelay*3/2)
+	}
+	if v := w.Ball().Vel; v.X >= 0 || w.Stats().Kicks != 0 {
+		t.Errorf("their goal kick: ball velocity %+v, our kicks %d", v, w.Stats().Kicks)
+	}
+}
+
 func TestVision(t *testing.T) {
 	w := quiet(t, 2)
 	setAll(w, referee(dmsgs.GCInfoStateFinished)) // nobody moves, the ball stays
