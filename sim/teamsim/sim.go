@@ -117,27 +117,35 @@ func (s *Sim) Monitor() *monitor.Monitor { return s.mon }
 // Env returns the environment of the simulation's ROS nodes (see Env).
 func (s *Sim) Env() func(string) string { return Env(s.cfg.Domain, s.cfg.Distro) }
 
-// WaitUp blocks until every part of the simulation runs, and returns an error if Run
-// returned first or ctx ended.
+// WaitUp blocks until every part of the simulation runs (or ran: it returns nil after
+// a Run that was up has returned), and returns an error if Run returned before it was
+// up or ctx ended.
 func (s *Sim) WaitUp(ctx context.Context) error {
 	select {
 	case <-s.up:
 		return nil
 	case <-s.done:
-		return errors.New("teamsim: stopped before it was up")
+		select {
+		case <-s.up: // it was up and has stopped since
+			return nil
+		default:
+			return errors.New("teamsim: stopped before it was up")
+		}
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
 // Run starts the GameController's sockets, the monitor, the robots' nodes and the
-// feeder, then plays the game until ctx is done; it stops everything and returns nil,
-// or the first error that stopped the simulation.
+// feeder, then plays the game until ctx is done; it stops everything and returns nil
+// (also when ctx ends during the start), or the first error that stopped the
+// simulation.
 func (s *Sim) Run(ctx context.Context) error {
 	if !s.running.CompareAndSwap(false, true) {
 		return ErrRunTwice
 	}
 	defer close(s.done)
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, gctx := errgroup.WithContext(ctx)
@@ -152,6 +160,9 @@ func (s *Sim) Run(ctx context.Context) error {
 	werr := g.Wait()
 	for i := len(nodes) - 1; i >= 0; i-- {
 		_ = nodes[i].Close()
+	}
+	if err != nil && parent.Err() != nil {
+		return nil // stopped while starting
 	}
 	if err != nil {
 		return err

@@ -342,6 +342,35 @@ func TestRun(t *testing.T) {
 	goleak.VerifyNone(t, before)
 }
 
+// TestRunCancelledEarly stops a simulation while it starts: Run returns nil, WaitUp
+// reports that it never was up, and nothing is left running.
+func TestRunCancelledEarly(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	c := DefaultConfig()
+	c.Robots, c.Domain = 2, domainRun
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Listener = ln
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := s.Run(ctx); err != nil {
+		t.Errorf("Run with a cancelled context: %v", err)
+	}
+	if err := s.WaitUp(t.Context()); err == nil {
+		t.Error("WaitUp: nil for a simulation that never was up")
+	}
+	if _, err := ln.Accept(); err == nil {
+		t.Error("the listener is still open")
+	}
+	goleak.VerifyNone(t, before)
+}
+
 // testWriter logs the simulation's log lines in the test's log.
 type testWriter struct{ t *testing.T }
 
