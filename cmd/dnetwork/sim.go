@@ -33,7 +33,7 @@ func init() {
 	})
 }
 
-// simUpTimeout bounds the start of the simulation (a variable for tests).
+// simUpTimeout bounds the start of the simulation.
 var simUpTimeout = 30 * time.Second
 
 // simOptions are the parsed flags of "dnetwork sim".
