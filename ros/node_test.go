@@ -431,7 +431,15 @@ func TestServiceRoundTrip(t *testing.T) {
 	if _, err := cl.Call(short, &rcl_interfaces.GetParameters_Request{Names: []string{"silent"}}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("unanswered call: %v", err)
 	}
-	st := srv.Stats()
+	// The call ended on the client's clock; the server handles the request on its own
+	// time: wait until it has dealt with all four.
+	var st ServiceStats
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		st = srv.Stats()
+		if st.Replies+st.Dropped+st.Unanswered >= 4 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if st.Requests != 4 || st.Replies != 3 || st.Unanswered != 1 || st.Dropped != 0 {
 		t.Errorf("stats %+v", st)
 	}
