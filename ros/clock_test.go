@@ -18,20 +18,25 @@ func TestROSClockSwitchesToSimTime(t *testing.T) {
 		t.Fatal("no wall-clock tick")
 	}
 	c.setSim(true)
+	switched := time.Now()
 	sim := time.Unix(42, 0)
 	c.setSimTime(sim)
 	if !c.Now().Equal(sim) || !c.SimActive() {
 		t.Fatalf("sim time %v, active %v", c.Now(), c.SimActive())
 	}
-	// Drain a wall tick that may have been forwarded before the switch.
-	select {
-	case <-tk.C():
-	case <-time.After(50 * time.Millisecond):
-	}
-	select {
-	case v := <-tk.C():
-		t.Fatalf("wall tick %v while sim time is active and frozen", v)
-	case <-time.After(100 * time.Millisecond):
+	// A wall tick that fell due before the switch may still be on its way (the ticker's
+	// goroutine decided to forward it before the switch); a tick that fell due after the
+	// switch must never come.
+	for quiet := time.After(150 * time.Millisecond); ; {
+		select {
+		case v := <-tk.C():
+			if v.After(switched) {
+				t.Fatalf("wall tick %v, %v after the switch to sim time (active and frozen)", v, v.Sub(switched))
+			}
+			continue
+		case <-quiet:
+		}
+		break
 	}
 	c.setSimTime(sim.Add(20 * time.Millisecond))
 	select {
