@@ -188,7 +188,7 @@ func TestSharedPortWithNode(t *testing.T) {
 	// Unicast: one copy, to one socket.
 	newSender(t).send(port, pkt)
 	var got string
-	deadline := time.After(time.Second)
+	deadline := time.After(waitLimit)
 	for got == "" {
 		select {
 		case <-node.Datagrams():
