@@ -102,9 +102,10 @@ func TestLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The return packets arrive asynchronously; wait for them (bounded).
+	// The return packets arrive asynchronously; wait for them (bounded). The simulator
+	// counts the junk before it tells the socket: wait for both counts.
 	for time.Now().Before(deadline) {
-		if st := sim.Stats(); st.Malformed == 1 && st.Returns >= uint64(n) {
+		if st := sim.Stats(); st.Malformed == 1 && st.Returns >= uint64(n) && u.Return.Stats().Malformed == 1 {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
