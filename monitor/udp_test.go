@@ -66,12 +66,14 @@ func TestUDP(t *testing.T) {
 	robot3.send(teamp, make([]byte, 700)) // over the HSL cap, but no packet anyway: wrong size
 	gc.send(gcp, []byte("RGme"))
 
+	// A malformed packet is counted by the monitor before its socket is told: wait for
+	// the team port's count too.
 	eventually(t, "every packet", func() bool {
 		s := m.State()
 		r1, r2, r3 := findRobot(s, 5, 1), findRobot(s, 5, 2), findRobot(s, 5, 3)
 		return r1 != nil && r2 != nil && r3 != nil && r1.TeamMsgs.Count == nDNet && r1.Faults.WrongSize == nJunk &&
 			r2.ReturnMsgs.Count == nRet && r3.TeamMsgs.Count == nZJU && r3.Faults.WrongSize == 1 &&
-			s.GameController.Faults.WrongSize == 1
+			s.GameController.Faults.WrongSize == 1 && s.Ports[2].Malformed >= nJunk+1
 	})
 	clk.Set(t0.Add(time.Second))
 	s := m.State()
