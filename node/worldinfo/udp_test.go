@@ -156,6 +156,15 @@ func TestMulticastNetns(t *testing.T) {
 		clk.Advance(DefaultInterval)
 		waitFor(t, "another exchange", func() bool { return a.rec.Len() == int(i) && b.rec.Len() == int(i) })
 	}
+	// A datagram is counted as sent once the write returned and as published once
+	// Publish returned, both possibly after the peer's recorder has it: wait for the
+	// counters, then a little longer for anything that should not come.
+	for _, r := range []robot{a, b} {
+		waitFor(t, "the counters", func() bool {
+			st := r.c.Status()
+			return st.Send.Sent >= 3 && st.Published >= 3
+		})
+	}
 	time.Sleep(20 * time.Millisecond)
 	for name, r := range map[string]robot{"A": a, "B": b} {
 		st := r.c.Status()
