@@ -23,5 +23,5 @@ fi
 echo "== go test -race"
 go test -race -count=1 -timeout 15m ./...
 
-echo "== fuzz smoke (${FUZZTIME:=3s} per target)"
+echo "== fuzz smoke (${FUZZTIME:=4000x} per target)"
 FUZZTIME="$FUZZTIME" ./scripts/fuzz.sh
