@@ -4,6 +4,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+	"slices"
 )
 
 // KeySize is the AES-128 key size.
@@ -48,7 +49,7 @@ func (c *Cipher) Seal(dst, plain []byte) ([]byte, error) {
 	}
 	n := SealedSize(len(plain))
 	start := len(dst)
-	dst = grow(dst, n)
+	dst = slices.Grow(dst, n)[:start+n]
 	out := dst[start:]
 	full := len(plain) &^ (BlockSize - 1)
 	for i := 0; i < full; i += BlockSize {
@@ -75,7 +76,7 @@ func (c *Cipher) Open(dst, ciphertext []byte) ([]byte, error) {
 		return dst, fmt.Errorf("%w: %d bytes", ErrCipherLength, len(ciphertext))
 	}
 	start := len(dst)
-	dst = grow(dst, len(ciphertext))
+	dst = slices.Grow(dst, len(ciphertext))[:start+len(ciphertext)]
 	out := dst[start:]
 	for i := 0; i < len(ciphertext); i += BlockSize {
 		c.block.Decrypt(out[i:i+BlockSize], ciphertext[i:i+BlockSize])
@@ -91,14 +92,4 @@ func (c *Cipher) Open(dst, ciphertext []byte) ([]byte, error) {
 		return dst[:start], ErrPadding
 	}
 	return dst[:len(dst)-pad], nil
-}
-
-// grow extends b by n bytes, reallocating only when its capacity is too small.
-func grow(b []byte, n int) []byte {
-	if cap(b)-len(b) < n {
-		nb := make([]byte, len(b), len(b)+n)
-		copy(nb, b)
-		b = nb
-	}
-	return b[:len(b)+n]
 }
