@@ -67,12 +67,6 @@ func (c Choice) String() string {
 	return b.String()
 }
 
-// same reports whether c and o name the same interface instance with the same
-// address, which is all a socket bound to c depends on.
-func (c Choice) same(o Choice) bool {
-	return c.Name == o.Name && c.Index == o.Index && c.Addr == o.Addr && c.Broadcast == o.Broadcast
-}
-
 // iface returns the *net.Interface that x/net/ipv4 wants, or nil for any interface.
 func (c Choice) iface() *net.Interface {
 	if c.IsAny() {
@@ -195,10 +189,8 @@ func (s Selector) resolveName(ifs []Interface) (Choice, error) {
 	if ifi.Flags&net.FlagUp == 0 {
 		return Choice{}, fmt.Errorf("%w: %s", ErrInterfaceDown, ifi.Name)
 	}
-	for _, p := range ifi.Addrs {
-		if p.Addr().Is4() {
-			return choose(ifi, p), nil
-		}
+	if c, ok := firstIPv4(ifi); ok {
+		return c, nil
 	}
 	return Choice{}, fmt.Errorf("%w: %s", ErrNoAddress, ifi.Name)
 }
@@ -279,6 +271,16 @@ func autoCandidate(ifi Interface) (Choice, string) {
 		}
 	}
 	return Choice{}, "no IPv4 broadcast address"
+}
+
+// firstIPv4 returns the Choice for the first IPv4 address of ifi, if it has one.
+func firstIPv4(ifi Interface) (Choice, bool) {
+	for _, p := range ifi.Addrs {
+		if p.Addr().Is4() {
+			return choose(ifi, p), true
+		}
+	}
+	return Choice{}, false
 }
 
 // choose builds the Choice for address p of interface ifi.

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -245,12 +246,12 @@ func New(cfg Config) (*Worker, error) {
 			bad("group %v is not an IPv4 multicast address", g)
 		}
 	}
-	cfg.Recheck = orDefault(cfg.Recheck, DefaultRecheck)
-	cfg.BackoffMin = orDefault(cfg.BackoffMin, DefaultBackoffMin)
-	cfg.BackoffMax = max(orDefault(cfg.BackoffMax, DefaultBackoffMax), cfg.BackoffMin)
-	cfg.QueueLen = orDefault(cfg.QueueLen, DefaultQueueLen)
-	cfg.MaxDatagram = orDefault(cfg.MaxDatagram, MaxUDPPayload)
-	cfg.MulticastTTL = orDefault(cfg.MulticastTTL, DefaultMulticastTTL)
+	cfg.Recheck = cmp.Or(cfg.Recheck, DefaultRecheck)
+	cfg.BackoffMin = cmp.Or(cfg.BackoffMin, DefaultBackoffMin)
+	cfg.BackoffMax = max(cmp.Or(cfg.BackoffMax, DefaultBackoffMax), cfg.BackoffMin)
+	cfg.QueueLen = cmp.Or(cfg.QueueLen, DefaultQueueLen)
+	cfg.MaxDatagram = cmp.Or(cfg.MaxDatagram, MaxUDPPayload)
+	cfg.MulticastTTL = cmp.Or(cfg.MulticastTTL, DefaultMulticastTTL)
 	if cfg.MulticastTTL == HostOnlyTTL {
 		cfg.MulticastTTL = 0
 	}
@@ -275,15 +276,6 @@ func New(cfg Config) (*Worker, error) {
 		ifaces: map[int]ifaceInfo{},
 	}
 	return w, nil
-}
-
-// orDefault returns v, or def when v is zero.
-func orDefault[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // Name returns the worker's label.
@@ -542,11 +534,8 @@ func (w *Worker) ifaceInfo(s *socket, idx int) ifaceInfo {
 	if n, err := net.InterfaceByIndex(idx); err == nil {
 		if ifi, err := fromNet(*n); err == nil {
 			info.name = ifi.Name
-			for _, p := range ifi.Addrs {
-				if p.Addr().Is4() {
-					info.bcast = choose(ifi, p).Broadcast
-					break
-				}
+			if c, ok := firstIPv4(ifi); ok {
+				info.bcast = c.Broadcast
 			}
 		}
 	}
