@@ -471,16 +471,17 @@ func (w *Worker) serve(ctx context.Context, s *socket, buf, oob []byte) error {
 				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
 			}
 		} else {
+			stamp := now
 			if w.cfg.Now != nil {
-				now = w.cfg.Now()
+				stamp = w.cfg.Now()
 			}
-			w.handle(s, buf, n, oob[:oobn], flags, src, now)
+			w.handle(s, buf, n, oob[:oobn], flags, src, stamp)
 		}
-		if t := time.Now(); !t.Before(next) {
+		if !now.Before(next) {
 			if err := s.choice.check(); err != nil {
 				return err
 			}
-			next = t.Add(w.cfg.Recheck)
+			next = now.Add(w.cfg.Recheck)
 			if err := s.conn.SetReadDeadline(next); err != nil {
 				return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 			}
