@@ -17,6 +17,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -58,7 +59,7 @@ type Component struct {
 	retBuf       [gcproto.ReturnSizeV4]byte
 	srcAddr      netip.AddrPort // srcText caches srcAddr.String() for GameControlData
 	srcText      string
-	warn         limiter
+	warn         warnlimit.Limiter[kind]
 	teamsSeen    [4]uint64 // team numbers in not-our-team packets since the last warning
 	wasConnected bool
 
@@ -119,7 +120,7 @@ func New(cfg Config, conn bus.Conn, clk clock.Clock, info bus.Publisher[dmsgs.GC
 		pubPeriod: ratePeriod(cfg.PublishRate),
 		retPeriod: ratePeriod(cfg.ReturnRate),
 		flushc:    make(chan chan struct{}),
-		warn:      limiter{every: cfg.WarnInterval},
+		warn:      warnlimit.Limiter[kind]{Every: cfg.WarnInterval},
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -330,7 +331,7 @@ func (c *Component) drop(k kind) {
 
 // warnf logs a warning of kind k unless one was logged within WarnInterval.
 func (c *Component) warnf(k kind, now time.Time, msg string, args ...any) {
-	ok, suppressed := c.warn.allow(k, now)
+	ok, suppressed := c.warn.Allow(k, now)
 	if !ok {
 		return
 	}
@@ -347,7 +348,7 @@ func (c *Component) notOurTeam(now time.Time, src netip.AddrPort) {
 		t := c.pkt.Teams[i].TeamNumber
 		c.teamsSeen[t/64] |= 1 << (t % 64)
 	}
-	ok, suppressed := c.warn.allow(causeNotOurTeam, now)
+	ok, suppressed := c.warn.Allow(causeNotOurTeam, now)
 	if !ok {
 		return
 	}
@@ -369,7 +370,7 @@ func (c *Component) notOurTeam(now time.Time, src netip.AddrPort) {
 
 // warnMultiple warns (rate-limited) that several GameControllers send for our team.
 func (c *Component) warnMultiple(now time.Time) {
-	ok, suppressed := c.warn.allow(causeOtherGC, now)
+	ok, suppressed := c.warn.Allow(causeOtherGC, now)
 	if !ok {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 )
@@ -177,7 +178,7 @@ type Team struct {
 	lastSrc   TimeSource
 	lastValid bool
 	st        Status
-	warned    map[string]time.Time
+	warned    warnlimit.Limiter[string]
 }
 
 // New returns a Team that publishes its messages on say and the teammates' on info.
@@ -200,7 +201,7 @@ func New(cfg Config, clk clock.Clock, say bus.Publisher[dmsgs.Sim3dSay], info bu
 		say:    say,
 		info:   info,
 		log:    log.With("component", "sim3d", "player", cfg.Player),
-		warned: map[string]time.Time{},
+		warned: warnlimit.Limiter[string]{Every: warnEvery},
 	}
 	t.round = time.Duration(t.slot.Period()) * cfg.Cycle
 	t.st.Player, t.st.TeamSize = cfg.Player, cfg.TeamSize
@@ -537,10 +538,9 @@ func (t *Team) debugLocked(now time.Time, cause, msg string, args ...any) {
 
 // logLocked logs at most one record per cause per warnEvery of the clock.
 func (t *Team) logLocked(level slog.Level, now time.Time, cause, msg string, args ...any) {
-	if last, ok := t.warned[cause]; ok && now.Sub(last) < warnEvery && now.Sub(last) >= 0 {
+	if ok, _ := t.warned.Allow(cause, now); !ok {
 		return
 	}
-	t.warned[cause] = now
 	t.log.Log(context.Background(), level, msg, args...)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
@@ -387,32 +388,25 @@ func (c *Component) Status() Status {
 // warner logs at most one warning per cause per interval of the clock, and says how many
 // were suppressed in between.
 type warner struct {
-	clk   clock.Clock
-	every time.Duration
-	log   *slog.Logger
+	clk clock.Clock
+	log *slog.Logger
 
-	mu         sync.Mutex
-	last       map[string]time.Time
-	suppressed map[string]int
+	mu  sync.Mutex
+	lim warnlimit.Limiter[string]
 }
 
 func newWarner(clk clock.Clock, every time.Duration, log *slog.Logger) *warner {
-	return &warner{clk: clk, every: every, log: log, last: map[string]time.Time{}, suppressed: map[string]int{}}
+	return &warner{clk: clk, log: log, lim: warnlimit.Limiter[string]{Every: every}}
 }
 
 func (w *warner) warn(cause, msg string, args ...any) {
 	now := w.clk.Now()
 	w.mu.Lock()
-	last, seen := w.last[cause]
-	if seen && !now.Before(last) && now.Sub(last) < w.every {
-		w.suppressed[cause]++
-		w.mu.Unlock()
+	ok, n := w.lim.Allow(cause, now)
+	w.mu.Unlock()
+	if !ok {
 		return
 	}
-	n := w.suppressed[cause]
-	w.suppressed[cause] = 0
-	w.last[cause] = now
-	w.mu.Unlock()
 	args = append(args, "cause", cause)
 	if n > 0 {
 		args = append(args, "suppressed", n)

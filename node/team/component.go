@@ -13,6 +13,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -69,7 +70,7 @@ type Component struct {
 	online   [256]bool // teammates online at the last tick, for change logs
 	recent   [16]time.Duration
 	recentN  int
-	warn     limiter
+	warn     warnlimit.Limiter[cause]
 
 	buf   []byte
 	tx    teaminfo.State
@@ -145,6 +146,7 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		replay:   teaminfo.NewReplayFilter(cfg.ReplaySilence),
 		sched:    Scheduler{Tick: cfg.Tick},
 		monSched: Scheduler{Tick: cfg.Tick},
+		warn:     warnlimit.Limiter[cause]{Every: warnEvery},
 		buf:      make([]byte, 0, max(teaminfo.ZJUSize, teaminfo.DNetTaggedSize)),
 	}
 	c.cfg.Peers = append([]netip.AddrPort(nil), cfg.Peers...)
@@ -271,18 +273,12 @@ const (
 	eventDatagram
 )
 
-// limiter lets one warning per cause through every warnEvery of clock time.
-type limiter struct {
-	last [numCauses]time.Time
-}
-
+// warnEvery is the least time between two warnings of the same cause.
 const warnEvery = 10 * time.Second
 
-func (l *limiter) allow(c cause, now time.Time) bool {
-	last := l.last[c]
-	if !last.IsZero() && now.Sub(last) < warnEvery && !now.Before(last) {
-		return false
-	}
-	l.last[c] = now
-	return true
+// warnAllowed reports whether a warning of cause k may be logged at now: at most one per
+// cause every warnEvery of clock time.
+func (c *Component) warnAllowed(k cause, now time.Time) bool {
+	ok, _ := c.warn.Allow(k, now)
+	return ok
 }

@@ -62,7 +62,7 @@ func (c *Component) receive(d transport.Datagram) {
 	if v == accepted {
 		c.fillMsg(now, auth)
 		pubErr = c.pub.Publish(&c.msg)
-		if pubErr != nil && c.warn.allow(causePublish, now) {
+		if pubErr != nil && c.warnAllowed(causePublish, now) {
 			c.log.Warn("cannot publish TeamInfo", "err", pubErr)
 		}
 		if c.policy.League.Counted(c.snap.State, c.snap.GamePhase) {
@@ -191,7 +191,7 @@ func (c *Component) warnDrop(v verdict, d transport.Datagram, now time.Time) {
 	default:
 		return
 	}
-	if c.warn.allow(k, now) {
+	if c.warnAllowed(k, now) {
 		c.log.Warn(msg, "from", d.Src, "bytes", len(d.Payload), "format", c.cfg.Format)
 	}
 }

@@ -87,12 +87,12 @@ func (c *Component) tick(now time.Time) {
 		switch {
 		case err != nil:
 			d = DecisionEncodeError
-			if c.warn.allow(causeEncode, now) {
+			if c.warnAllowed(causeEncode, now) {
 				c.log.Warn("cannot encode our team packet", "err", err)
 			}
 		case len(pkt) > c.sizeCap:
 			d = DecisionTooLarge
-			if c.warn.allow(causeTooLarge, now) {
+			if c.warnAllowed(causeTooLarge, now) {
 				c.log.Warn("team packet above the league's size cap, not sent",
 					"bytes", len(pkt), "cap", c.sizeCap, "league", c.cfg.League)
 			}
@@ -175,7 +175,7 @@ func (c *Component) send(pkt []byte, now time.Time) bool {
 			}
 		}
 	}
-	if failed > 0 && c.warn.allow(causeSend, now) {
+	if failed > 0 && c.warnAllowed(causeSend, now) {
 		c.log.Warn("cannot send our team packet", "failed", failed, "of", failed+ok, "err", lastErr)
 	}
 	c.mu.Lock()
@@ -194,7 +194,7 @@ func (c *Component) sendMonitor(now time.Time, pkt []byte, built bool, in *input
 	if err == nil {
 		err = c.conn.SendTo(pkt, c.cfg.Monitor)
 	}
-	if err != nil && c.warn.allow(causeMonitor, now) {
+	if err != nil && c.warnAllowed(causeMonitor, now) {
 		c.log.Warn("cannot send the monitor copy", "monitor", c.cfg.Monitor, "err", err)
 	}
 	c.mu.Lock()

@@ -15,6 +15,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	wit "github.com/robocup-dnetwork/dnetwork/transport/worldinfo"
@@ -70,7 +71,7 @@ type Component struct {
 	odoBase odoSample
 	obs     []point
 	near    []obstacle
-	warned  map[string]time.Time
+	warned  warnlimit.Limiter[string]
 
 	started atomic.Bool
 	ready   chan struct{} // closed once the loop runs (its ticker exists)
@@ -104,7 +105,7 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		game:    deps.Game,
 		ready:   make(chan struct{}),
 		senders: map[netip.Addr]*senderEntry{},
-		warned:  map[string]time.Time{},
+		warned:  warnlimit.Limiter[string]{Every: warnEvery},
 	}
 	if c.clk == nil {
 		c.clk = clock.Wall
@@ -205,12 +206,8 @@ func (c *Component) loop(ctx context.Context) {
 // allow reports whether a message of cause may be logged now: at most one per cause
 // every warnEvery of the node's clock (a clock that went back allows it).
 func (c *Component) allow(cause string) bool {
-	now := c.clk.Now()
-	if last, ok := c.warned[cause]; ok && now.Sub(last) < warnEvery && !now.Before(last) {
-		return false
-	}
-	c.warned[cause] = now
-	return true
+	ok, _ := c.warned.Allow(cause, c.clk.Now())
+	return ok
 }
 
 // warn logs a warning, rate-limited per cause.
