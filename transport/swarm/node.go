@@ -163,13 +163,14 @@ type endpoint struct {
 // Node is one robot's swarm endpoint: osrf/swarm's RobotPlugin API over a transport
 // worker. Bind, SendTo, Neighbors and Stats may be called from any goroutine.
 type Node struct {
-	cfg   Config
-	host  string
-	group netip.AddrPort
-	self  []string          // names this robot answers to as a unicast destination
-	names map[string]string // canonical strings of known names, for allocation-free lookups
-	w     *transport.Worker
-	now   func() time.Time
+	cfg    Config
+	host   string
+	group  netip.AddrPort
+	self   []string          // names this robot answers to as a unicast destination
+	others []netip.AddrPort  // ModePorts: the other peers in name order (broadcast fan-out)
+	names  map[string]string // canonical strings of known names, for allocation-free lookups
+	w      *transport.Worker
+	now    func() time.Time
 
 	binds atomic.Pointer[map[endpoint]Callback] // copy on write
 	bindM sync.Mutex                            // serialises writers of binds
@@ -277,6 +278,14 @@ func New(cfg Config) (*Node, error) {
 	if own, ok := cfg.Peers[cfg.Name]; ok && cfg.Mode == ModeNetwork {
 		n.self = append(n.self, own.Addr().Unmap().String())
 	}
+	if cfg.Mode == ModePorts {
+		for _, name := range slices.Sorted(maps.Keys(cfg.Peers)) {
+			if name != cfg.Name {
+				a := cfg.Peers[name]
+				n.others = append(n.others, netip.AddrPortFrom(a.Addr().Unmap(), a.Port()))
+			}
+		}
+	}
 	n.binds.Store(&map[endpoint]Callback{})
 	n.bufs.New = func() any { b := make([]byte, 0, MaxFrameSize); return &b }
 	tc.Filter = n.filter
@@ -372,7 +381,7 @@ func (n *Node) sendTo(data []byte, dst string, port uint16) error {
 				targets = []netip.AddrPort{n.group}
 			}
 		case ModePorts:
-			targets = n.otherPeers()
+			targets = n.others
 		case ModeHostMulticast:
 			targets = []netip.AddrPort{n.group}
 		}
@@ -444,19 +453,6 @@ func (n *Node) resolve(dst string) (string, netip.AddrPort, error) {
 		return "", netip.AddrPort{}, fmt.Errorf("%w: %s matches %d peers in %v mode; use a robot name", ErrUnknownAddress, dst, len(found), n.cfg.Mode)
 	}
 	return n.resolve(found[0])
-}
-
-// otherPeers returns the addresses of every peer except this robot, in name order.
-func (n *Node) otherPeers() []netip.AddrPort {
-	names := slices.Sorted(maps.Keys(n.cfg.Peers))
-	out := make([]netip.AddrPort, 0, len(names))
-	for _, name := range names {
-		if name != n.host {
-			a := n.cfg.Peers[name]
-			out = append(out, netip.AddrPortFrom(a.Addr().Unmap(), a.Port()))
-		}
-	}
-	return out
 }
 
 // filter runs on the transport's read goroutine: it drops this robot's own frames and
