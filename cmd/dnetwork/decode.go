@@ -9,8 +9,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -233,4 +235,29 @@ func (r *decodeRun) packet(b []byte, src string) error {
 		return r.out.Encode(errorRecord{Protocol: d.proto, Source: src, Length: len(b), Error: err.Error()})
 	}
 	return r.out.Encode(v)
+}
+
+// jsonFloat prints a float as a JSON number, or NaN and infinities as the strings "NaN",
+// "+Inf" and "-Inf", which JSON numbers cannot express.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) { return appendJSONFloat(nil, float64(f), 64), nil }
+
+// jsonFloat32 is jsonFloat for float32 fields, printed with float32 precision.
+type jsonFloat32 float32
+
+func (f jsonFloat32) MarshalJSON() ([]byte, error) {
+	return appendJSONFloat(nil, float64(f), 32), nil
+}
+
+func appendJSONFloat(b []byte, v float64, bits int) []byte {
+	switch {
+	case math.IsNaN(v):
+		return append(b, `"NaN"`...)
+	case math.IsInf(v, 1):
+		return append(b, `"+Inf"`...)
+	case math.IsInf(v, -1):
+		return append(b, `"-Inf"`...)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, bits)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
@@ -23,31 +21,6 @@ func init() {
 		match:   func(b []byte) bool { return len(b) == teaminfo.ZJUSize },
 		decode:  decodeTeaminfoZJU,
 	})
-}
-
-// jsonFloat prints a float as a JSON number, or NaN and infinities as the strings "NaN",
-// "+Inf" and "-Inf", which JSON numbers cannot express.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) { return appendJSONFloat(nil, float64(f), 64), nil }
-
-// jsonFloat32 is jsonFloat for float32 fields, printed with float32 precision.
-type jsonFloat32 float32
-
-func (f jsonFloat32) MarshalJSON() ([]byte, error) {
-	return appendJSONFloat(nil, float64(f), 32), nil
-}
-
-func appendJSONFloat(b []byte, v float64, bits int) []byte {
-	switch {
-	case math.IsNaN(v):
-		return append(b, `"NaN"`...)
-	case math.IsInf(v, 1):
-		return append(b, `"+Inf"`...)
-	case math.IsInf(v, -1):
-		return append(b, `"-Inf"`...)
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, bits)
 }
 
 // jsonTime is a stamp as sec/nsec; dnet stamps can exceed a uint32 of seconds.

@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 )
@@ -60,27 +58,10 @@ func isWorldinfoPlain(b []byte) bool {
 	return len(b) >= wi.HeaderSize && binary.BigEndian.Uint16(b) == wi.Magic && b[2] == wi.Version
 }
 
-// wiFloat prints a float32 as a JSON number with float32 precision, or NaN and
-// infinities as the strings "NaN", "+Inf", "-Inf".
-type wiFloat float32
-
-func (f wiFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 32), nil
-}
-
-func wiFloats(fs []float32) []wiFloat {
-	out := make([]wiFloat, len(fs))
+func jsonFloats32(fs []float32) []jsonFloat32 {
+	out := make([]jsonFloat32, len(fs))
 	for i, f := range fs {
-		out[i] = wiFloat(f)
+		out[i] = jsonFloat32(f)
 	}
 	return out
 }
@@ -108,51 +89,51 @@ type wiRecordHead struct {
 }
 
 type wiPoseJSON struct {
-	X          wiFloat   `json:"x"`
-	Y          wiFloat   `json:"y"`
-	Theta      wiFloat   `json:"theta"`
-	Covariance []wiFloat `json:"covariance"`
+	X          jsonFloat32   `json:"x"`
+	Y          jsonFloat32   `json:"y"`
+	Theta      jsonFloat32   `json:"theta"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiVelocityJSON struct {
-	VelX       wiFloat   `json:"vel_x"`
-	VelY       wiFloat   `json:"vel_y"`
-	VelTheta   wiFloat   `json:"vel_theta"`
-	Covariance []wiFloat `json:"covariance"`
+	VelX       jsonFloat32   `json:"vel_x"`
+	VelY       jsonFloat32   `json:"vel_y"`
+	VelTheta   jsonFloat32   `json:"vel_theta"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiBallVelocityJSON struct {
-	VelX       wiFloat   `json:"vel_x"`
-	VelY       wiFloat   `json:"vel_y"`
-	VelZ       wiFloat   `json:"vel_z"`
-	Covariance []wiFloat `json:"covariance"`
+	VelX       jsonFloat32   `json:"vel_x"`
+	VelY       jsonFloat32   `json:"vel_y"`
+	VelZ       jsonFloat32   `json:"vel_z"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiRelBallJSON struct {
-	Visible    bool      `json:"visible"`
-	History    int32     `json:"history"`
-	Reserved   uint8     `json:"reserved"`
-	Bearing    wiFloat   `json:"bearing"`
-	Dist       wiFloat   `json:"dist"`
-	Slope      wiFloat   `json:"slope"`
-	Covariance []wiFloat `json:"covariance"`
+	Visible    bool          `json:"visible"`
+	History    int32         `json:"history"`
+	Reserved   uint8         `json:"reserved"`
+	Bearing    jsonFloat32   `json:"bearing"`
+	Dist       jsonFloat32   `json:"dist"`
+	Slope      jsonFloat32   `json:"slope"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiGlobalBallJSON struct {
-	Visible    bool      `json:"visible"`
-	History    int32     `json:"history"`
-	Reserved   uint8     `json:"reserved"`
-	X          wiFloat   `json:"x"`
-	Y          wiFloat   `json:"y"`
-	Z          wiFloat   `json:"z"`
-	Covariance []wiFloat `json:"covariance"`
+	Visible    bool          `json:"visible"`
+	History    int32         `json:"history"`
+	Reserved   uint8         `json:"reserved"`
+	X          jsonFloat32   `json:"x"`
+	Y          jsonFloat32   `json:"y"`
+	Z          jsonFloat32   `json:"z"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiOpponentJSON struct {
-	UID        uint32    `json:"uid"`
-	Dist       wiFloat   `json:"dist"`
-	Bearing    wiFloat   `json:"bearing"`
-	Covariance []wiFloat `json:"covariance"`
+	UID        uint32        `json:"uid"`
+	Dist       jsonFloat32   `json:"dist"`
+	Bearing    jsonFloat32   `json:"bearing"`
+	Covariance []jsonFloat32 `json:"covariance"`
 }
 
 type wiUIDJSON struct {
@@ -198,24 +179,24 @@ type wiFatJSON struct {
 }
 
 func wiPose(m *wi.Pose) wiPoseJSON {
-	return wiPoseJSON{wiFloat(m.X), wiFloat(m.Y), wiFloat(m.Theta), wiFloats(m.Covariance[:])}
+	return wiPoseJSON{jsonFloat32(m.X), jsonFloat32(m.Y), jsonFloat32(m.Theta), jsonFloats32(m.Covariance[:])}
 }
 
 func wiVelocity(m *wi.Velocity) wiVelocityJSON {
-	return wiVelocityJSON{wiFloat(m.VelX), wiFloat(m.VelY), wiFloat(m.VelTheta), wiFloats(m.Covariance[:])}
+	return wiVelocityJSON{jsonFloat32(m.VelX), jsonFloat32(m.VelY), jsonFloat32(m.VelTheta), jsonFloats32(m.Covariance[:])}
 }
 
 func wiBallVelocity(x, y, z float32, c *wi.Cov3) wiBallVelocityJSON {
-	return wiBallVelocityJSON{wiFloat(x), wiFloat(y), wiFloat(z), wiFloats(c[:])}
+	return wiBallVelocityJSON{jsonFloat32(x), jsonFloat32(y), jsonFloat32(z), jsonFloats32(c[:])}
 }
 
 func wiRelBall(m *wi.RelBall) wiRelBallJSON {
-	return wiRelBallJSON{m.Visible, m.History, m.Reserved, wiFloat(m.Bearing), wiFloat(m.Dist),
-		wiFloat(m.Slope), wiFloats(m.Covariance[:])}
+	return wiRelBallJSON{m.Visible, m.History, m.Reserved, jsonFloat32(m.Bearing), jsonFloat32(m.Dist),
+		jsonFloat32(m.Slope), jsonFloats32(m.Covariance[:])}
 }
 
 func wiOpponent(m *wi.Opponent) wiOpponentJSON {
-	return wiOpponentJSON{m.UID, wiFloat(m.Dist), wiFloat(m.Bearing), wiFloats(m.Covariance[:])}
+	return wiOpponentJSON{m.UID, jsonFloat32(m.Dist), jsonFloat32(m.Bearing), jsonFloats32(m.Covariance[:])}
 }
 
 // wiRecord renders one record.
@@ -254,8 +235,8 @@ func wiRecord(rec wi.Record, fawkesRelBall bool) any {
 		return struct {
 			wiRecordHead
 			wiGlobalBallJSON
-		}{h, wiGlobalBallJSON{m.Visible, m.History, m.Reserved, wiFloat(m.X), wiFloat(m.Y), wiFloat(m.Z),
-			wiFloats(m.Covariance[:])}}
+		}{h, wiGlobalBallJSON{m.Visible, m.History, m.Reserved, jsonFloat32(m.X), jsonFloat32(m.Y), jsonFloat32(m.Z),
+			jsonFloats32(m.Covariance[:])}}
 	case *wi.RelBallVelocity:
 		return struct {
 			wiRecordHead
