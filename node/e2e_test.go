@@ -24,6 +24,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -43,22 +44,7 @@ const (
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:
 // unicast SPDP to every participant index on 127.0.0.1.
-const cycloneConfig = `<?xml version="1.0" encoding="UTF-8"?>
-<CycloneDDS xmlns="https://cdds.io/config">
-  <Domain Id="any">
-    <General>
-      <Interfaces><NetworkInterface name="lo"/></Interfaces>
-      <AllowMulticast>false</AllowMulticast>
-    </General>
-    <Discovery>
-      <ParticipantIndex>auto</ParticipantIndex>
-      <MaxAutoParticipantIndex>30</MaxAutoParticipantIndex>
-      <Peers><Peer address="127.0.0.1"/></Peers>
-    </Discovery>
-    <Tracing><Verbosity>warning</Verbosity><OutputFile>stderr</OutputFile></Tracing>
-  </Domain>
-</CycloneDDS>
-`
+var cycloneConfig = ddsconfig.Loopback(30, true)
 
 // testEnv returns the environment of the ROS nodes of one test: the loopback Cyclone
 // configuration and the test's own domain.

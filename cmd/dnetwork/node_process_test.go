@@ -22,6 +22,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 )
 
@@ -50,9 +51,7 @@ func TestNodeChild(t *testing.T) {
 	os.Exit(code)
 }
 
-const loopbackCyclone = `<CycloneDDS><Domain Id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>
-<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>
-<MaxAutoParticipantIndex>30</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`
+var loopbackCyclone = ddsconfig.Loopback(30, false)
 
 type child struct {
 	cmd    *exec.Cmd

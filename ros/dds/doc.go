@@ -46,7 +46,7 @@
 // and for this package alike.
 //
 // Without multicast (the loopback interface of many machines has none), use unicast
-// peers, e.g. for tests on one host:
+// peers, e.g. for tests on one host (ddsconfig.Loopback builds such a configuration):
 //
 //	<CycloneDDS><Domain><General><Interfaces><NetworkInterface name="lo"/></Interfaces>
 //	  <AllowMulticast>false</AllowMulticast></General>

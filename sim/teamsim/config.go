@@ -15,6 +15,7 @@ import (
 	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
+	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 	"github.com/robocup-dnetwork/dnetwork/sim/world"
 )
@@ -32,10 +33,7 @@ const DefaultTick = 100 * time.Millisecond
 // default of 9 would leave room for few ROS tools beside the simulation). ROS 2 tools started with the same configuration and domain
 // (CYCLONEDDS_URI set to this text, RMW_IMPLEMENTATION=rmw_cyclonedds_cpp) see the
 // simulated robots.
-const CycloneConfig = `<CycloneDDS><Domain Id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>` +
-	`<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>` +
-	`<MaxAutoParticipantIndex>100</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers>` +
-	`</Discovery></Domain></CycloneDDS>`
+var CycloneConfig = ddsconfig.Loopback(100, false)
 
 // ErrConfig reports an invalid Config.
 var ErrConfig = errors.New("teamsim: bad config")

@@ -11,25 +11,13 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 )
 
-// Config is a Cyclone DDS configuration for loopback-only discovery.
-const Config = `<?xml version="1.0" encoding="UTF-8"?>
-<CycloneDDS xmlns="https://cdds.io/config">
-  <Domain Id="any">
-    <General>
-      <Interfaces><NetworkInterface name="lo"/></Interfaces>
-      <AllowMulticast>false</AllowMulticast>
-    </General>
-    <Discovery>
-      <ParticipantIndex>auto</ParticipantIndex>
-      <MaxAutoParticipantIndex>60</MaxAutoParticipantIndex>
-      <Peers><Peer address="127.0.0.1"/></Peers>
-    </Discovery>
-    <Tracing><Verbosity>warning</Verbosity><OutputFile>stderr</OutputFile></Tracing>
-  </Domain>
-</CycloneDDS>
-`
+// Config is a Cyclone DDS configuration for loopback-only discovery (up to 60
+// processes), with Cyclone's warnings on stderr.
+var Config = ddsconfig.Loopback(60, true)
 
 // Setup writes Config to a file in t.TempDir, points CYCLONEDDS_URI at it and clears
 // the ROS variables that would change discovery, for the rest of the test. It returns
