@@ -28,8 +28,15 @@ const (
 
 // Bit-field limits.
 const (
-	historyMin = -(1 << 23)
-	historyMax = 1<<23 - 1
+	// HistoryMin and HistoryMax bound the 24-bit signed visibility history of a ball.
+	HistoryMin = -(1 << 23)
+	HistoryMax = 1<<23 - 1
+	// MaxGameState is the largest game state (4 bits).
+	MaxGameState = 15
+	// MaxPenaltyPlayer is the largest player number of a penalty (4 bits).
+	MaxPenaltyPlayer = 15
+	// MaxPenaltyCode is the largest penalty code (6 bits).
+	MaxPenaltyCode = 63
 )
 
 // Cov3 is a row-major 3x3 covariance matrix.
@@ -269,7 +276,7 @@ const (
 
 // ballWord packs the first word of the ball bodies.
 func ballWord(visible bool, history int32, reserved uint8) (uint32, error) {
-	if err := checkRange("ball visibility history", int64(history), historyMin, historyMax); err != nil {
+	if err := checkRange("ball visibility history", int64(history), HistoryMin, HistoryMax); err != nil {
 		return 0, err
 	}
 	if err := checkRange("ball reserved bits", int64(reserved), 0, ballReservedMax); err != nil {
@@ -468,8 +475,8 @@ func (*GameState) RecordType() RecordType { return TypeGameState }
 // Word packs the game state into its bit-field word; it fails if a field does not fit.
 func (g *GameState) Word() (uint32, error) {
 	switch {
-	case g.State > 15:
-		return 0, &RangeError{Field: "game state", Value: int64(g.State), Max: 15}
+	case g.State > MaxGameState:
+		return 0, &RangeError{Field: "game state", Value: int64(g.State), Max: MaxGameState}
 	case g.StateTeam > TeamBoth:
 		return 0, &RangeError{Field: "state team", Value: int64(g.StateTeam), Max: 3}
 	case g.OurTeam > TeamBoth:
@@ -546,10 +553,10 @@ func (*Penalty) RecordType() RecordType { return TypePenalty }
 // Word packs the penalty into its bit-field word; it fails if a field does not fit.
 func (p *Penalty) Word() (uint32, error) {
 	switch {
-	case p.Player > 15:
-		return 0, &RangeError{Field: "penalty player", Value: int64(p.Player), Max: 15}
-	case p.Code > 63:
-		return 0, &RangeError{Field: "penalty code", Value: int64(p.Code), Max: 63}
+	case p.Player > MaxPenaltyPlayer:
+		return 0, &RangeError{Field: "penalty player", Value: int64(p.Player), Max: MaxPenaltyPlayer}
+	case p.Code > MaxPenaltyCode:
+		return 0, &RangeError{Field: "penalty code", Value: int64(p.Code), Max: MaxPenaltyCode}
 	case p.Reserved > 63:
 		return 0, &RangeError{Field: "penalty reserved bits", Value: int64(p.Reserved), Max: 63}
 	}

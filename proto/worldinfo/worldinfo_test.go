@@ -173,8 +173,8 @@ func TestBitFieldWords(t *testing.T) {
 	}{
 		{true, 5, 0x01000005},
 		{false, -3, 0x00fffffd},
-		{true, historyMax, 0x017fffff},
-		{false, historyMin, 0x00800000},
+		{true, HistoryMax, 0x017fffff},
+		{false, HistoryMin, 0x00800000},
 	} {
 		w, err := ballWord(tc.visible, tc.history, 0)
 		if err != nil || w != tc.word {
@@ -204,8 +204,8 @@ func TestBitFieldWords(t *testing.T) {
 
 func TestRangeErrors(t *testing.T) {
 	for name, m := range map[string]Message{
-		"history high":   &RelBall{History: historyMax + 1},
-		"history low":    &GlobalBall{History: historyMin - 1},
+		"history high":   &RelBall{History: HistoryMax + 1},
+		"history low":    &GlobalBall{History: HistoryMin - 1},
 		"ball reserved":  &RelBall{Reserved: 128},
 		"game state":     &GameState{State: 16},
 		"state team":     &GameState{StateTeam: 4},

@@ -11,12 +11,9 @@ import (
 
 // Visibility history limits: the 24-bit signed field of the ball word.
 const (
-	HistoryMin = -(1 << 23)
-	HistoryMax = 1<<23 - 1
+	HistoryMin = wi.HistoryMin
+	HistoryMax = wi.HistoryMax
 )
-
-// maxPlayer is the largest player number of a penalty (4 bits).
-const maxPlayer = 15
 
 // Sender keeps what a robot wants to tell and turns it into datagrams (the send half of
 // Fawkes' WorldInfoTransceiver). Setters record values and mark them changed;
@@ -40,7 +37,7 @@ type Sender struct {
 	globBallVel wi.GlobalBallVelocity
 	game        wi.GameState // persistent: the game state setters edit parts of it
 	changed     uint8        // changed* bits
-	penalties   [maxPlayer + 1]wi.Penalty
+	penalties   [wi.MaxPenaltyPlayer + 1]wi.Penalty
 	penaltySet  uint16 // bit per player
 	opponents   []wi.Opponent
 	disappeared []wi.OpponentDisappeared
@@ -190,8 +187,8 @@ func (s *Sender) SetGlobalBallVelocity(velX, velY, velZ float32, covariance []fl
 // SetGameState sets the game state (0..15, see the wi.MSL* and wi.SPL* values) and the
 // team it refers to.
 func (s *Sender) SetGameState(state int, team wi.Team) error {
-	if state < 0 || state > 15 {
-		return &wi.RangeError{Field: "game state", Value: int64(state), Max: 15}
+	if state < 0 || state > wi.MaxGameState {
+		return &wi.RangeError{Field: "game state", Value: int64(state), Max: wi.MaxGameState}
 	}
 	if team > wi.TeamBoth {
 		return &wi.RangeError{Field: "state team", Value: int64(team), Max: 3}
@@ -251,10 +248,10 @@ func (s *Sender) SetHalf(h wi.Half) error {
 // for the same player replaces it. Penalties go out in player order.
 func (s *Sender) AddPenalty(player int, code wi.PenaltyCode, secondsRemaining int) error {
 	switch {
-	case player < 0 || player > maxPlayer:
-		return &wi.RangeError{Field: "penalty player", Value: int64(player), Max: maxPlayer}
-	case code > 63:
-		return &wi.RangeError{Field: "penalty code", Value: int64(code), Max: 63}
+	case player < 0 || player > wi.MaxPenaltyPlayer:
+		return &wi.RangeError{Field: "penalty player", Value: int64(player), Max: wi.MaxPenaltyPlayer}
+	case code > wi.MaxPenaltyCode:
+		return &wi.RangeError{Field: "penalty code", Value: int64(code), Max: wi.MaxPenaltyCode}
 	case secondsRemaining < 0 || secondsRemaining > 0xffff:
 		return &wi.RangeError{Field: "penalty seconds remaining", Value: int64(secondsRemaining), Max: 0xffff}
 	}
