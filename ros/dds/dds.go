@@ -325,16 +325,9 @@ func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) {
 	if w.closed.Load() {
 		return nil, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
 	}
-	hs, err := matchedHandles(w.handle, true)
+	eps, err := matchedEndpoints(w.handle, true)
 	if err != nil {
 		return nil, fmt.Errorf("writer on %q: %w", w.topic, err)
-	}
-	eps := make([]Endpoint, 0, len(hs))
-	for _, ih := range hs {
-		if ep := C.dds_get_matched_subscription_data(w.handle, ih); ep != nil {
-			eps = append(eps, endpointFromC(ep, InstanceHandle(ih)))
-			C.dds_builtintopic_free_endpoint(ep)
-		}
 	}
 	return eps, nil
 }
@@ -354,6 +347,30 @@ func (w *Writer) Close() error {
 		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc)
 	}
 	return nil
+}
+
+// matchedEndpoints describes the readers (subscriptions true) matched with the writer
+// h, or the writers matched with the reader h. An endpoint that goes away between
+// listing and describing is left out.
+func matchedEndpoints(h C.dds_entity_t, subscriptions bool) ([]Endpoint, error) {
+	hs, err := matchedHandles(h, subscriptions)
+	if err != nil {
+		return nil, err
+	}
+	eps := make([]Endpoint, 0, len(hs))
+	for _, ih := range hs {
+		var ep *C.dds_builtintopic_endpoint_t
+		if subscriptions {
+			ep = C.dds_get_matched_subscription_data(h, ih)
+		} else {
+			ep = C.dds_get_matched_publication_data(h, ih)
+		}
+		if ep != nil {
+			eps = append(eps, endpointFromC(ep, InstanceHandle(ih)))
+			C.dds_builtintopic_free_endpoint(ep)
+		}
+	}
+	return eps, nil
 }
 
 func matchedHandles(h C.dds_entity_t, subscriptions bool) ([]C.dds_instance_handle_t, error) {
@@ -575,16 +592,9 @@ func (r *Reader) MatchedPublications() ([]Endpoint, error) {
 	if r.stopping.Load() {
 		return nil, fmt.Errorf("%w: reader on %q", ErrClosed, r.topic)
 	}
-	hs, err := matchedHandles(r.handle, false)
+	eps, err := matchedEndpoints(r.handle, false)
 	if err != nil {
 		return nil, fmt.Errorf("reader on %q: %w", r.topic, err)
-	}
-	eps := make([]Endpoint, 0, len(hs))
-	for _, ih := range hs {
-		if ep := C.dds_get_matched_publication_data(r.handle, ih); ep != nil {
-			eps = append(eps, endpointFromC(ep, InstanceHandle(ih)))
-			C.dds_builtintopic_free_endpoint(ep)
-		}
 	}
 	return eps, nil
 }
