@@ -18,6 +18,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -344,7 +345,7 @@ func (n *Node) onVision(m *dmsgs.VisionInfo) {
 		n.sim3d.SetVision(m)
 	}
 	if n.cfg.Swarm.Enabled && n.cfg.Swarm.Range > 0 && m.LocOK {
-		n.swarm.SetPosition(n.cfg.Swarm.Name, swarm.Point{X: m.RobotPos.X / 100, Y: m.RobotPos.Y / 100})
+		n.swarm.SetPosition(n.cfg.Swarm.Name, swarm.Point{X: units.Metres(m.RobotPos.X), Y: units.Metres(m.RobotPos.Y)})
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -560,7 +561,7 @@ func (c *Component) SetVision(v *dmsgs.VisionInfo) {
 	pose := [3]float32{
 		finite32(v.RobotPos.X * mmPerCm),
 		finite32(v.RobotPos.Y * mmPerCm),
-		finite32(v.RobotPos.Z * radPerDeg),
+		finite32(units.Radians(v.RobotPos.Z)),
 	}
 	ball := [2]float32{finite32(v.BallField.X * mmPerCm), finite32(v.BallField.Y * mmPerCm)}
 	c.mu.Lock()

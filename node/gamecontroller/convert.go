@@ -171,11 +171,8 @@ func gcPlayer(r *gcproto.RobotInfo, l gcproto.Layout) dmsgs.GCPlayer {
 	return p
 }
 
-// Conversions from the robot's ROS units to the return packet's.
-const (
-	mmPerCm   = 10
-	radPerDeg = math.Pi / 180
-)
+// mmPerCm converts the robot's centimetres to the return packet's millimetres.
+const mmPerCm = 10
 
 // finite32 converts v to float32, or 0 when it is NaN, infinite or beyond float32.
 func finite32(v float64) float32 {

@@ -13,6 +13,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 )
@@ -260,11 +261,11 @@ func (t *Team) SetVision(v *dmsgs.VisionInfo) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	in := &t.in
-	in.x, in.y, in.heading = v.RobotPos.X/100, v.RobotPos.Y/100, v.RobotPos.Z
+	in.x, in.y, in.heading = units.Metres(v.RobotPos.X), units.Metres(v.RobotPos.Y), v.RobotPos.Z
 	in.seeBall = v.SeeBall
 	if v.SeeBall {
 		in.ballSeen = true
-		in.ballX, in.ballY = v.BallGlobal.X/100, v.BallGlobal.Y/100
+		in.ballX, in.ballY = units.Metres(v.BallGlobal.X), units.Metres(v.BallGlobal.Y)
 		in.ballAt = now
 	}
 }
@@ -520,10 +521,10 @@ func (t *Team) fillTeamInfo(ti *dmsgs.TeamInfo, s *sim3dproto.TeamState, now tim
 		TimeToReachBall:   float32(math.NaN()),
 		BallAge:           float32(math.NaN()),
 	}
-	ti.RobotPos.X, ti.RobotPos.Y, ti.RobotPos.Z = s.X*100, s.Y*100, s.Heading
+	ti.RobotPos.X, ti.RobotPos.Y, ti.RobotPos.Z = units.Centimetres(s.X), units.Centimetres(s.Y), s.Heading
 	if s.BallKnown {
 		ti.SeeBall = s.BallAge < sim3dproto.BallAgeStep/2
-		ti.BallGlobal.X, ti.BallGlobal.Y = s.BallX*100, s.BallY*100
+		ti.BallGlobal.X, ti.BallGlobal.Y = units.Centimetres(s.BallX), units.Centimetres(s.BallY)
 		ti.BallAge = float32(s.BallAge.Seconds())
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -604,8 +605,8 @@ func TestPublishedDNet(t *testing.T) {
 	}
 	near("robot_pos.x (cm)", m.RobotPos.X, 150)
 	near("robot_pos.y (cm)", m.RobotPos.Y, -200)
-	near("robot_pos.z (deg)", m.RobotPos.Z, 0.5*degPerRad)
-	near("dest.z (deg)", m.Dest.Z, 1*degPerRad)
+	near("robot_pos.z (deg)", m.RobotPos.Z, units.Degrees(0.5))
+	near("dest.z (deg)", m.Dest.Z, units.Degrees(1))
 	near("final_dest.x (cm)", m.FinalDest.X, 200)
 	near("attack_target.x (cm)", m.AttackTarget.X, 450)
 	near("ball_field.y (cm)", m.BallField.Y, 80)

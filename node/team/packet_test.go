@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -118,7 +119,7 @@ func TestBuildDNetVector(t *testing.T) {
 			nan32 := float32(math.NaN())
 			h.c.SetBehavior(&dmsgs.BehaviorInfo{
 				CurrentRole:   dmsgs.BehaviorInfoRoleDefender,
-				Dest:          v3(10, -20, -3.14*degPerRad),
+				Dest:          v3(10, -20, units.Degrees(-3.14)),
 				FinalDest:     v3(math.NaN(), 3276.7, 0),
 				AttackTarget:  v3(450, 0, 0),
 				AttackRight:   true,
@@ -131,7 +132,7 @@ func TestBuildDNetVector(t *testing.T) {
 			h.clk.Set(tick.Add(-120 * time.Millisecond))
 			h.c.SetVision(&dmsgs.VisionInfo{
 				SeeBall: true, SeeGoal: true,
-				RobotPos: v3(-123.4, 250, 1.57*degPerRad), BallField: v3(60, 80, 0), BallGlobal: v3(-150, 150, 0),
+				RobotPos: v3(-123.4, 250, units.Degrees(1.57)), BallField: v3(60, 80, 0), BallGlobal: v3(-150, 150, 0),
 				GoalField: v3(320, -70, 0), GoalGlobal: v3(450, -75, 0),
 				BallQuality: 0.5, FieldQuality: 1, FieldConsistency: nan32,
 			})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -225,11 +226,11 @@ func vec3(v teaminfo.Vector3) geometry_msgs.Vector3 {
 }
 
 func poseMsg(p teaminfo.Pose) geometry_msgs.Vector3 {
-	return geometry_msgs.Vector3{X: p.X * cmPerM, Y: p.Y * cmPerM, Z: p.Theta * degPerRad}
+	return geometry_msgs.Vector3{X: units.Centimetres(p.X), Y: units.Centimetres(p.Y), Z: units.Degrees(p.Theta)}
 }
 
 func pointMsg(p teaminfo.Point) geometry_msgs.Vector3 {
-	return geometry_msgs.Vector3{X: p.X * cmPerM, Y: p.Y * cmPerM, Z: p.Z * cmPerM}
+	return geometry_msgs.Vector3{X: units.Centimetres(p.X), Y: units.Centimetres(p.Y), Z: units.Centimetres(p.Z)}
 }
 
 // fillMsg fills c.msg from the accepted packet. The message keeps the ZJUDancer units

@@ -4,14 +4,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
-)
-
-// Unit factors between the robot's messages (cm, degrees) and the model (m, radians).
-const (
-	cmPerM    = 100
-	degPerRad = 180 / math.Pi
 )
 
 // tick runs one step of the send loop at now.
@@ -60,7 +55,7 @@ func (c *Component) tick(now time.Time) {
 	interval, tier := c.cfg.Rate.Choose(RateInput{
 		BallHandling: in.playState == uint8(teaminfo.PlayBallHandling),
 		SeeBall:      in.seeBall,
-		BallDistance: math.Hypot(in.ballField.X, in.ballField.Y) / cmPerM,
+		BallDistance: units.Metres(math.Hypot(in.ballField.X, in.ballField.Y)),
 		MatesOnline:  online,
 	})
 	interval = c.sched.Effective(max(interval, verdict.MinInterval))
@@ -302,11 +297,11 @@ func (c *Component) buildZJU(now time.Time, in *inputs, snap *GameSnapshot, mate
 }
 
 func pose(v geometry_msgs.Vector3) teaminfo.Pose {
-	return teaminfo.Pose{X: v.X / cmPerM, Y: v.Y / cmPerM, Theta: v.Z / degPerRad}
+	return teaminfo.Pose{X: units.Metres(v.X), Y: units.Metres(v.Y), Theta: units.Radians(v.Z)}
 }
 
 func point(v geometry_msgs.Vector3) teaminfo.Point {
-	return teaminfo.Point{X: v.X / cmPerM, Y: v.Y / cmPerM, Z: v.Z / cmPerM}
+	return teaminfo.Point{X: units.Metres(v.X), Y: units.Metres(v.Y), Z: units.Metres(v.Z)}
 }
 
 // buildState fills c.tx, the model of our packet in SI units, for the dnet format.

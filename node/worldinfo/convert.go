@@ -2,15 +2,13 @@ package worldinfo
 
 import (
 	"cmp"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"math"
 	"slices"
 	"time"
 )
 
 const (
-	cmPerMetre = 100
-	degToRad   = math.Pi / 180
-
 	// maxSpeed and maxTurnRate bound a plausible robot motion; faster odometry changes
 	// are odometry resets.
 	maxSpeed    = 5           // m/s
@@ -98,9 +96,9 @@ func odoVelocity(a, b odoSample) (fwd, left, w float64, ok bool) {
 	if !(dt > 0) || !finite(a.x, a.y, a.th, b.x, b.y, b.th) {
 		return 0, 0, 0, false
 	}
-	dth := normAngle((b.th - a.th) * degToRad)
-	mid := a.th*degToRad + dth/2
-	dx, dy := (b.x-a.x)/cmPerMetre, (b.y-a.y)/cmPerMetre
+	dth := normAngle(units.Radians(b.th - a.th))
+	mid := units.Radians(a.th) + dth/2
+	dx, dy := units.Metres(b.x-a.x), units.Metres(b.y-a.y)
 	sin, cos := math.Sincos(mid)
 	fwd, left, w = (cos*dx+sin*dy)/dt, (-sin*dx+cos*dy)/dt, dth/dt
 	if math.Hypot(fwd, left) > maxSpeed || math.Abs(w) > maxTurnRate {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 )
 
 const eps = 1e-6
@@ -26,7 +28,7 @@ func TestNormAngle(t *testing.T) {
 func TestFrame(t *testing.T) {
 	type out struct{ x, y, th, w, dist, bearing float64 }
 	// Input: field point (1, 2), heading 30 deg, rate 0.5, relative point (3, 4).
-	th := 30 * degToRad
+	th := units.Radians(30)
 	for _, tc := range []struct {
 		name string
 		f    frame
@@ -53,7 +55,7 @@ func TestOdoVelocity(t *testing.T) {
 		return odoSample{valid: true, t: t0.Add(dt), x: x, y: y, th: th}
 	}
 	half := 500 * time.Millisecond
-	mid5 := 5 * degToRad
+	mid5 := units.Radians(5)
 	for _, tc := range []struct {
 		name         string
 		a, b         odoSample
@@ -65,8 +67,8 @@ func TestOdoVelocity(t *testing.T) {
 		{"backwards", s(0, 0, 0, 180), s(half, 25, 0, 180), -0.5, 0, 0, true},
 		{"sideways", s(0, 0, 0, 0), s(time.Second, 0, -30, 0), 0, -0.3, 0, true},
 		// 0.5 m along odometry x while turning 10 degrees: the mean heading is 5 degrees.
-		{"arc", s(0, 0, 0, 0), s(half, 50, 0, 10), math.Cos(mid5), -math.Sin(mid5), 20 * degToRad, true},
-		{"turn across 180", s(0, 0, 0, 170), s(half, 0, 0, -170), 0, 0, 40 * degToRad, true},
+		{"arc", s(0, 0, 0, 0), s(half, 50, 0, 10), math.Cos(mid5), -math.Sin(mid5), units.Radians(20), true},
+		{"turn across 180", s(0, 0, 0, 170), s(half, 0, 0, -170), 0, 0, units.Radians(40), true},
 		{"no time", s(0, 0, 0, 0), s(0, 50, 0, 0), 0, 0, 0, false},
 		{"time backwards", s(half, 0, 0, 0), s(0, 50, 0, 0), 0, 0, 0, false},
 		{"odometry reset", s(0, 1000, 0, 0), s(half, 0, 0, 0), 0, 0, 0, false},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 )
 
@@ -55,9 +56,9 @@ func (c *Component) fill(now time.Time, s *snapshot) int {
 		c.invalidInputs.Add(1)
 		poseOK = false
 	}
-	heading := v.robot[2] * degToRad // robot's field frame, counter-clockwise
+	heading := units.Radians(v.robot[2]) // robot's field frame, counter-clockwise
 	if poseOK {
-		x, y := fr.fieldPoint(v.robot[0]/cmPerMetre, v.robot[1]/cmPerMetre)
+		x, y := fr.fieldPoint(units.Metres(v.robot[0]), units.Metres(v.robot[1]))
 		set(c.tx.SetPose(float32(x), float32(y), float32(fr.heading(heading)), zero9))
 	}
 
@@ -70,14 +71,14 @@ func (c *Component) fill(now time.Time, s *snapshot) int {
 	if visionFresh && v.ballSeen {
 		bf, bg := v.ballField, v.ballGlobal
 		if finite(bf.x, bf.y) {
-			dist, bearing := fr.polar(bf.x/cmPerMetre, bf.y/cmPerMetre)
+			dist, bearing := fr.polar(units.Metres(bf.x), units.Metres(bf.y))
 			set(c.tx.SetRelBallPos(float32(dist), float32(bearing), 0, zero9))
 			c.tx.SetRelBallVisible(v.seeBall, v.history)
 		} else {
 			c.invalidInputs.Add(1)
 		}
 		if poseOK && finite(bg.x, bg.y) {
-			x, y := fr.fieldPoint(bg.x/cmPerMetre, bg.y/cmPerMetre)
+			x, y := fr.fieldPoint(units.Metres(bg.x), units.Metres(bg.y))
 			set(c.tx.SetGlobalBallPos(float32(x), float32(y), 0, zero9))
 			c.tx.SetGlobalBallVisible(v.seeBall, v.history)
 		} else if poseOK {
@@ -144,7 +145,7 @@ func (c *Component) opponents(visionFresh, poseOK bool, heading float64, fr fram
 				c.invalidInputs.Add(1)
 				continue
 			}
-			rel := point{o.x / cmPerMetre, o.y / cmPerMetre}
+			rel := point{units.Metres(o.x), units.Metres(o.y)}
 			c.near = append(c.near, obstacle{rel: rel, dist: math.Hypot(rel.x, rel.y)})
 		}
 	}
@@ -155,7 +156,7 @@ func (c *Component) opponents(visionFresh, poseOK bool, heading float64, fr fram
 		p := o.rel
 		if poseOK { // match in the field frame: robust to the robot turning
 			x, y := rotate(p.x, p.y, heading)
-			p = point{v.robot[0]/cmPerMetre + x, v.robot[1]/cmPerMetre + y}
+			p = point{units.Metres(v.robot[0]) + x, units.Metres(v.robot[1]) + y}
 		}
 		c.obs = append(c.obs, p)
 	}

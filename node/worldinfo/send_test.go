@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -225,11 +226,11 @@ func TestSendVelocity(t *testing.T) {
 	m.Timestamp = stamp(250 * time.Millisecond)
 	h.c.SetMotion(m)
 	v = velocity()
-	mid := 5 * degToRad
+	mid := units.Radians(5)
 	fwd, left := math.Cos(mid)*0.25/0.25, -math.Sin(mid)*0.25/0.25
 	// Field frame (heading 90 deg): x = -left, y = fwd; Fawkes: y and the rate negated.
-	if v == nil || !near32(v.VelX, -left) || !near32(v.VelY, -fwd) || !near32(v.VelTheta, -40*degToRad) {
-		t.Fatalf("velocity %+v, want (%v, %v, %v)", v, -left, -fwd, -40*degToRad)
+	if v == nil || !near32(v.VelX, -left) || !near32(v.VelY, -fwd) || !near32(v.VelTheta, -units.Radians(40)) {
+		t.Fatalf("velocity %+v, want (%v, %v, %v)", v, -left, -fwd, -units.Radians(40))
 	}
 	// An odometry reset is not a velocity.
 	m = odo(-500, 0, 0)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -100,7 +101,7 @@ func (w *World) Inputs(id int, stamp time.Time, m *dmsgs.MotionInfo, b *dmsgs.Be
 		Timestamp:           builtin_interfaces.NewTime(stamp),
 		LowerBoardConnected: true,
 		Odometry:            cmPose(r.odom),
-		IMURpy:              geometry_msgs.Vector3{Y: pitch, Z: deg(r.pose.Theta)},
+		IMURpy:              geometry_msgs.Vector3{Y: pitch, Z: units.Degrees(r.pose.Theta)},
 		Status:              status,
 	}
 
@@ -132,7 +133,7 @@ func (w *World) Inputs(id int, stamp time.Time, m *dmsgs.MotionInfo, b *dmsgs.Be
 	est := Pose{
 		X:     r.pose.X + 0.02*n*w.rng.NormFloat64(),
 		Y:     r.pose.Y + 0.02*n*w.rng.NormFloat64(),
-		Theta: NormAngle(r.pose.Theta + n*w.rng.NormFloat64()*math.Pi/180),
+		Theta: NormAngle(r.pose.Theta + units.Radians(n*w.rng.NormFloat64())),
 	}
 	*v = dmsgs.VisionInfo{
 		SeeField:         !fallen,
@@ -169,13 +170,13 @@ func (w *World) Inputs(id int, stamp time.Time, m *dmsgs.MotionInfo, b *dmsgs.Be
 	return true
 }
 
-func deg(rad float64) float64 { return rad * 180 / math.Pi }
-
 // cm converts a point in metres to a Vector3 in centimetres (z 0).
-func cm(p Vec) geometry_msgs.Vector3 { return geometry_msgs.Vector3{X: 100 * p.X, Y: 100 * p.Y} }
+func cm(p Vec) geometry_msgs.Vector3 {
+	return geometry_msgs.Vector3{X: units.Centimetres(p.X), Y: units.Centimetres(p.Y)}
+}
 
 // cmPose converts a pose to the ZJUDancer Vector3: x, y in centimetres, z = heading in
 // degrees.
 func cmPose(p Pose) geometry_msgs.Vector3 {
-	return geometry_msgs.Vector3{X: 100 * p.X, Y: 100 * p.Y, Z: deg(p.Theta)}
+	return geometry_msgs.Vector3{X: units.Centimetres(p.X), Y: units.Centimetres(p.Y), Z: units.Degrees(p.Theta)}
 }
