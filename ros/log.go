@@ -105,11 +105,12 @@ func (l *Logger) WarnEvery(key string, interval time.Duration, format string, ar
 		return
 	}
 	now := time.Now()
+	k := l.name + "\x00" + key
 	l.sink.mu.Lock()
-	th := l.sink.every[l.name+"\x00"+key]
+	th := l.sink.every[k]
 	if th == nil {
 		th = &throttle{}
-		l.sink.every[l.name+"\x00"+key] = th
+		l.sink.every[k] = th
 	} else if now.Sub(th.last) < interval {
 		th.suppressed++
 		l.sink.mu.Unlock()
