@@ -13,7 +13,7 @@ var (
 	ErrTopicName = errors.New("dds: invalid topic name")
 	// ErrTypeName reports an empty or malformed DDS type name.
 	ErrTypeName = errors.New("dds: invalid type name")
-	// ErrQoS reports a QoS that cannot be expressed in DDS (for example depth 0 with KEEP_LAST).
+	// ErrQoS reports a QoS that cannot be expressed in DDS (for example a negative KEEP_LAST depth).
 	ErrQoS = errors.New("dds: invalid QoS")
 	// ErrSample reports a sample too short to hold the 4-byte encapsulation header.
 	ErrSample = errors.New("dds: invalid sample")
