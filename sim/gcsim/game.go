@@ -1,6 +1,7 @@
 package gcsim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"time"
@@ -76,21 +77,13 @@ func DefaultTiming() Timing {
 
 func (t Timing) withDefaults() Timing {
 	d := DefaultTiming()
-	t.Half = orDefault(t.Half, d.Half)
-	t.HalfTimeBreak = orDefault(t.HalfTimeBreak, d.HalfTimeBreak)
-	t.Ready = orDefault(t.Ready, d.Ready)
-	t.KickOff = orDefault(t.KickOff, d.KickOff)
-	t.SetPlay = orDefault(t.SetPlay, d.SetPlay)
-	t.Penalty = orDefault(t.Penalty, d.Penalty)
+	t.Half = cmp.Or(t.Half, d.Half)
+	t.HalfTimeBreak = cmp.Or(t.HalfTimeBreak, d.HalfTimeBreak)
+	t.Ready = cmp.Or(t.Ready, d.Ready)
+	t.KickOff = cmp.Or(t.KickOff, d.KickOff)
+	t.SetPlay = cmp.Or(t.SetPlay, d.SetPlay)
+	t.Penalty = cmp.Or(t.Penalty, d.Penalty)
 	return t
-}
-
-func orDefault[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // League limits of the team messages a GameController counts.
