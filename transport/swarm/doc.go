@@ -1,6 +1,6 @@
 // Package swarm gives robots the virtual sockets of osrf/swarm's RobotPlugin on top of
 // a real UDP transport worker: [Node.Host], [Node.Bind], [Node.SendTo] and
-// [Node.Neighbors].
+// [Node.Neighbors] ([Node.NeighborsHeard] adds when each was last heard).
 //
 // # Semantics (as in osrf/swarm)
 //

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -556,20 +557,38 @@ func (n *Node) hear(src string) {
 	n.heard[src] = now
 }
 
+// Neighbor is a robot in reach and when it was last heard.
+type Neighbor struct {
+	Name string
+	// LastHeard is the time of the node's clock (Config.Now) at which the robot's
+	// latest frame was dispatched.
+	LastHeard time.Time
+}
+
 // Neighbors returns, sorted, the robots heard within the neighbour window (and within
 // Range, when set). This robot is never its own neighbour.
 func (n *Node) Neighbors() []string {
+	var out []string
+	for _, nb := range n.NeighborsHeard() {
+		out = append(out, nb.Name)
+	}
+	return out
+}
+
+// NeighborsHeard returns the robots Neighbors returns, sorted by name, with the time
+// each was last heard.
+func (n *Node) NeighborsHeard() []Neighbor {
 	now := n.now()
 	n.heardM.Lock()
-	var out []string
+	var out []Neighbor
 	for name, t := range n.heard {
 		if now.Sub(t) <= n.cfg.NeighborWindow {
-			out = append(out, name)
+			out = append(out, Neighbor{Name: name, LastHeard: t})
 		}
 	}
 	n.heardM.Unlock()
-	out = slices.DeleteFunc(out, func(name string) bool { return !n.inRange(name) })
-	slices.Sort(out)
+	out = slices.DeleteFunc(out, func(nb Neighbor) bool { return !n.inRange(nb.Name) })
+	slices.SortFunc(out, func(a, b Neighbor) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

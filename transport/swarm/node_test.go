@@ -340,6 +340,50 @@ func TestNeighborsWindowAndRange(t *testing.T) {
 	}
 }
 
+// TestNeighborsHeard: each neighbour comes with the node-clock time of its latest frame.
+func TestNeighborsHeard(t *testing.T) {
+	var clock atomic.Int64
+	now := func() time.Time { return time.Unix(1000, clock.Load()) }
+	nodes, _ := portsSwarm(t, []string{"r1", "r2", "r3"}, func(c *Config) {
+		c.Now, c.NeighborWindow = now, 2*time.Second
+	})
+	in := newInbox()
+	if err := nodes["r2"].Bind("r2", DefaultPort, in.cb); err != nil {
+		t.Fatal(err)
+	}
+	send := func(from, data string) {
+		t.Helper()
+		if err := nodes[from].SendTo([]byte(data), "r2", DefaultPort); err != nil {
+			t.Fatal(err)
+		}
+		in.expect(t, "r2", msg{from, "r2", DefaultPort, data})
+	}
+	if got := nodes["r2"].NeighborsHeard(); len(got) != 0 {
+		t.Fatalf("r2 heard %v before any frame", got)
+	}
+	send("r3", "a") // at 1000 s
+	clock.Add(int64(700 * time.Millisecond))
+	send("r1", "b") // at 1000.7 s
+	clock.Add(int64(time.Second))
+	send("r3", "c") // at 1001.7 s
+	want := []Neighbor{{"r1", time.Unix(1000, int64(700*time.Millisecond))}, {"r3", time.Unix(1001, int64(700*time.Millisecond))}}
+	if got := nodes["r2"].NeighborsHeard(); !slices.Equal(got, want) {
+		t.Fatalf("r2 heard %v, want %v", got, want)
+	}
+	// r1's window ends at 1002.7 s; r3 stays until 1003.7 s.
+	clock.Add(int64(time.Second) + 1)
+	want = want[1:]
+	if got := nodes["r2"].NeighborsHeard(); !slices.Equal(got, want) {
+		t.Fatalf("r2 heard %v after r1's window, want %v", got, want)
+	}
+	if got := nodes["r2"].Neighbors(); !slices.Equal(got, []string{"r3"}) {
+		t.Fatalf("r2 neighbours %v, want [r3]", got)
+	}
+	for _, n := range nodes {
+		checkInvariants(t, n)
+	}
+}
+
 // TestFiltering feeds a node hand-made frames from a plain socket.
 func TestFiltering(t *testing.T) {
 	nodes, peers := portsSwarm(t, []string{"r1", "r2"}, nil)
