@@ -5,15 +5,26 @@ package dmsgs
 
 import (
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 )
 
 // Neighbors is the ROS message dmsgs/msg/Neighbors.
 //
 // The robots this robot can currently reach in the swarm model: names[i] is reached at
-// addresses[i].
+// addresses[i] and was last heard ages[i] before stamp.
 type Neighbors struct {
-	Names     []string
+	// When the list was made, on the node's clock (simulation time when use_sim_time).
+	Stamp builtin_interfaces.Time
+
+	// Robot names, sorted.
+	Names []string
+
+	// Where each robot is reached: its hosts entry, the name itself for an IPv4 sender,
+	// "" when unknown.
 	Addresses []string
+
+	// How long before stamp each robot's last message was heard; never negative.
+	Ages []builtin_interfaces.Duration
 }
 
 var _ cdr.Message = (*Neighbors)(nil)
@@ -26,11 +37,12 @@ func (*Neighbors) DDSTypeName() string { return "dmsgs::msg::dds_::Neighbors_" }
 
 // TypeHash returns the REP-2011 type hash of dmsgs/msg/Neighbors.
 func (*Neighbors) TypeHash() string {
-	return "RIHS01_d215d63f221658d38ad2fde5cbd91a18f0d4e3e0180cf3f7e91ff0be8da60a3b"
+	return "RIHS01_e3b5bc9452f66a8944baac57e7551a87628685087337edfdf80b0018c9dcb4f7"
 }
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Neighbors) MarshalCDR(e *cdr.Encoder) {
+	m.Stamp.MarshalCDR(e)
 	e.SequenceLength(len(m.Names))
 	for i := range m.Names {
 		e.String(m.Names[i])
@@ -39,10 +51,17 @@ func (m *Neighbors) MarshalCDR(e *cdr.Encoder) {
 	for i := range m.Addresses {
 		e.String(m.Addresses[i])
 	}
+	e.SequenceLength(len(m.Ages))
+	for i := range m.Ages {
+		m.Ages[i].MarshalCDR(e)
+	}
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Neighbors) UnmarshalCDR(d *cdr.Decoder) error {
+	if err := m.Stamp.UnmarshalCDR(d); err != nil {
+		return err
+	}
 	m.Names = cdr.Resize(m.Names, d.SequenceLength(4))
 	for i := range m.Names {
 		m.Names[i] = d.ReadString()
@@ -50,6 +69,12 @@ func (m *Neighbors) UnmarshalCDR(d *cdr.Decoder) error {
 	m.Addresses = cdr.Resize(m.Addresses, d.SequenceLength(4))
 	for i := range m.Addresses {
 		m.Addresses[i] = d.ReadString()
+	}
+	m.Ages = cdr.Resize(m.Ages, d.SequenceLength(8))
+	for i := range m.Ages {
+		if err := m.Ages[i].UnmarshalCDR(d); err != nil {
+			return err
+		}
 	}
 	return d.Err()
 }

@@ -5,6 +5,7 @@ package dmsgs
 
 import (
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 )
 
 // SwarmMessage is the ROS message dmsgs/msg/SwarmMessage.
@@ -12,6 +13,10 @@ import (
 // A datagram of the swarm messaging model (osrf/swarm style): sent by writing to the
 // send topic, delivered on the receive topic.
 type SwarmMessage struct {
+	// Receive time on the receiving node's clock (simulation time when use_sim_time);
+	// ignored on send.
+	Stamp builtin_interfaces.Time
+
 	// Address of the sender.
 	Src string
 
@@ -35,11 +40,12 @@ func (*SwarmMessage) DDSTypeName() string { return "dmsgs::msg::dds_::SwarmMessa
 
 // TypeHash returns the REP-2011 type hash of dmsgs/msg/SwarmMessage.
 func (*SwarmMessage) TypeHash() string {
-	return "RIHS01_982dd84bbd2ed08f17ef77f46c4bef447a9353e946c9fe19df85d949630d848a"
+	return "RIHS01_b82f81381dcc34dbfe69de2d48e455bfb91d1f16ef7ffb6f2bc028d9da40d2d6"
 }
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *SwarmMessage) MarshalCDR(e *cdr.Encoder) {
+	m.Stamp.MarshalCDR(e)
 	e.String(m.Src)
 	e.String(m.Dst)
 	e.Uint32(m.Port)
@@ -49,6 +55,9 @@ func (m *SwarmMessage) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *SwarmMessage) UnmarshalCDR(d *cdr.Decoder) error {
+	if err := m.Stamp.UnmarshalCDR(d); err != nil {
+		return err
+	}
 	m.Src = d.ReadString()
 	m.Dst = d.ReadString()
 	m.Port = d.Uint32()

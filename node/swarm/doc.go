@@ -31,8 +31,9 @@
 // receives broadcasts to those ports) and "multicast" on every port of
 // Config.MulticastPorts. Each frame delivered there is published as a dmsgs.SwarmMessage:
 // src is the sender's name, dst this robot's address (or the alias the sender used),
-// "broadcast" or "multicast", port the virtual port and data the payload. The message type
-// has no stamp field; the clock time of the last publication is in Status.LastReceived.
+// "broadcast" or "multicast", port the virtual port, data the payload and stamp the
+// component's clock time when the frame was handled (the stamp of a message to send is
+// ignored); the time of the last one is also in Status.LastReceived.
 // Frames the swarm layer drops (own echoes, unicast for other robots, unknown senders,
 // senders beyond Config.Range, unbound ports, malformed frames) are counted in
 // Status.Swarm; every frame delivered to the component is published or counted:
@@ -46,8 +47,9 @@
 // a range is set) are published as dmsgs.Neighbors, sorted by name, with the address
 // each is reached at: its Config.Hosts entry ("10.0.1.2", or "127.0.0.1:4101" with a
 // port), the name itself for an unlisted IPv4 sender, or "" for an unlisted name. The
-// message type carries no ages. The neighbour table runs on the component's clock, so
-// it follows simulation time.
+// message's stamp is the clock time of the publication and ages[i] how long before it
+// names[i] was last heard (0 if the clock went back since). The neighbour table runs on
+// the component's clock, so it follows simulation time.
 //
 // # Communication range
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
@@ -286,7 +287,7 @@ func (c *Component) onFrame(src, dst string, port uint16, data []byte) {
 	c.lastMu.Lock()
 	c.lastRecv = now
 	c.lastMu.Unlock()
-	c.msg = dmsgs.SwarmMessage{Src: src, Dst: dst, Port: uint32(port), Data: data}
+	c.msg = dmsgs.SwarmMessage{Stamp: builtin_interfaces.NewTime(now), Src: src, Dst: dst, Port: uint32(port), Data: data}
 	if err := c.received.Publish(&c.msg); err != nil {
 		c.publishErrors.Add(1)
 		c.warn.warn("publish", "swarm: received message not published", "src", src, "port", port, "err", err)
@@ -295,12 +296,22 @@ func (c *Component) onFrame(src, dst string, port uint16, data []byte) {
 	c.published.Add(1)
 }
 
-// publishNeighbors publishes the current neighbour list.
+// publishNeighbors publishes the current neighbour list, stamped with the clock's time,
+// and how long ago each neighbour was last heard.
 func (c *Component) publishNeighbors() {
-	names := c.node.Neighbors()
-	m := dmsgs.Neighbors{Names: names, Addresses: make([]string, len(names))}
-	for i, name := range names {
-		m.Addresses[i] = c.address(name)
+	heard := c.node.NeighborsHeard()
+	now := c.clk.Now()
+	m := dmsgs.Neighbors{
+		Stamp:     builtin_interfaces.NewTime(now),
+		Names:     make([]string, len(heard)),
+		Addresses: make([]string, len(heard)),
+		Ages:      make([]builtin_interfaces.Duration, len(heard)),
+	}
+	for i, nb := range heard {
+		m.Names[i] = nb.Name
+		m.Addresses[i] = c.address(nb.Name)
+		// A clock that jumped back (a restarted simulation) gives age 0, not a negative one.
+		m.Ages[i] = builtin_interfaces.NewDuration(max(now.Sub(nb.LastHeard), 0))
 	}
 	if err := c.neighbors.Publish(&m); err != nil {
 		c.neighborsPublishErrors.Add(1)

@@ -20,6 +20,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
 
@@ -149,6 +150,7 @@ func (r *robot) send(t *testing.T, dst string, port uint32, data string) {
 }
 
 type rx struct {
+	stamp    builtin_interfaces.Time
 	src, dst string
 	port     uint32
 	data     string
@@ -157,7 +159,7 @@ type rx struct {
 func (r *robot) received() []rx {
 	var out []rx
 	for _, m := range r.got.Messages() {
-		out = append(out, rx{m.Src, m.Dst, m.Port, string(m.Data)})
+		out = append(out, rx{m.Stamp, m.Src, m.Dst, m.Port, string(m.Data)})
 	}
 	return out
 }
@@ -217,11 +219,12 @@ func TestExchange(t *testing.T) {
 	r3.heard(t, 2)  // broadcast, multicast
 	boo.heard(t, 3) // broadcast (unbound), multicast (unbound), FOUND
 
+	at := builtin_interfaces.NewTime(t0) // the clock stands still
 	want := map[string][]rx{
 		"r1":  nil,
-		"r2":  {{"r1", "broadcast", 4100, "hello all"}, {"r1", "r2", 4100, "hi r2"}},
-		"r3":  {{"r1", "broadcast", 4100, "hello all"}, {"r2", "multicast", 5123, "group"}},
-		"boo": {{"r3", "boo", tswarm.BasePort, "FOUND 1 2 3 4"}},
+		"r2":  {{at, "r1", "broadcast", 4100, "hello all"}, {at, "r1", "r2", 4100, "hi r2"}},
+		"r3":  {{at, "r1", "broadcast", 4100, "hello all"}, {at, "r2", "multicast", 5123, "group"}},
+		"boo": {{at, "r3", "boo", tswarm.BasePort, "FOUND 1 2 3 4"}},
 	}
 	for name, w := range want {
 		if got := rs[name].received(); !slices.Equal(got, w) {
@@ -242,6 +245,39 @@ func TestExchange(t *testing.T) {
 	}
 }
 
+// TestReceiveStamp: a received message is stamped with the receiver's clock time when it
+// was handled, whatever the wall clock says.
+func TestReceiveStamp(t *testing.T) {
+	clk := clock.NewManual(t0)
+	rs := startRobots(t, clk, []string{"r1", "r2"}, nil)
+	r1, r2 := rs["r1"], rs["r2"]
+	r1.send(t, "r2", 4100, "first")
+	r2.heard(t, 1)
+	clk.Advance(1250 * time.Millisecond)
+	r1.send(t, "broadcast", 4100, "second")
+	r2.heard(t, 2)
+	want := []rx{
+		{builtin_interfaces.NewTime(t0), "r1", "r2", 4100, "first"},
+		{builtin_interfaces.Time{Sec: int32(t0.Unix()) + 1, Nanosec: 250_000_000}, "r1", "broadcast", 4100, "second"},
+	}
+	if got := r2.received(); !slices.Equal(got, want) {
+		t.Fatalf("r2 published %v, want %v", got, want)
+	}
+	if s := r2.c.Status(); !s.LastReceived.Equal(t0.Add(1250 * time.Millisecond)) {
+		t.Fatalf("r2 last received at %v, want t0+1.25s", s.LastReceived)
+	}
+	// A clock set back (a restarted simulation) gives age 0, never a negative one.
+	clk.Set(t0)
+	r2.c.publishNeighbors()
+	m, _ := r2.nb.Last()
+	if m.Stamp != builtin_interfaces.NewTime(t0) || !slices.Equal(m.Names, []string{"r1"}) ||
+		!slices.Equal(m.Ages, []builtin_interfaces.Duration{{}}) {
+		t.Fatalf("neighbours after the clock went back %+v, want r1 at age 0, stamped t0", m)
+	}
+	checkCounts(t, r1)
+	checkCounts(t, r2)
+}
+
 // TestSendRejected checks every refusal: counted by cause, returned as an error, and
 // nothing on the wire.
 func TestSendRejected(t *testing.T) {
@@ -251,12 +287,14 @@ func TestSendRejected(t *testing.T) {
 
 	// 1500 bytes is the limit and arrives whole.
 	full := bytes.Repeat([]byte{0xa5}, tswarm.MaxPayload)
-	if err := r1.c.Send(&dmsgs.SwarmMessage{Src: "r1", Dst: "r2", Port: 4100, Data: full}); err != nil {
+	// The stamp of a message to send is ignored: the receiver stamps with its clock.
+	sent := builtin_interfaces.NewTime(t0.Add(-time.Hour))
+	if err := r1.c.Send(&dmsgs.SwarmMessage{Stamp: sent, Src: "r1", Dst: "r2", Port: 4100, Data: full}); err != nil {
 		t.Fatalf("1500 bytes: %v", err)
 	}
 	r2.heard(t, 1)
-	if m, ok := r2.got.Last(); !ok || !bytes.Equal(m.Data, full) {
-		t.Fatalf("1500-byte message not published whole: %d bytes", len(m.Data))
+	if m, ok := r2.got.Last(); !ok || !bytes.Equal(m.Data, full) || m.Stamp != builtin_interfaces.NewTime(t0) {
+		t.Fatalf("1500-byte message not published whole at %v: %d bytes, stamp %+v", t0, len(m.Data), m.Stamp)
 	}
 
 	for _, tc := range []struct {
@@ -344,22 +382,35 @@ func TestNeighborsTopic(t *testing.T) {
 		m, _ := r1.nb.Last()
 		return m
 	}
-	if m := tick(1); len(m.Names) != 0 || len(m.Addresses) != 0 {
+	// stamped checks a publication's stamp: the clock's time when it was made.
+	stamped := func(m dmsgs.Neighbors) {
+		t.Helper()
+		if want := builtin_interfaces.NewTime(clk.Now()); m.Stamp != want {
+			t.Fatalf("neighbours stamped %+v, want %+v (t0+%v)", m.Stamp, want, clk.Now().Sub(t0))
+		}
+	}
+	m := tick(1)
+	stamped(m)
+	if len(m.Names) != 0 || len(m.Addresses) != 0 || len(m.Ages) != 0 {
 		t.Fatalf("nobody heard yet, but neighbours %+v", m)
 	}
 
 	rs["r3"].send(t, "broadcast", 4100, "x")
 	rs["r2"].send(t, "r1", 4100, "y")
 	r1.heard(t, 2)
-	m := tick(2)
-	if !slices.Equal(m.Names, []string{"r2", "r3"}) || !slices.Equal(m.Addresses, []string{rs["r2"].addr, rs["r3"].addr}) {
-		t.Fatalf("neighbours %+v, want r2 and r3 at %s, %s", m, rs["r2"].addr, rs["r3"].addr)
+	m = tick(2)
+	stamped(m)
+	half := builtin_interfaces.Duration{Nanosec: 500_000_000}
+	if !slices.Equal(m.Names, []string{"r2", "r3"}) || !slices.Equal(m.Addresses, []string{rs["r2"].addr, rs["r3"].addr}) ||
+		!slices.Equal(m.Ages, []builtin_interfaces.Duration{half, half}) {
+		t.Fatalf("neighbours %+v, want r2 and r3 at %s, %s, heard 0.5 s ago", m, rs["r2"].addr, rs["r3"].addr)
 	}
 	// Both were heard at t0+0.5s; r2 again at t0+1.5s. A robot stays a neighbour until
 	// 3 s after it was last heard, inclusive.
 	tick(3) // t0+1.5s
 	rs["r2"].send(t, "broadcast", 4100, "z")
 	r1.heard(t, 3)
+	last := map[string]time.Time{"r2": t0.Add(1500 * time.Millisecond), "r3": t0.Add(500 * time.Millisecond)}
 	for i, want := range [][]string{
 		{"r2", "r3"}, // t0+2s
 		{"r2", "r3"}, // t0+2.5s
@@ -370,12 +421,15 @@ func TestNeighborsTopic(t *testing.T) {
 		nil,          // t0+5s
 	} {
 		m := tick(4 + i)
+		stamped(m)
 		var addrs []string
+		var ages []builtin_interfaces.Duration
 		for _, name := range want {
 			addrs = append(addrs, rs[name].addr)
+			ages = append(ages, builtin_interfaces.NewDuration(clk.Now().Sub(last[name])))
 		}
-		if !slices.Equal(m.Names, want) || !slices.Equal(m.Addresses, addrs) {
-			t.Fatalf("publication %d at %v: %+v, want %v at %v", 4+i, clk.Now().Sub(t0), m, want, addrs)
+		if !slices.Equal(m.Names, want) || !slices.Equal(m.Addresses, addrs) || !slices.Equal(m.Ages, ages) {
+			t.Fatalf("publication %d at %v: %+v, want %v at %v, ages %v", 4+i, clk.Now().Sub(t0), m, want, addrs, ages)
 		}
 	}
 	// Without clock ticks nothing is published, however long the wall clock runs.
@@ -703,7 +757,8 @@ func TestReceiveAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { c.onFrame("r2", "multicast", 5123, data) }); n != 0 {
 		t.Errorf("%v allocations per received frame, want 0", n)
 	}
-	if got.Src != "r2" || got.Dst != "multicast" || got.Port != 5123 || string(got.Data) != "payload" {
+	if got.Src != "r2" || got.Dst != "multicast" || got.Port != 5123 || string(got.Data) != "payload" ||
+		got.Stamp != builtin_interfaces.NewTime(t0) {
 		t.Errorf("published %+v", got)
 	}
 }
