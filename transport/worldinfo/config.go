@@ -39,6 +39,9 @@ type Config struct {
 	// included, receive what it sends. When off, datagrams from 127.0.0.1 are dropped as
 	// well (Fawkes' set_loop).
 	Loop bool
+	// TTL is the multicast TTL of sent datagrams, as transport.Config.MulticastTTL: 0 means
+	// transport.DefaultMulticastTTL, transport.HostOnlyTTL keeps them on this host.
+	TTL int
 	// FatMessage sends the legacy fat record in a second datagram after every update.
 	FatMessage bool
 	// RelBallAsType10 sends the relative ball with record type 10 (global ball) as every

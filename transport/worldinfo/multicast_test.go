@@ -30,6 +30,74 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// startIn runs a transceiver inside ns until the test ends (or the returned stop is
+// called) and waits for its socket.
+func startIn(t *testing.T, ns *netnstest.NS, cfg Config) (*Transceiver, *recorder, func() error) {
+	t.Helper()
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	must(t, tr.AddHandler(rec))
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := ns.Go(func() error { return tr.Run(ctx) })
+	stop := func() error { cancel(); return wait() }
+	t.Cleanup(func() { _ = stop() })
+	up, upCancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer upCancel()
+	if err := tr.WaitUp(up); err != nil {
+		t.Fatalf("%s: %v (status %+v)", cfg.Interface, err, tr.Status())
+	}
+	return tr, rec, stop
+}
+
+// TestMulticastHostOnlyTTL shows that Config.TTL reaches the socket: a transceiver with
+// transport.HostOnlyTTL is heard by another transceiver on its own host but not across
+// the veth pair, while one with the default TTL is heard on both.
+func TestMulticastHostOnlyTTL(t *testing.T) {
+	netnstest.Require(t)
+	nsA, nsB := netnstest.New(t, "wic"), netnstest.New(t, "wid")
+	netnstest.Veth(t, nsA, "vc", "10.94.0.1/24", nsB, "vd", "10.94.0.2/24")
+	nsA.WaitOperUp(t, "vc")
+	nsB.WaitOperUp(t, "vd")
+
+	hostOnly, _, _ := startIn(t, nsA, Config{Interface: "vc", Loop: true, TTL: transport.HostOnlyTTL, Logger: quiet})
+	local, _, _ := startIn(t, nsA, Config{Interface: "vc", Logger: quiet})
+	remote, recRemote, _ := startIn(t, nsB, Config{Interface: "vd", Logger: quiet})
+
+	must(t, hostOnly.SetPose(1, 2, 0.5, zero9))
+	must(t, hostOnly.Send())
+	waitFor(t, "the transceiver on the same host to hear the host-only datagram", func() bool {
+		return local.Stats().Recv.Accepted == 1
+	})
+	// The control: default-TTL datagrams from the same host cross the link, and they
+	// leave after the host-only one, so once the remote side has them it would have had
+	// the host-only datagram too. Both senders share an address, so local sends two
+	// updates: the second is accepted even if the host-only one took sequence number 0.
+	for range 2 {
+		must(t, local.SetPose(3, 4, 0.5, zero9))
+		must(t, local.Send())
+	}
+	var poses []wi.Pose
+	waitFor(t, "the remote transceiver to hear a default-TTL datagram", func() bool {
+		for _, e := range recRemote.take() {
+			if p, ok := e.msg.(wi.Pose); ok {
+				poses = append(poses, p)
+			}
+		}
+		return len(poses) > 0 && poses[len(poses)-1].X == 3 && remote.Stats().Socket.Received >= 2
+	})
+	for _, p := range poses {
+		if p.X != 3 {
+			t.Errorf("remote heard the host-only pose %+v", p)
+		}
+	}
+	if st := remote.Stats(); st.Socket.Received != 2 {
+		t.Fatalf("remote socket received %d datagrams, want only the 2 default-TTL ones: %+v", st.Socket.Received, st)
+	}
+}
+
 // TestMulticastExchange runs two transceivers in two network namespaces joined by a veth
 // pair and lets them exchange world info over real UDP multicast on the Fawkes group.
 // A has multicast loopback on (it hears itself, from its interface address), B has it
@@ -44,22 +112,7 @@ func TestMulticastExchange(t *testing.T) {
 	addrA, addrB := netip.MustParseAddr("10.93.0.1"), netip.MustParseAddr("10.93.0.2")
 
 	start := func(ns *netnstest.NS, cfg Config) (*Transceiver, *recorder, func() error) {
-		tr, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{}
-		must(t, tr.AddHandler(rec))
-		ctx, cancel := context.WithCancel(context.Background())
-		wait := ns.Go(func() error { return tr.Run(ctx) })
-		stop := func() error { cancel(); return wait() }
-		t.Cleanup(func() { _ = stop() })
-		up, upCancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer upCancel()
-		if err := tr.WaitUp(up); err != nil {
-			t.Fatalf("%s: %v (status %+v)", cfg.Interface, err, tr.Status())
-		}
-		return tr, rec, stop
+		return startIn(t, ns, cfg)
 	}
 	a, recA, stopA := start(nsA, Config{Interface: "va", Loop: true, FatMessage: true, Logger: quiet})
 	b, recB, stopB := start(nsB, Config{Interface: "vb", Logger: quiet})

@@ -48,6 +48,7 @@ func New(cfg Config) (*Transceiver, error) {
 		Port:              cfg.Group.Port(),
 		Groups:            []netip.Addr{cfg.Group.Addr()},
 		MulticastLoopback: cfg.Loop,
+		MulticastTTL:      cfg.TTL,
 		MaxDatagram:       wi.RecvBufferSize,
 		Logger:            cfg.Logger,
 		Now:               cfg.Now,
