@@ -137,8 +137,7 @@ func parseSimFlags(args []string, stderr io.Writer) (*simOptions, int) {
 		if err != nil {
 			return fail("--script: %v", err)
 		}
-		setup := gcsim.Setup{Layout: c.Layout, Teams: tt, Players: max(c.Robots, min(teamsim.DefaultRobots, c.Layout.MaxPlayers()))}
-		c.Script, err = gcsim.ParseScript(f, setup)
+		c.Script, err = gcsim.ParseScript(f, c.GameSetup())
 		f.Close()
 		if err != nil {
 			return fail("--script %s: %v", *script, err)

@@ -133,6 +133,14 @@ func Script(l gc.Layout, half time.Duration, robots int) gcsim.Script {
 	return sc
 }
 
+// GameSetup returns the game the simulated GameController runs, which a script for
+// the simulation is written for: c's layout, our team as side A, the opponent as side
+// B, and at least c.Robots players per team (gcsim's default of five, or the layout's
+// maximum when that is smaller, for a smaller team).
+func (c Config) GameSetup() gcsim.Setup {
+	return gcsim.Setup{Layout: c.Layout, Teams: [2]uint8{c.Team, c.Opponent}, Players: max(c.Robots, min(DefaultRobots, c.Layout.MaxPlayers()))}
+}
+
 // Env returns the environment of the simulation's ROS nodes: the domain, the loopback
 // configuration CycloneConfig and the distro. Every other ROS variable reads as unset,
 // so ROS_LOCALHOST_ONLY or a CYCLONEDDS_URI of the caller's environment do not
@@ -204,7 +212,7 @@ func (c Config) resolve() (*setup, error) {
 	if err := s.World.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	s.gc = gcsim.Setup{Layout: c.Layout, Teams: [2]uint8{c.Team, c.Opponent}, Players: max(c.Robots, min(DefaultRobots, c.Layout.MaxPlayers()))}
+	s.gc = c.GameSetup()
 	if err := s.gc.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
