@@ -143,9 +143,9 @@ func (b *binder) bind(c *Config) {
 	b.text("team.auth_key", string(t.AuthKey),
 		"Shared team secret (dnet only): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
 		"", func(v string) error { t.AuthKey = []byte(v); return nil })
-	b.texts("team.peers", addrPortStrings(t.Peers),
+	b.texts("team.peers", stringsOf(t.Peers),
 		"Unicast destinations replacing the broadcast, as address:port (several robots on one host: the teammates' 127.0.0.1:port). Empty: broadcast on the interface.",
-		func(v []string) (err error) { t.Peers, err = parseAddrPorts(v); return })
+		func(v []string) (err error) { t.Peers, err = parseList(v, parseAddrPort); return })
 	b.text("team.monitor_address", addrPortString(t.Monitor),
 		"Where a copy of every packet goes once per monitor_interval, as address:port (a team computer). Empty: off.",
 		"", func(v string) (err error) { t.Monitor, err = parseOptionalAddrPort(v); return })
@@ -171,9 +171,9 @@ func (b *binder) bind(c *Config) {
 	g := &c.GameController
 	b.port("gamecontroller.port", &c.GameControllerPort, false, "UDP port of the GameController's control packets.")
 	b.port("gamecontroller.return_port", &g.ReturnPort, false, "GameController's port for return packets.")
-	b.texts("gamecontroller.allow_from", prefixStrings(g.AllowFrom),
+	b.texts("gamecontroller.allow_from", stringsOf(g.AllowFrom),
 		"GameController source addresses or CIDRs accepted; others are counted as filtered. Empty: any source.",
-		func(v []string) (err error) { g.AllowFrom, err = parsePrefixes(v); return })
+		func(v []string) (err error) { g.AllowFrom, err = parseList(v, parsePrefix); return })
 	b.seconds("gamecontroller.timeout", &g.Timeout, 0.1, 60, "Connected while the last valid packet is younger than this, seconds.")
 	b.double("gamecontroller.publish_rate", &g.PublishRate, 0.1, 100, "Rate of GCInfo publications, Hz.")
 	b.boolean("gamecontroller.publish_on_change", &g.PublishOnChange, "Also publish GCInfo at once when a packet changes the game state.")
@@ -187,12 +187,11 @@ func (b *binder) bind(c *Config) {
 	b.boolean("worldinfo.enabled", &w.Enabled, "Run the Fawkes world info component.")
 	b.text("worldinfo.group", w.Group.Addr().String(), "Multicast group of world info.", "IPv4 multicast address",
 		func(v string) error {
-			a, err := netip.ParseAddr(v)
-			if err != nil || !a.Is4() || !a.IsMulticast() {
-				return fmt.Errorf("%q is not an IPv4 multicast address", v)
+			a, err := parseGroup(v)
+			if err == nil {
+				w.Group = netip.AddrPortFrom(a, w.Group.Port())
 			}
-			w.Group = netip.AddrPortFrom(a, w.Group.Port())
-			return nil
+			return err
 		})
 	wport := w.Group.Port()
 	b.port("worldinfo.port", &wport, false, "UDP port of world info.")
@@ -239,12 +238,11 @@ func (b *binder) bind(c *Config) {
 				s.Group = netip.Addr{}
 				return nil
 			}
-			a, err := netip.ParseAddr(v)
-			if err != nil || !a.Is4() || !a.IsMulticast() {
-				return fmt.Errorf("%q is not an IPv4 multicast address", v)
+			a, err := parseGroup(v)
+			if err == nil {
+				s.Group = a
 			}
-			s.Group = a
-			return nil
+			return err
 		})
 	b.ports("swarm.ports", &s.Ports, "Virtual ports bound on this robot's address.")
 	b.ports("swarm.multicast_ports", &s.MulticastPorts, "Virtual ports bound on \"multicast\".")
@@ -459,16 +457,27 @@ func checkSelector(v string) error {
 	return err
 }
 
-func parseAddrPorts(v []string) ([]netip.AddrPort, error) {
-	var out []netip.AddrPort
+// parseGroup reads an IPv4 multicast address.
+func parseGroup(v string) (netip.Addr, error) {
+	a, err := netip.ParseAddr(v)
+	if err != nil || !a.Is4() || !a.IsMulticast() {
+		return netip.Addr{}, fmt.Errorf("%q is not an IPv4 multicast address", v)
+	}
+	return a, nil
+}
+
+// parseList parses every item of a list parameter with parse and returns the items
+// that parse, with the errors of the others joined into one line.
+func parseList[T any](v []string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
 	var errs []error
 	for _, s := range v {
-		ap, err := parseAddrPort(s)
+		x, err := parse(s)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, ap)
+		out = append(out, x)
 	}
 	return out, joinList(errs)
 }
@@ -478,20 +487,6 @@ func parseOptionalAddrPort(v string) (netip.AddrPort, error) {
 		return netip.AddrPort{}, nil
 	}
 	return parseAddrPort(v)
-}
-
-func parsePrefixes(v []string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	var errs []error
-	for _, s := range v {
-		p, err := parsePrefix(s)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, p)
-	}
-	return out, joinList(errs)
 }
 
 // joinList joins the errors about the items of one list parameter into one line.
@@ -506,10 +501,11 @@ func joinList(errs []error) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-func addrPortStrings(v []netip.AddrPort) []string {
+// stringsOf returns the text of every item of a list parameter's value.
+func stringsOf[T fmt.Stringer](v []T) []string {
 	out := make([]string, len(v))
-	for i, a := range v {
-		out[i] = a.String()
+	for i, x := range v {
+		out[i] = x.String()
 	}
 	return out
 }
@@ -526,12 +522,4 @@ func addrString(a netip.Addr) string {
 		return ""
 	}
 	return a.String()
-}
-
-func prefixStrings(v []netip.Prefix) []string {
-	out := make([]string, len(v))
-	for i, p := range v {
-		out[i] = p.String()
-	}
-	return out
 }
