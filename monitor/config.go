@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -179,33 +180,15 @@ func DefaultConfig() Config {
 // withDefaults fills the zero fields that have a default.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	if c.Interface == "" {
-		c.Interface = d.Interface
-	}
-	if c.OfflineAfter == 0 {
-		c.OfflineAfter = d.OfflineAfter
-	}
-	if c.RemoveAfter == 0 {
-		c.RemoveAfter = d.RemoveAfter
-	}
-	if c.RateWindow == 0 {
-		c.RateWindow = d.RateWindow
-	}
-	if c.MaxRobots == 0 {
-		c.MaxRobots = d.MaxRobots
-	}
-	if c.MaxSources == 0 {
-		c.MaxSources = d.MaxSources
-	}
-	if c.Clock == nil {
-		c.Clock = d.Clock
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
-	if c.Field == (Field{}) {
-		c.Field = LeagueField(c.League)
-	}
+	c.Interface = cmp.Or(c.Interface, d.Interface)
+	c.OfflineAfter = cmp.Or(c.OfflineAfter, d.OfflineAfter)
+	c.RemoveAfter = cmp.Or(c.RemoveAfter, d.RemoveAfter)
+	c.RateWindow = cmp.Or(c.RateWindow, d.RateWindow)
+	c.MaxRobots = cmp.Or(c.MaxRobots, d.MaxRobots)
+	c.MaxSources = cmp.Or(c.MaxSources, d.MaxSources)
+	c.Clock = cmp.Or(c.Clock, d.Clock)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
+	c.Field = cmp.Or(c.Field, LeagueField(c.League))
 	return c
 }
 
