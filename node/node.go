@@ -364,14 +364,6 @@ func (n *Node) Run(ctx context.Context) error {
 		return errors.New("node: Run called twice")
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	for _, w := range n.sockets() {
-		g.Go(func() error {
-			if err := w.Run(gctx); err != nil {
-				return fmt.Errorf("socket %s: %w", w.Name(), err)
-			}
-			return nil
-		})
-	}
 	run := func(name string, f func(context.Context) error) {
 		g.Go(func() error {
 			if err := f(gctx); err != nil {
@@ -379,6 +371,9 @@ func (n *Node) Run(ctx context.Context) error {
 			}
 			return nil
 		})
+	}
+	for _, w := range n.sockets() {
+		run("socket "+w.Name(), w.Run)
 	}
 	run("gamecontroller", n.gc.Run)
 	if n.team != nil {
