@@ -10,16 +10,17 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
 // Well-known ports.
 const (
 	// GameControllerPort is where the GameController broadcasts its control packets.
-	GameControllerPort = 3838
+	GameControllerPort = gamecontroller.ControlPort
 	// ReturnPort is where the robots send their return (status) packets, by unicast to
 	// the GameController's host.
-	ReturnPort = 3939
+	ReturnPort = gamecontroller.ReturnPort
 	// TeamBasePort plus the team number is a team's port for team messages.
 	TeamBasePort = team.BasePort
 	// ZJUPort is the port ZJUDancer robots used for the team messages of every team.

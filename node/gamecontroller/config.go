@@ -14,9 +14,9 @@ import (
 const (
 	// ControlPort is where GameControllers broadcast their control packets; the socket
 	// handed to New is bound to it.
-	ControlPort = 3838
+	ControlPort = gcproto.ControlPort
 	// DefaultReturnPort is where GameControllers listen for return packets.
-	DefaultReturnPort = 3939
+	DefaultReturnPort = gcproto.ReturnPort
 )
 
 // Limits of the return packet rate, in Hz. The GameControllers expect a status packet

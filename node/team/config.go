@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -62,7 +63,7 @@ func (f Format) PacketSize(signed bool) int {
 // BasePort is added to the team number to get the default team port: the SPL rule
 // (robot_players.tex, "port 10000 + team number"), which the HSL follows. ZJUDancer robots
 // used the fixed port 57335 for every team (dconstant.hpp): set Config.Port to talk to them.
-const BasePort = 10000
+const BasePort = gamecontroller.TeamPortBase
 
 // Defaults of a Config.
 const (

@@ -7,15 +7,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // Default ports of the GameController protocol.
 const (
-	ControlPort = 3838 // control packets to the robots
-	ReturnPort  = 3939 // return packets from the robots
+	ControlPort = gamecontroller.ControlPort // control packets to the robots
+	ReturnPort  = gamecontroller.ReturnPort  // return packets from the robots
 	// TeamPortBase plus the team number is a team's message port.
-	TeamPortBase = 10000
+	TeamPortBase = gamecontroller.TeamPortBase
 )
 
 // MaxUnicast is the largest number of unicast destinations.

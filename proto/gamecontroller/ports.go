@@ -1,0 +1,14 @@
+package gamecontroller
+
+// UDP ports of the GameController protocol. The codec never opens a socket; these are
+// the numbers every sender and listener of the packets agrees on.
+const (
+	// ControlPort is where GameControllers send their control packets ("RGme").
+	ControlPort = 3838
+	// ReturnPort is where GameControllers listen for return packets ("RGrt"), sent by
+	// unicast to the GameController's host.
+	ReturnPort = 3939
+	// TeamPortBase plus a team number is that team's port for team messages (the SPL
+	// rule, which the HSL GameController follows when it counts messages).
+	TeamPortBase = 10000
+)
