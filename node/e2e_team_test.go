@@ -166,7 +166,7 @@ func TestE2ETeam(t *testing.T) {
 func gamePacket(l gcproto.Layout, s gcproto.State) gcproto.Packet {
 	p := gcproto.Packet{
 		Layout: l, PacketNumber: 1, PlayersPerTeam: 5, State: s, FirstHalf: true,
-		KickingTeam: testTeam, SecsRemaining: 300, DropInTime: 0xFFFF,
+		KickingTeam: testTeam, SecsRemaining: 300, DropInTime: -1,
 	}
 	p.Teams[0] = gcproto.TeamInfo{TeamNumber: testTeam, FieldPlayerColour: gcproto.ColourRed, Score: 2}
 	p.Teams[1] = gcproto.TeamInfo{TeamNumber: otherTeam, FieldPlayerColour: gcproto.ColourBlue, Score: 1}

@@ -49,7 +49,7 @@ func TestSlogLogger(t *testing.T) {
 func snapshotOf(t *testing.T, l gcproto.Layout, mod func(*gcproto.Packet)) gamecontroller.Snapshot {
 	t.Helper()
 	p := gcproto.Packet{Layout: l, PlayersPerTeam: 5, State: gcproto.StatePlaying, FirstHalf: true,
-		KickingTeam: 17, SecsRemaining: 321, DropInTime: 0xFFFF}
+		KickingTeam: 17, SecsRemaining: 321, DropInTime: -1}
 	p.Teams[0] = gcproto.TeamInfo{TeamNumber: 17, FieldPlayerColour: gcproto.ColourRed, Score: 3, MessageBudget: 1234}
 	p.Teams[1] = gcproto.TeamInfo{TeamNumber: 5, FieldPlayerColour: gcproto.ColourBlue, Score: 1, MessageBudget: 999}
 	if mod != nil {

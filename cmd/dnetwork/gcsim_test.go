@@ -116,12 +116,12 @@ func TestGCSimEndToEnd(t *testing.T) {
 	}
 	for _, want := range []string{
 		"gc-sim: spl18, team 17 (A) and 5 (B), 5 players; control packets to " + robotAddr.String(),
-		"INITIAL  1st half  17 0:0 5  20 s  kick-off 17  | start",
+		"INITIAL  1st half  17 0:0 5  00:20  kick-off 17  | start",
 		"| ready A", "| set", "| playing", "| setplay corner_kick B", "| penalise B 2",
 		"READY    1st half  17 1:0 5", "| goal A", "| first half over", "| second-half",
 		"2nd half", "| setplay goal_kick A", "| game over",
 		"robots at ", "1 good, 0 bad, 0 offline",
-		"gc-sim: final state: FINISHED 2nd half  17 1:0 5  0 s",
+		"gc-sim: final state: FINISHED 2nd half  17 1:0 5  00:00",
 		"(1 malformed, 0 from other teams); 1 robots heard",
 	} {
 		if !strings.Contains(res.stdout, want) {

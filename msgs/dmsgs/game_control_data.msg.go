@@ -49,20 +49,24 @@ type GameControlData struct {
 	SetPlayRaw uint8
 	FirstHalf  bool
 
-	// Team number that kicks, or 255 for a drop ball.
+	// Team number that kicks. HL: 255 or 128 for a dropped ball. SPL v15+ and HSL: 255 for
+	// no kicking team (ordinary play after a kick-off or set play ended; a dropped ball in
+	// READY and SET).
 	KickingTeam uint8
 
 	// HSL: play is stopped.
 	Stopped bool
 
-	// Seconds; negative values are possible in SPL and HSL.
+	// Seconds, signed in every league: the GameControllers let them run negative (-35 when a
+	// set play's preparation time ran out 35 s ago; the GameController shows -00:35).
 	SecsRemaining int32
 	SecondaryTime int32
 
-	// HL secondaryStateInfo, dropInTeam and dropInTime.
+	// HL secondaryStateInfo ([0] team taking the set play, [1] sub-mode), dropInTeam and
+	// dropInTime (seconds, -1 before the first drop-in).
 	SecondaryStateInfo [4]uint8
 	DropInTeam         uint8
-	DropInTime         uint16
+	DropInTime         int16
 	Teams              [2]GCTeam
 }
 
@@ -76,7 +80,7 @@ func (*GameControlData) DDSTypeName() string { return "dmsgs::msg::dds_::GameCon
 
 // TypeHash returns the REP-2011 type hash of dmsgs/msg/GameControlData.
 func (*GameControlData) TypeHash() string {
-	return "RIHS01_4e34cbe2f17b3da6cc2a59723c7ef8e32a98d4d9f9b706520210a3a529207182"
+	return "RIHS01_b657d2bea9e8defa33af8f1728572353cdbee5529f09bb8479080dd8121d9781"
 }
 
 // MarshalCDR appends the CDR body of m to e.
@@ -102,7 +106,7 @@ func (m *GameControlData) MarshalCDR(e *cdr.Encoder) {
 	e.Int32(m.SecondaryTime)
 	e.Octets(m.SecondaryStateInfo[:])
 	e.Uint8(m.DropInTeam)
-	e.Uint16(m.DropInTime)
+	e.Int16(m.DropInTime)
 	for i := range m.Teams {
 		m.Teams[i].MarshalCDR(e)
 	}
@@ -133,7 +137,7 @@ func (m *GameControlData) UnmarshalCDR(d *cdr.Decoder) error {
 	m.SecondaryTime = d.Int32()
 	d.Octets(m.SecondaryStateInfo[:])
 	m.DropInTeam = d.Uint8()
-	m.DropInTime = d.Uint16()
+	m.DropInTime = d.Int16()
 	for i := range m.Teams {
 		if err := m.Teams[i].UnmarshalCDR(d); err != nil {
 			return err

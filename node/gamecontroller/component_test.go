@@ -159,8 +159,8 @@ func TestGCInfoDerivation(t *testing.T) {
 		tc{"hl/dropball-java", hl,
 			func(p *gcproto.Packet) { p.KickingTeam = gcproto.DropBallJava },
 			func(m *dmsgs.GCInfo) { m.Kickoff, m.DropBall = false, true }},
-		tc{"hl/uint16-max-time", hl,
-			func(p *gcproto.Packet) { p.SecsRemaining, p.SecondaryTime = 0xFFFF, 45 },
+		tc{"hl/negative-time", hl,
+			func(p *gcproto.Packet) { p.SecsRemaining, p.SecondaryTime = -35, 45 },
 			func(m *dmsgs.GCInfo) { m.SecsRemaining, m.SecondaryTime = 0, 45 }},
 
 		// SPL: kickingTeam is the set play team; freeze in SET, ready in PLAYING.
@@ -238,9 +238,13 @@ func TestGCInfoDerivation(t *testing.T) {
 				p.Teams[0].Players[ourPlayer-1] = gcproto.RobotInfo{Penalty: 6, SecsTillUnpenalised: 30}
 			},
 			func(m *dmsgs.GCInfo) { m.Penalised, m.Penalty, m.SecsTillUnpenalised = true, 6, 30 }},
+		// HSL: no kicking team is ordinary play in PLAYING, a dropped ball in READY/SET.
+		tc{"hsl/no-kicking-team", hsl,
+			func(p *gcproto.Packet) { p.KickingTeam = gcproto.KickingTeamNone },
+			func(m *dmsgs.GCInfo) { m.Kickoff, m.DropBall = false, false }},
 		tc{"hsl/dropball", hsl,
-			func(p *gcproto.Packet) { p.KickingTeam = gcproto.DropBall },
-			func(m *dmsgs.GCInfo) { m.Kickoff, m.DropBall = false, true }},
+			func(p *gcproto.Packet) { p.KickingTeam, p.State = gcproto.KickingTeamNone, gcproto.StateSet },
+			func(m *dmsgs.GCInfo) { m.Kickoff, m.DropBall, m.State = false, true, dmsgs.GCInfoStateSet }},
 		tc{"hsl/our-team-second", hsl,
 			func(p *gcproto.Packet) {
 				p.Teams[0], p.Teams[1] = p.Teams[1], p.Teams[0]

@@ -207,7 +207,7 @@ func basePacket(l gcproto.Layout) gcproto.Packet {
 		FirstHalf:       true,
 		KickingTeam:     ourTeam,
 		SecsRemaining:   300,
-		DropInTime:      0xFFFF,
+		DropInTime:      -1,
 	}
 	if l.Family() != gcproto.FamilyHL {
 		p.GameType = 0

@@ -25,7 +25,7 @@
 //
 //	 0 header[4]   4 version u16   6 packetNumber   7 playersPerTeam   8 gameType
 //	 9 state      10 firstHalf    11 kickOffTeam   12 secondaryState  13 secondaryStateInfo[4]
-//	17 dropInTeam 18 dropInTime u16  20 secsRemaining u16  22 secondaryTime u16
+//	17 dropInTeam 18 dropInTime i16  20 secsRemaining i16  22 secondaryTime i16
 //	TeamInfo: 0 teamNumber 1 teamColour 2 score 3 penaltyShot 4 singleShots u16
 //	          6 coachSequence 7 coachMessage[253] 260 coach RobotInfo, then players[11]
 //
@@ -41,10 +41,14 @@
 //	                  4 score 5 penaltyShot 6 singleShots u16 8 messageBudget u16 10 players
 //
 // Quirks handled: a dropped ball is kickOffTeam 255 in the HL header but 0x80 from the
-// Java HL GameController (both kept as sent; Packet.DropBall accepts both); a 118-byte
-// version 18 packet is SPL v18 (the two-day HSL development v18 cannot be told apart);
-// times are uint16 in HL and int16 in SPL (the SPL v12 header switched to int16 within
-// v12) and HSL.
+// Java HL GameController (both kept as sent; Packet.DropBall accepts both), while in the
+// GameController3 family (SPL v15+, HSL) kickingTeam 255 means "no kicking team" and is a
+// dropped ball only in READY and SET; a 118-byte version 18 packet is SPL v18 (the
+// two-day HSL development v18 cannot be told apart); times are int16 in every layout:
+// the HL header declares secsRemaining, secondaryTime and dropInTime uint16, but the HL
+// GameControllers write signed shorts (−35 for an overrun set play preparation, −1 for
+// dropInTime before the first drop-in), and the SPL v12 header switched to int16 within
+// v12.
 //
 // The decoder range-checks what steers a robot: state, game phase, set play (HL
 // secondaryState), every penalty code per version, and the 0/1 flags firstHalf, stopped

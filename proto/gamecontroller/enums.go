@@ -187,11 +187,15 @@ func (c TeamColour) String() string {
 
 // Special kicking team values.
 const (
-	// DropBall is kickOffTeam/kickingTeam for a dropped ball: DROPBALL of the HL header and
-	// KICKING_TEAM_NONE of SPL v18 (2025) and HSL.
+	// DropBall is DROPBALL, the HL header's kickOffTeam for a dropped ball.
 	DropBall = 255
 	// DropBallJava is what the Java HL GameController writes for a dropped ball (byte −128).
 	DropBallJava = 0x80
+	// KickingTeamNone is KICKING_TEAM_NONE of the GameController3 family (SPL v15+, HSL):
+	// no team kicks. It is sent in ordinary play after a kick-off or set play ended, in
+	// FINISHED and at half time, and in READY/SET after a global game stuck, the one case
+	// that is a dropped ball. It has the value of DropBall.
+	KickingTeamNone = 255
 )
 
 // Penalty is a penalty code (PENALTY_*). The codes differ between versions; use
@@ -323,3 +327,14 @@ func MessageName(version uint8, m ReturnMessage) string {
 }
 
 var msgNamesV2 = [...]string{"man_penalise", "man_unpenalise", "alive", "goalkeeper", "game_interruption_ready"}
+
+// FormatSecs formats a time of the packet (secsRemaining, secondaryTime) as the
+// GameControllers show it: minutes and seconds with two digits each and a minus sign when
+// negative, e.g. "10:00", "00:35" and "-00:35".
+func FormatSecs(secs int32) string {
+	sign, s := "", int64(secs)
+	if s < 0 {
+		sign, s = "-", -s
+	}
+	return fmt.Sprintf("%s%02d:%02d", sign, s/60, s%60)
+}

@@ -19,8 +19,8 @@ type GCInfo struct {
 	// HSL packets. A set play outside the normal phase reports the set play.
 	SecondaryState uint8
 
-	// SetPlayTeam is the team that takes the set play (HL secondaryStateInfo[0], SPL/HSL
-	// kickingTeam); 0 when no set play is active.
+	// SetPlayTeam is the team that takes the set play (Packet.SetPlayTeam); 0 when no set
+	// play is active.
 	SetPlayTeam uint8
 
 	OurDirectFreeKick     bool
@@ -42,7 +42,7 @@ type GCInfo struct {
 	SetPlayFreeze bool
 
 	Kickoff   bool // kicking team is ours
-	DropBall  bool // kicking team is the drop-ball marker
+	DropBall  bool // Packet.DropBall: a dropped ball
 	FirstHalf bool
 	Stopped   bool // HSL stopped; false in other layouts
 
@@ -80,10 +80,12 @@ type GCInfo struct {
 //     while the state is SET or play is stopped (HSL), ready while PLAYING and not stopped.
 //     (A ZJU client set freeze whenever secondaryState was non-zero and the sub-mode 0, so
 //     also during penalty shoot-out, overtime and timeout; that is not repeated here.)
-//   - Kickoff: kickingTeam (HL kickOffTeam) equals team. DropBall: it is 255 (or 0x80
-//     in HL).
+//   - Kickoff: kickingTeam (HL kickOffTeam) equals team. DropBall: Packet.DropBall (HL:
+//     kickOffTeam 255 or 0x80; SPL and HSL: no kicking team in READY or SET, while no
+//     kicking team in PLAYING is ordinary play).
 //   - SecsRemaining and SecondaryTime: values outside 0..MaxPublishedSecs become 0, as
-//     the ZJU client does (so HL 0xFFFF and negative SPL/HSL times read 0).
+//     the ZJU client does (so negative times, e.g. an overrun set play preparation, read
+//     0; Packet and GameControlData carry them signed).
 //   - Penalised: our player's penalty is not PENALTY_NONE (substitutes count as
 //     penalised).
 func Derive(p *Packet, team, player int) (GCInfo, error) {
@@ -140,8 +142,8 @@ func Derive(p *Packet, team, player int) (GCInfo, error) {
 	if p.SetPlay == SetPlayNone {
 		return g, nil
 	}
+	g.SetPlayTeam = p.SetPlayTeam()
 	if hl {
-		g.SetPlayTeam = p.SecondaryStateInfo[0]
 		switch p.SecondaryStateInfo[1] {
 		case 1:
 			g.SetPlayReady = true
@@ -149,7 +151,6 @@ func Derive(p *Packet, team, player int) (GCInfo, error) {
 			g.SetPlayFreeze = true
 		}
 	} else {
-		g.SetPlayTeam = p.KickingTeam
 		g.SetPlayFreeze = p.State == StateSet || p.Stopped
 		g.SetPlayReady = p.State == StatePlaying && !p.Stopped
 	}

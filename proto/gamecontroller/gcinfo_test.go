@@ -263,7 +263,7 @@ func TestDeriveTimes(t *testing.T) {
 		in   int32
 		want uint16
 	}{
-		{LayoutHL688, 0, 0}, {LayoutHL688, 9999, 9999}, {LayoutHL688, 10000, 0}, {LayoutHL688, 65535, 0},
+		{LayoutHL688, 0, 0}, {LayoutHL688, 9999, 9999}, {LayoutHL688, 10000, 0}, {LayoutHL688, -35, 0}, {LayoutHL640, -1, 0},
 		{LayoutSPL18, -1, 0}, {LayoutSPL18, -32768, 0}, {LayoutSPL18, 600, 600}, {LayoutHSL20, 32767, 0},
 	} {
 		p := Packet{Layout: tc.l, SecsRemaining: tc.in, SecondaryTime: tc.in}

@@ -284,10 +284,6 @@ func (l Layout) HasRedCards() bool { return l.Valid() && l.spec().redOff >= 0 }
 // HasGoalkeeperFlag reports whether RobotInfo carries the goalkeeper flag (HL 664, 688).
 func (l Layout) HasGoalkeeperFlag() bool { return l.Valid() && l.spec().goalieOff >= 0 }
 
-// SignedTimes reports whether secsRemaining and secondaryTime are int16 (SPL, HSL) rather
-// than uint16 (HL).
-func (l Layout) SignedTimes() bool { return l.Valid() && l.spec().family != FamilyHL }
-
 // Identify checks the header and picks the layout of a control packet from its header,
 // version and length, without decoding the rest. It accepts "RGme" and "RGTD".
 //

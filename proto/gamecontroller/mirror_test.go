@@ -59,7 +59,7 @@ type hlMirror[R robotMirror] struct {
 	PacketNumber, PlayersPerTeam, GameType, State, FirstHalf, KickOffTeam, SecSt uint8
 	SecondaryStateInfo                                                           [4]uint8
 	DropInTeam                                                                   uint8
-	DropInTime, SecsRemaining, SecondaryTime                                     uint16
+	DropInTime, SecsRemaining, SecondaryTime                                     int16
 	Teams                                                                        [2]hlTeamMirror[R]
 }
 

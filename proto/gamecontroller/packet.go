@@ -3,6 +3,7 @@ package gamecontroller
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -32,18 +33,22 @@ type Packet struct {
 	SetPlayRaw uint8
 	FirstHalf  bool
 	Stopped    bool // HSL: play is stopped
-	// KickingTeam is HL kickOffTeam or SPL/HSL kickingTeam: a team number, or DropBall
-	// (HL also DropBallJava).
+	// KickingTeam is HL kickOffTeam or SPL/HSL kickingTeam: a team number, DropBall or
+	// DropBallJava (HL), or KickingTeamNone (SPL, HSL). DropBall and KickingTeamNumber
+	// interpret it.
 	KickingTeam uint8
 
-	// SecsRemaining and SecondaryTime are uint16 in HL (0..65535) and int16 in SPL and
-	// HSL (−32768..32767).
+	// SecsRemaining and SecondaryTime are int16 on the wire in every layout
+	// (−32768..32767): the GameControllers let them run negative, e.g. secondaryTime −35
+	// when a set play's preparation time has run out 35 s ago (the GameController shows
+	// "-00:35"). The HL header declares them uint16, but the HL GameControllers write
+	// signed shorts.
 	SecsRemaining int32
 	SecondaryTime int32
 
 	SecondaryStateInfo [4]uint8 // HL: [0] set play team, [1] sub-mode 0/1/2
 	DropInTeam         uint8    // HL
-	DropInTime         uint16   // HL; 0xFFFF before the first drop-in
+	DropInTime         int16    // HL; −1 (0xFFFF) before the first drop-in
 
 	Teams [2]TeamInfo
 }
@@ -86,10 +91,40 @@ func (p *Packet) Player(t, n int) *RobotInfo {
 	return &p.Teams[t].Players[n-1]
 }
 
-// DropBall reports whether the kicking team is the drop-ball marker (255, or 0x80 from
-// the Java HL GameController).
+// DropBall reports whether the packet announces a dropped ball.
+//
+// HL: the kicking team is DROPBALL (255) or the Java GameController's 0x80, in any state.
+// SPL and HSL: there is no kicking team (KickingTeamNone, 255) while the state is READY or
+// SET, as after a global game stuck. In PLAYING, FINISHED and at half time 255 only says
+// that no team kicks, which is ordinary play. (The Java SPL GameControllers of v12 … v14
+// always name a team.)
 func (p *Packet) DropBall() bool {
-	return p.KickingTeam == DropBall || (p.Layout.Family() == FamilyHL && p.KickingTeam == DropBallJava)
+	if p.Layout.Family() == FamilyHL {
+		return p.KickingTeam == DropBall || p.KickingTeam == DropBallJava
+	}
+	return p.KickingTeam == KickingTeamNone && (p.State == StateReady || p.State == StateSet)
+}
+
+// KickingTeamNumber returns the team number of the kicking team, or 0 when no team
+// kicks: a dropped ball (HL), or KickingTeamNone (SPL, HSL).
+func (p *Packet) KickingTeamNumber() uint8 {
+	if p.KickingTeam == KickingTeamNone || (p.Layout.Family() == FamilyHL && p.KickingTeam == DropBallJava) {
+		return 0
+	}
+	return p.KickingTeam
+}
+
+// SetPlayTeam returns the team number of the team taking the active set play: HL
+// secondaryStateInfo[0], SPL and HSL kickingTeam (0 for KickingTeamNone). It is 0 when no
+// set play is active.
+func (p *Packet) SetPlayTeam() uint8 {
+	switch {
+	case p.SetPlay == SetPlayNone:
+		return 0
+	case p.Layout.Family() == FamilyHL:
+		return p.SecondaryStateInfo[0]
+	}
+	return p.KickingTeamNumber()
 }
 
 // Decode decodes b into p; see UnmarshalBinary.
@@ -150,9 +185,9 @@ func (p *Packet) decodeHL(b []byte, s *spec) error {
 	p.SetPlayRaw = b[hlOffSecondaryState]
 	copy(p.SecondaryStateInfo[:], b[hlOffSecStateInfo:])
 	p.DropInTeam = b[hlOffDropInTeam]
-	p.DropInTime = binary.LittleEndian.Uint16(b[hlOffDropInTime:])
-	p.SecsRemaining = int32(binary.LittleEndian.Uint16(b[hlOffSecsRemaining:]))
-	p.SecondaryTime = int32(binary.LittleEndian.Uint16(b[hlOffSecondaryTime:]))
+	p.DropInTime = int16(binary.LittleEndian.Uint16(b[hlOffDropInTime:]))
+	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecsRemaining:])))
+	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecondaryTime:])))
 	if p.State > s.maxState {
 		return stateErr(p.State, s)
 	}
@@ -297,8 +332,7 @@ func (p *Packet) MarshalBinary() ([]byte, error) {
 
 // AppendBinary appends the encoding of p in its Layout to b. It applies the decoder's
 // range checks, and also rejects what the layout cannot express: a set play the layout
-// lacks, HL set plays outside the normal game phase, times outside uint16 (HL) or int16
-// (SPL, HSL). It does not allocate when b has room for Layout.Size more bytes.
+// lacks, HL set plays outside the normal game phase, times outside int16. It does not allocate when b has room for Layout.Size more bytes.
 func (p *Packet) AppendBinary(b []byte) ([]byte, error) {
 	if !p.Layout.Valid() {
 		return b, errorf(ErrVersion, "cannot encode %s", p.Layout)
@@ -352,10 +386,7 @@ func (p *Packet) check(s *spec) error {
 		}
 		return rangeErr("setPlay", float64(p.SetPlay), fmt.Sprintf("a set play of %s (it has no %s)", s.name, p.SetPlay))
 	}
-	lo, hi := int32(-1<<15), int32(1<<15-1)
-	if s.family == FamilyHL {
-		lo, hi = 0, 1<<16-1
-	}
+	const lo, hi = math.MinInt16, math.MaxInt16
 	if p.SecsRemaining < lo || p.SecsRemaining > hi {
 		return rangeErr("secsRemaining", float64(p.SecsRemaining), fmt.Sprintf("%d..%d in %s", lo, hi, s.name))
 	}
@@ -394,9 +425,9 @@ func (p *Packet) encodeHL(b []byte, s *spec) {
 	b[hlOffSecondaryState] = raw
 	copy(b[hlOffSecStateInfo:], p.SecondaryStateInfo[:])
 	b[hlOffDropInTeam] = p.DropInTeam
-	binary.LittleEndian.PutUint16(b[hlOffDropInTime:], p.DropInTime)
-	binary.LittleEndian.PutUint16(b[hlOffSecsRemaining:], uint16(p.SecsRemaining))
-	binary.LittleEndian.PutUint16(b[hlOffSecondaryTime:], uint16(p.SecondaryTime))
+	binary.LittleEndian.PutUint16(b[hlOffDropInTime:], uint16(p.DropInTime))
+	binary.LittleEndian.PutUint16(b[hlOffSecsRemaining:], uint16(int16(p.SecsRemaining)))
+	binary.LittleEndian.PutUint16(b[hlOffSecondaryTime:], uint16(int16(p.SecondaryTime)))
 }
 
 func (p *Packet) encodeSPL(b []byte, s *spec) {

@@ -263,16 +263,17 @@ func TestReuse(t *testing.T) {
 	}
 }
 
-func TestEncodeRejects(t *testing.T) {
-	golden := func(l Layout) Packet {
-		for _, g := range goldenLayouts {
-			if g.l == l {
-				return g.want()
-			}
+// golden returns the decoded golden scenario of layout l.
+func golden(l Layout) Packet {
+	for _, g := range goldenLayouts {
+		if g.l == l {
+			return g.want()
 		}
-		t.Fatalf("no golden for %v", l)
-		return Packet{}
 	}
+	panic("no golden for " + l.String())
+}
+
+func TestEncodeRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		l     Layout
@@ -294,8 +295,8 @@ func TestEncodeRejects(t *testing.T) {
 			p.GamePhase, p.SetPlay = GamePhaseOvertime, SetPlayCornerKick
 		}, ErrRange, "setPlay"},
 		{"unknown set play", LayoutHSL20, func(p *Packet) { p.SetPlay = 8 }, ErrRange, "setPlay"},
-		{"hl secs -1", LayoutHL688, func(p *Packet) { p.SecsRemaining = -1 }, ErrRange, "secsRemaining"},
-		{"hl secs 65536", LayoutHL688, func(p *Packet) { p.SecsRemaining = 65536 }, ErrRange, "secsRemaining"},
+		{"hl secs -32769", LayoutHL688, func(p *Packet) { p.SecsRemaining = -32769 }, ErrRange, "secsRemaining"},
+		{"hl secs 32768", LayoutHL688, func(p *Packet) { p.SecsRemaining = 32768 }, ErrRange, "secsRemaining"},
 		{"spl secs 32768", LayoutSPL18, func(p *Packet) { p.SecsRemaining = 32768 }, ErrRange, "secsRemaining"},
 		{"spl secondary -32769", LayoutSPL14, func(p *Packet) { p.SecondaryTime = -32769 }, ErrRange, "secondaryTime"},
 		{"penalty 12 in hsl19", LayoutHSL19, func(p *Packet) { p.Teams[1].Players[4].Penalty = 12 }, ErrRange, "teams[1].players[4].penalty"},
@@ -319,7 +320,7 @@ func TestEncodeRejects(t *testing.T) {
 	for _, tc := range []struct {
 		l    Layout
 		secs int32
-	}{{LayoutHL640, 0}, {LayoutHL640, 65535}, {LayoutSPL13, -32768}, {LayoutHSL20, 32767}} {
+	}{{LayoutHL640, 0}, {LayoutHL640, -35}, {LayoutHL688, -32768}, {LayoutHL664, 32767}, {LayoutSPL13, -32768}, {LayoutHSL20, 32767}} {
 		p := golden(tc.l)
 		p.SecsRemaining, p.SecondaryTime = tc.secs, tc.secs
 		b, err := p.MarshalBinary()
@@ -355,17 +356,33 @@ func TestEncodeRejects(t *testing.T) {
 }
 
 func TestDropBall(t *testing.T) {
+	const (
+		initial, ready, set, playing, finished = 0, 1, 2, 3, 4
+	)
 	for _, tc := range []struct {
-		g    int // index into goldenLayouts
-		kick uint8
-		want bool
+		g     int // index into goldenLayouts
+		state uint8
+		kick  uint8
+		want  bool
 	}{
-		{0, 255, true}, {0, 0x80, true}, {2, 0x80, true}, {2, 17, false},
-		{9, 255, true}, {9, 0x80, false}, {11, 255, true}, {11, 5, false},
+		// HL: DROPBALL 255 or the Java GameController's 0x80, in any state.
+		{0, playing, 255, true}, {0, ready, 0x80, true}, {2, playing, 0x80, true}, {2, set, 17, false},
+		{2, initial, 255, true},
+		// SPL v15+ and HSL: no kicking team is a dropped ball in READY and SET only.
+		{9, ready, 255, true}, {9, set, 255, true}, {9, playing, 255, false}, {9, finished, 255, false},
+		{9, playing, 0x80, false}, {9, set, 5, false},
+		{10, ready, 255, true}, {10, set, 255, true}, {10, playing, 255, false}, {10, initial, 255, false},
+		{11, set, 255, true}, {11, playing, 255, false}, {11, finished, 255, false}, {11, set, 5, false},
+		{11, playing, 17, false},
 	} {
 		g := goldenLayouts[tc.g]
 		b := g.build()
 		b[g.off("kick")] = tc.kick
+		stateOff := 10
+		if g.family == "hl" {
+			stateOff = 9
+		}
+		b[stateOff] = tc.state
 		var p Packet
 		if err := p.UnmarshalBinary(b); err != nil {
 			t.Fatal(err)
@@ -375,10 +392,40 @@ func TestDropBall(t *testing.T) {
 			t.Fatal(err)
 		}
 		if p.DropBall() != tc.want || info.DropBall != tc.want || info.Kickoff != (tc.kick == 17) {
-			t.Errorf("%s kicking team %#x: DropBall %v/%v kickoff %v, want %v", g.file, tc.kick, p.DropBall(), info.DropBall, info.Kickoff, tc.want)
+			t.Errorf("%s state %d kicking team %#x: DropBall %v/%v kickoff %v, want %v",
+				g.file, tc.state, tc.kick, p.DropBall(), info.DropBall, info.Kickoff, tc.want)
+		}
+		wantNumber := tc.kick
+		if tc.kick == 255 || (g.family == "hl" && tc.kick == 0x80) {
+			wantNumber = 0
+		}
+		if n := p.KickingTeamNumber(); n != wantNumber {
+			t.Errorf("%s kicking team %#x: KickingTeamNumber %d, want %d", g.file, tc.kick, n, wantNumber)
 		}
 		if out, err := p.MarshalBinary(); err != nil || !bytes.Equal(out, b) {
 			t.Errorf("%s kicking team %#x does not round trip", g.file, tc.kick)
+		}
+	}
+}
+
+// TestSetPlayTeam: HL names the set play's team in secondaryStateInfo[0], not in
+// kickOffTeam (which stays the kick-off team); SPL and HSL in kickingTeam.
+func TestSetPlayTeam(t *testing.T) {
+	hl := golden(LayoutHL688)
+	hl.SetPlay, hl.KickingTeam, hl.SecondaryStateInfo = SetPlayCornerKick, 17, [4]uint8{12, 1, 0, 0}
+	hsl := golden(LayoutHSL20)
+	hsl.SetPlay, hsl.KickingTeam = SetPlayCornerKick, 5
+	none := golden(LayoutHSL20)
+	none.SetPlay, none.KickingTeam = SetPlayGoalKick, KickingTeamNone
+	idle := golden(LayoutHL688)
+	idle.SetPlay, idle.SecondaryStateInfo = SetPlayNone, [4]uint8{12, 0, 0, 0}
+	for _, tc := range []struct {
+		name string
+		p    Packet
+		want uint8
+	}{{"hl", hl, 12}, {"hsl", hsl, 5}, {"hsl none", none, 0}, {"hl no set play", idle, 0}} {
+		if got := tc.p.SetPlayTeam(); got != tc.want {
+			t.Errorf("%s: SetPlayTeam %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
@@ -422,21 +469,21 @@ func TestNamesAndAccessors(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		l                                                       Layout
-		budget, gk, coach, warnings, cards, red, gkFlag, signed bool
+		budget, gk, coach, warnings, cards, red, gkFlag bool
 	}{
-		{LayoutHL640, false, false, true, false, true, true, false, false},
-		{LayoutHL664, false, false, true, false, true, true, true, false},
-		{LayoutHL688, false, false, true, true, true, true, true, false},
-		{LayoutSPL13, false, false, false, false, false, false, false, true},
-		{LayoutSPL14, true, false, false, false, false, false, false, true},
-		{LayoutSPL18, true, true, false, false, false, false, false, true},
-		{LayoutHSL19, true, true, false, true, true, false, false, true},
-		{LayoutHSL20, true, true, false, false, true, false, false, true},
-		{LayoutInvalid, false, false, false, false, false, false, false, false},
+		{LayoutHL640, false, false, true, false, true, true, false},
+		{LayoutHL664, false, false, true, false, true, true, true},
+		{LayoutHL688, false, false, true, true, true, true, true},
+		{LayoutSPL13, false, false, false, false, false, false, false},
+		{LayoutSPL14, true, false, false, false, false, false, false},
+		{LayoutSPL18, true, true, false, false, false, false, false},
+		{LayoutHSL19, true, true, false, true, true, false, false},
+		{LayoutHSL20, true, true, false, false, true, false, false},
+		{LayoutInvalid, false, false, false, false, false, false, false},
 	} {
 		l := tc.l
-		got := [8]bool{l.HasMessageBudget(), l.HasGoalkeeper(), l.HasCoach(), l.HasWarnings(), l.HasCards(), l.HasRedCards(), l.HasGoalkeeperFlag(), l.SignedTimes()}
-		want := [8]bool{tc.budget, tc.gk, tc.coach, tc.warnings, tc.cards, tc.red, tc.gkFlag, tc.signed}
+		got := [7]bool{l.HasMessageBudget(), l.HasGoalkeeper(), l.HasCoach(), l.HasWarnings(), l.HasCards(), l.HasRedCards(), l.HasGoalkeeperFlag()}
+		want := [7]bool{tc.budget, tc.gk, tc.coach, tc.warnings, tc.cards, tc.red, tc.gkFlag}
 		if got != want {
 			t.Errorf("%v capabilities %v, want %v", l, got, want)
 		}
@@ -444,5 +491,28 @@ func TestNamesAndAccessors(t *testing.T) {
 	p := goldenLayouts[3].want() // spl12, 6 players
 	if p.Player(0, 0) != nil || p.Player(0, 7) != nil || p.Player(2, 1) != nil || p.Player(0, 2) != &p.Teams[0].Players[1] {
 		t.Error("Player bounds")
+	}
+}
+
+// TestHLSignedTimes: the HL GameControllers write secsRemaining, secondaryTime and
+// dropInTime as signed shorts; an overrun set play preparation is −35 (shown as -00:35),
+// not 65501.
+func TestHLSignedTimes(t *testing.T) {
+	for _, g := range goldenLayouts[:3] {
+		b := g.build()
+		b[18], b[19] = 0xff, 0xff // dropInTime −1
+		b[20], b[21] = 0xfe, 0xff // secsRemaining −2
+		b[22], b[23] = 0xdd, 0xff // secondaryTime −35
+		var p Packet
+		if err := p.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if p.DropInTime != -1 || p.SecsRemaining != -2 || p.SecondaryTime != -35 {
+			t.Errorf("%s: dropInTime %d secsRemaining %d secondaryTime %d, want -1 -2 -35",
+				g.file, p.DropInTime, p.SecsRemaining, p.SecondaryTime)
+		}
+		if out, err := p.MarshalBinary(); err != nil || !bytes.Equal(out, b) {
+			t.Errorf("%s: negative times do not round trip: %v", g.file, err)
+		}
 	}
 }

@@ -69,7 +69,7 @@ func tvHL(l Layout) Packet {
 	p := Packet{
 		Layout: l, PacketNumber: 7, PlayersPerTeam: 4, State: StatePlaying, FirstHalf: true,
 		KickingTeam: 17, SetPlay: SetPlayDirectFreeKick, SetPlayRaw: 4,
-		SecondaryStateInfo: [4]uint8{17, 1, 0, 0}, DropInTime: 0xFFFF, SecsRemaining: 300, SecondaryTime: 25,
+		SecondaryStateInfo: [4]uint8{17, 1, 0, 0}, DropInTime: -1, SecsRemaining: 300, SecondaryTime: 25,
 	}
 	p.Teams[0].TeamNumber, p.Teams[0].Score = 17, 1
 	p.Teams[0].Players[1] = RobotInfo{Penalty: 34, SecsTillUnpenalised: 20}

@@ -396,18 +396,25 @@ func checkHSL(s Setup, what string) error {
 }
 
 // DropBall ends any set play and sets the kicking team to the dropped-ball marker (255).
+// In SPL and HSL layouts it is the referee's "global game stuck": 255 means no kicking
+// team there and is a dropped ball only in READY and SET, so a game in PLAYING goes back
+// to READY, as the GameController3 family does.
 type DropBall struct{}
 
 func (DropBall) String() string    { return "dropball" }
 func (DropBall) check(Setup) error { return nil }
 func (DropBall) apply(g *game) (bool, error) {
-	if g.kick == kickDrop {
+	toReady := g.layout.Family() != gc.FamilyHL && g.state == gc.StatePlaying
+	if g.kick == kickDrop && !toReady {
 		return false, nil
 	}
 	if g.setPlay != gc.SetPlayNone {
 		g.endSetPlay()
 	}
 	g.kick = kickDrop
+	if toReady {
+		g.toReady()
+	}
 	return true, nil
 }
 

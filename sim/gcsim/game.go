@@ -456,7 +456,7 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 		SecondaryTime:  g.wireSecs(g.second),
 	}
 	if g.layout.Family() == gc.FamilyHL {
-		p.DropInTime = 0xFFFF
+		p.DropInTime = -1 // no drop-in yet
 		if g.setPlay != gc.SetPlayNone {
 			// Set play team and sub-mode 1: robots may take their set play positions.
 			p.SecondaryStateInfo = [4]uint8{g.teams[g.kickSide], 1, 0, 0}
@@ -487,13 +487,16 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 	}
 }
 
-// wireSecs rounds a timer up to whole seconds and clamps it to the layout's range.
+// wireSecs rounds a timer up to whole seconds and clamps it to int16, the range of the
+// times in every layout.
 func (g *game) wireSecs(d time.Duration) int32 {
-	s := ceilSecs(d)
-	if g.layout.SignedTimes() {
-		return int32(min(s, math.MaxInt16))
-	}
-	return int32(min(s, math.MaxUint16))
+	return int32(min(ceilSecs(d), math.MaxInt16))
+}
+
+// dropBall reports whether the packet announces a dropped ball (gc.Packet.DropBall).
+func (g *game) dropBall() bool {
+	return g.kick == kickDrop &&
+		(g.layout.Family() == gc.FamilyHL || g.state == gc.StateReady || g.state == gc.StateSet)
 }
 
 // ceilSecs returns d in whole seconds, rounded up; 0 for d <= 0.

@@ -612,7 +612,7 @@ func (s *Simulator) viewLocked() GameView {
 		SetPlay:       g.setPlay,
 		SetPlayName:   g.setPlay.String(),
 		KickingTeam:   g.kickingTeam(),
-		DropBall:      g.kick == kickDrop,
+		DropBall:      g.dropBall(),
 		SecsRemaining: int(g.wireSecs(g.secs)),
 		SecondaryTime: int(g.wireSecs(g.second)),
 		SecondaryFor:  g.secondFor.String(),
@@ -637,30 +637,31 @@ func (s *Simulator) viewLocked() GameView {
 	return v
 }
 
-// Summary describes the game in one line, e.g.
-// "PLAYING  1st half  17 1:0 5  47 s  corner_kick for 5 (30 s)  B2 pushing 12 s".
+// Summary describes the game in one line, with times as the GameController shows them
+// (gamecontroller.FormatSecs), e.g.
+// "PLAYING  1st half  17 1:0 5  00:47  corner_kick for 5 (00:30)  B2 pushing 12 s".
 func (v GameView) Summary() string {
 	var b strings.Builder
 	half := "1st half"
 	if !v.FirstHalf {
 		half = "2nd half"
 	}
-	fmt.Fprintf(&b, "%-8s %s  %d %d:%d %d  %d s", v.StateName, half, v.Teams[0].Number, v.Teams[0].Score,
-		v.Teams[1].Score, v.Teams[1].Number, v.SecsRemaining)
+	fmt.Fprintf(&b, "%-8s %s  %d %d:%d %d  %s", v.StateName, half, v.Teams[0].Number, v.Teams[0].Score,
+		v.Teams[1].Score, v.Teams[1].Number, gc.FormatSecs(int32(v.SecsRemaining)))
 	switch {
 	case v.DropBall:
 		b.WriteString("  dropped ball")
 	case v.SetPlay != gc.SetPlayNone:
 		fmt.Fprintf(&b, "  %s for %d", v.SetPlayName, v.KickingTeam)
-	case v.KickingTeam != gc.DropBall && v.State != gc.StateFinished:
+	case v.KickingTeam != gc.KickingTeamNone && v.State != gc.StateFinished:
 		fmt.Fprintf(&b, "  kick-off %d", v.KickingTeam)
 	}
 	switch v.SecondaryFor {
 	case "":
 	case "kick-off", "set play":
-		fmt.Fprintf(&b, " (%d s)", v.SecondaryTime)
+		fmt.Fprintf(&b, " (%s)", gc.FormatSecs(int32(v.SecondaryTime)))
 	default:
-		fmt.Fprintf(&b, ", %s %d s", v.SecondaryFor, v.SecondaryTime)
+		fmt.Fprintf(&b, ", %s %s", v.SecondaryFor, gc.FormatSecs(int32(v.SecondaryTime)))
 	}
 	if v.Stopped {
 		b.WriteString("  STOPPED")

@@ -682,19 +682,22 @@ func TestSendErrorsCounted(t *testing.T) {
 func TestSummary(t *testing.T) {
 	s := Setup{Layout: gc.LayoutHSL20}
 	text := "half 20s\n0.5 ready A\n1 set\n2 playing\n3 setplay corner_kick B\n3 stop\n3 penalise A 2 pushing 30s\n" +
-		"4 resume\n4 dropball\n5 goal B\n6 set\n7 playing\n"
+		"4 resume\n4 dropball\n4.5 set\n4.8 playing\n5 goal B\n6 set\n7 playing\n"
 	simulate(t, Config{Setup: s, Script: script(t, s, text)}, func(t *testing.T, h *harness) {
 		for _, w := range []struct {
 			at   time.Duration
 			want string
 		}{
-			{0, "INITIAL  1st half  17 0:0 5  20 s  kick-off 17"},
-			{500 * ms, "READY    1st half  17 0:0 5  20 s  kick-off 17, ready 45 s"},
-			{1 * time.Second, "SET      1st half  17 0:0 5  20 s  kick-off 17"},
-			{2500 * ms, "PLAYING  1st half  17 0:0 5  20 s  kick-off 17 (10 s)"},
-			{3 * time.Second, "PLAYING  1st half  17 0:0 5  19 s  corner_kick for 5 (30 s)  STOPPED  A2 pushing 30 s"},
-			{4 * time.Second, "PLAYING  1st half  17 0:0 5  19 s  dropped ball  A2 pushing 29 s"},
-			{5 * time.Second, "READY    1st half  17 0:1 5  18 s  kick-off 17, ready 45 s  A2 pushing 28 s"},
+			{0, "INITIAL  1st half  17 0:0 5  00:20  kick-off 17"},
+			{500 * ms, "READY    1st half  17 0:0 5  00:20  kick-off 17, ready 00:45"},
+			{1 * time.Second, "SET      1st half  17 0:0 5  00:20  kick-off 17"},
+			{2500 * ms, "PLAYING  1st half  17 0:0 5  00:20  kick-off 17 (00:10)"},
+			{3 * time.Second, "PLAYING  1st half  17 0:0 5  00:19  corner_kick for 5 (00:30)  STOPPED  A2 pushing 30 s"},
+			// HSL: a dropped ball is a global game stuck, READY without a kicking team.
+			{4 * time.Second, "READY    1st half  17 0:0 5  00:19  dropped ball, ready 00:45  A2 pushing 29 s"},
+			{4600 * ms, "SET      1st half  17 0:0 5  00:19  dropped ball  A2 pushing 29 s"},
+			{4900 * ms, "PLAYING  1st half  17 0:0 5  00:19  A2 pushing 29 s"},
+			{5 * time.Second, "READY    1st half  17 0:1 5  00:19  kick-off 17, ready 00:45  A2 pushing 28 s"},
 		} {
 			h.until(w.at)
 			if got := h.sim.State().Summary(); got != w.want {
@@ -702,7 +705,7 @@ func TestSummary(t *testing.T) {
 			}
 		}
 		h.until(27 * time.Second)
-		want := "FINISHED 1st half  17 0:1 5  0 s, half-time 598 s  A2 pushing 8 s" // penalties wait in FINISHED
+		want := "FINISHED 1st half  17 0:1 5  00:00, half-time 09:59  A2 pushing 8 s" // penalties wait in FINISHED
 		if got := h.sim.State().Summary(); got != want {
 			t.Errorf("at the half: Summary\n got %q\nwant %q", got, want)
 		}
