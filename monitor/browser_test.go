@@ -111,7 +111,7 @@ func TestBrowser(t *testing.T) {
 	url := "http://" + ln.Addr().String() + "/"
 
 	g := game{state: gamecontroller.StatePlaying, setPlay: gamecontroller.SetPlayCornerKick, firstHalf: true, kicking: 12,
-		secs: 372, teams: [2]uint8{5, 12}, scores: [2]uint8{2, 1}, budgets: [2]uint16{11210, 11480}, penalised: [2]uint8{0, 4}}
+		secs: 372, secondary: -35, teams: [2]uint8{5, 12}, scores: [2]uint8{2, 1}, budgets: [2]uint16{11210, 11480}, penalised: [2]uint8{0, 4}}
 	robots := []*fakeRobot{
 		{team: 5, player: 1, x: -4.2, y: 0.1, role: teaminfo.RoleGoalie},
 		{team: 5, player: 2, x: -2.5, y: 1.4, theta: 0.3, role: teaminfo.RoleDefender, ball: &[2]float64{2.6, -0.9}},
@@ -193,8 +193,8 @@ func TestBrowser(t *testing.T) {
 		if len(balls) != want {
 			t.Errorf("%d balls drawn, want %d", len(balls), want)
 		}
-		clock := fmt.Sprintf(">%d:%02d<", g.secs/60, g.secs%60)
-		for _, want := range []string{">PLAYING<", clock, ">2 : 1<", "Team 12", "corner kick"} {
+		clock := fmt.Sprintf(">%02d:%02d<", g.secs/60, g.secs%60)
+		for _, want := range []string{">PLAYING<", clock, ">2 : 1<", "Team 12", "corner kick", "kick: team 12", "secondary -00:35"} {
 			if !strings.Contains(dom, want) {
 				t.Errorf("page does not show %q", want)
 			}

@@ -107,7 +107,13 @@
 //	  game               object|null   the last valid control packet:
 //	    layout, version, header, packet_number, players_per_team
 //	    state, game_phase, set_play   names, e.g. "playing", "normal", "corner_kick"
-//	    stopped, first_half, kicking_team, drop_ball, secs_remaining, secondary_time
+//	    stopped, first_half
+//	    kicking_team     int      the byte as sent (255: HL drop ball, SPL/HSL no team)
+//	    kicking_team_number  int  the kicking team's number, 0 when no team kicks
+//	    set_play_team    int      the team taking the set play (HL secondaryStateInfo[0],
+//	                              SPL/HSL kickingTeam); 0 without a set play
+//	    drop_ball        bool     gamecontroller.Packet.DropBall
+//	    secs_remaining, secondary_time   int   seconds, negative when overrun
 //	    budget_counted   bool     messages sent now count against the budget
 //	    teams            [2]{team, colour, goalkeeper_colour, goalkeeper, score,
 //	                     penalty_shot, message_budget (int|null: remaining, as the

@@ -35,6 +35,9 @@ type game struct {
 	firstHalf bool
 	kicking   uint8
 	secs      int32
+	secondary int32
+	// setPlayTeam is HL secondaryStateInfo[0], the team taking the set play.
+	setPlayTeam uint8
 	teams     [2]uint8
 	scores    [2]uint8
 	budgets   [2]uint16
@@ -51,7 +54,10 @@ func (g game) packet(t testing.TB) []byte {
 	p := gamecontroller.Packet{
 		Header: gamecontroller.HeaderRGme, Layout: l, PlayersPerTeam: 5,
 		State: g.state, GamePhase: g.phase, SetPlay: g.setPlay, FirstHalf: g.firstHalf,
-		KickingTeam: g.kicking, SecsRemaining: g.secs,
+		KickingTeam: g.kicking, SecsRemaining: g.secs, SecondaryTime: g.secondary,
+	}
+	if l.Family() == gamecontroller.FamilyHL && g.setPlay != gamecontroller.SetPlayNone {
+		p.SecondaryStateInfo = [4]uint8{g.setPlayTeam, 1, 0, 0}
 	}
 	colours := [2]gamecontroller.TeamColour{gamecontroller.ColourBlue, gamecontroller.ColourRed}
 	for i := range p.Teams {

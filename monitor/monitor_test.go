@@ -275,6 +275,35 @@ func TestGameController(t *testing.T) {
 	}
 }
 
+// TestHLSetPlay: in HL the set play's team is secondaryStateInfo[0] while kickOffTeam
+// keeps the kick-off team, and the times are signed (an overrun set play preparation is
+// -35 s, not 65501).
+func TestHLSetPlay(t *testing.T) {
+	m, _ := newTest(t, Config{League: team.LeagueHL})
+	g := game{layout: gamecontroller.LayoutHL688, state: gamecontroller.StatePlaying, firstHalf: true, secs: 300,
+		secondary: -35, setPlay: gamecontroller.SetPlayCornerKick, kicking: 17, setPlayTeam: 12, teams: [2]uint8{12, 17}}
+	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, t0)) {
+		t.Fatal("control packet rejected")
+	}
+	gm := m.State().GameController.Game
+	if gm == nil || gm.SetPlay != "corner_kick" || gm.SetPlayTeam != 12 || gm.KickingTeam != 17 || gm.KickingNumber != 17 ||
+		gm.SecondaryTime != -35 || gm.DropBall {
+		t.Fatalf("game = %+v, want corner kick for 12, kick-off team 17, secondary time -35", gm)
+	}
+
+	// HSL: kicking team 255 in PLAYING is no kicking team, not a dropped ball; in SET it is one.
+	g = game{state: gamecontroller.StatePlaying, firstHalf: true, kicking: gamecontroller.KickingTeamNone, teams: [2]uint8{5, 12}}
+	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
+	if gm := m.State().GameController.Game; gm.DropBall || gm.KickingNumber != 0 || gm.SetPlayTeam != 0 {
+		t.Errorf("HSL PLAYING without kicking team: %+v, want no drop ball, no kicking team", gm)
+	}
+	g.state = gamecontroller.StateSet
+	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
+	if gm := m.State().GameController.Game; !gm.DropBall {
+		t.Errorf("HSL SET without kicking team: %+v, want a dropped ball", gm)
+	}
+}
+
 func TestNewGame(t *testing.T) {
 	base := gamecontroller.Packet{State: gamecontroller.StatePlaying, FirstHalf: true}
 	base.Teams[0].TeamNumber, base.Teams[1].TeamNumber = 5, 12

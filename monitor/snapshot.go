@@ -59,6 +59,8 @@ type Game struct {
 	Stopped        bool        `json:"stopped"`
 	FirstHalf      bool        `json:"first_half"`
 	KickingTeam    uint8       `json:"kicking_team"`
+	KickingNumber  uint8       `json:"kicking_team_number"`
+	SetPlayTeam    uint8       `json:"set_play_team"`
 	DropBall       bool        `json:"drop_ball"`
 	SecsRemaining  int32       `json:"secs_remaining"`
 	SecondaryTime  int32       `json:"secondary_time"`
@@ -271,7 +273,8 @@ func (m *Monitor) gcView(now time.Time) GCView {
 		Layout: p.Layout.String(), Version: p.Layout.Version(), Header: p.Header.Magic(),
 		PacketNumber: p.PacketNumber, PlayersPerTeam: p.PlayersPerTeam,
 		State: stateName(p), GamePhase: p.GamePhase.String(), SetPlay: p.SetPlay.String(),
-		Stopped: p.Stopped, FirstHalf: p.FirstHalf, KickingTeam: p.KickingTeam, DropBall: p.DropBall(),
+		Stopped: p.Stopped, FirstHalf: p.FirstHalf, KickingTeam: p.KickingTeam,
+		KickingNumber: p.KickingTeamNumber(), SetPlayTeam: p.SetPlayTeam(), DropBall: p.DropBall(),
 		SecsRemaining: p.SecsRemaining, SecondaryTime: p.SecondaryTime,
 		BudgetCounted: m.cfg.League.Counted(uint8(p.State), uint8(p.GamePhase)),
 	}

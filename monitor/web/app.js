@@ -41,10 +41,11 @@ function textColour(bg) {
   return l > 150 ? "#111" : "#fff";
 }
 
+// mmss shows seconds as the GameController does: "05:00", "-00:35".
 function mmss(s) {
   const neg = s < 0;
   s = Math.abs(s);
-  const t = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const t = `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   return neg ? "-" + t : t;
 }
 
@@ -181,7 +182,8 @@ function drawHeader(state) {
   if (game.set_play !== "none") detail.push(words(game.set_play));
   if (game.stopped) detail.push("stopped");
   if (game.drop_ball) detail.push("drop ball");
-  else if (game.kicking_team) detail.push(`kick: team ${game.kicking_team}`);
+  else if (game.set_play_team) detail.push(`kick: team ${game.set_play_team}`);
+  else if (game.kicking_team_number) detail.push(`kick-off: team ${game.kicking_team_number}`);
   if (game.secondary_time) detail.push(`secondary ${mmss(game.secondary_time)}`);
   detail.push(game.budget_counted ? "budget counting" : "budget paused");
   document.getElementById("detail").textContent = detail.join(" · ");
