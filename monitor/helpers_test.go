@@ -38,11 +38,11 @@ type game struct {
 	secondary int32
 	// setPlayTeam is HL secondaryStateInfo[0], the team taking the set play.
 	setPlayTeam uint8
-	teams     [2]uint8
-	scores    [2]uint8
-	budgets   [2]uint16
-	penalised [2]uint8               // player number with a penalty, 0 none
-	penalty   gamecontroller.Penalty // the penalty code; 0 means HSL v20 pushing (10)
+	teams       [2]uint8
+	scores      [2]uint8
+	budgets     [2]uint16
+	penalised   [2]uint8               // player number with a penalty, 0 none
+	penalty     gamecontroller.Penalty // the penalty code; 0 means HSL v20 pushing (10)
 }
 
 func (g game) packet(t testing.TB) []byte {

@@ -468,7 +468,7 @@ func TestNamesAndAccessors(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		l                                                       Layout
+		l                                               Layout
 		budget, gk, coach, warnings, cards, red, gkFlag bool
 	}{
 		{LayoutHL640, false, false, true, false, true, true, false},
