@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -22,7 +22,7 @@ const (
 	// the GameController's host.
 	ReturnPort = gamecontroller.ReturnPort
 	// TeamBasePort plus the team number is a team's port for team messages.
-	TeamBasePort = team.BasePort
+	TeamBasePort = gamecontroller.TeamPortBase
 	// ZJUPort is the port ZJUDancer robots used for the team messages of every team.
 	ZJUPort = 57335
 )
@@ -131,7 +131,7 @@ type Config struct {
 
 	// League gives the size cap of team messages (larger ones are counted as oversize)
 	// and the game states in which messages count against the budget. Default HSL.
-	League team.League
+	League league.League
 	// AuthKey, when set, checks the tags of dnet packets; a packet without a valid tag
 	// is counted as an authentication fault and not shown. Empty: tags are not checked.
 	AuthKey []byte
@@ -168,7 +168,7 @@ func DefaultConfig() Config {
 		Interface:    "any",
 		Ports:        DefaultPorts(),
 		FollowGC:     true,
-		League:       team.LeagueHSL,
+		League:       league.HSL,
 		OfflineAfter: DefaultOfflineAfter,
 		RemoveAfter:  DefaultRemoveAfter,
 		RateWindow:   DefaultRateWindow,
@@ -200,7 +200,7 @@ func (c *Config) validate() error {
 		errs = append(errs, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...)))
 	}
 	switch c.League {
-	case team.LeagueHSL, team.LeagueSPL, team.LeagueHL:
+	case league.HSL, league.SPL, league.HL:
 	default:
 		bad("unknown league %d", int(c.League))
 	}
@@ -276,8 +276,8 @@ type Field struct {
 
 // LeagueField returns the field of a league: the SPL field (9 × 6 m, 1.5 m goals) or the
 // humanoid kid-size field (9 × 6 m, 2.6 m goals) for HSL and HL.
-func LeagueField(l team.League) Field {
-	if l == team.LeagueSPL {
+func LeagueField(l league.League) Field {
+	if l == league.SPL {
 		return Field{Length: 9, Width: 6, Border: 0.7, GoalWidth: 1.5, GoalDepth: 0.5,
 			GoalAreaLength: 0.6, GoalAreaWidth: 2.2, PenaltyAreaLength: 1.65, PenaltyAreaWidth: 4,
 			PenaltyMarkDistance: 1.3, CentreCircleDiameter: 1.5}

@@ -53,7 +53,7 @@
 // Budget: a team's messages are the datagrams on its port (every datagram, malformed
 // ones included, as the GameController counts them), or on a shared port the decoded
 // packets carrying its number. A message is counted against the budget when the last
-// control packet's state counts for the league (team.League.Counted: READY, SET,
+// control packet's state counts for the league (league.League.Counted: READY, SET,
 // PLAYING, and STANDBY in the SPL; never in a penalty shoot-out or timeout), and is
 // over budget when the GameController's messageBudget for the team was 0. Counters reset
 // when a new game starts: the control packets name other teams, or return to INITIAL of

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -118,7 +118,7 @@ func TestTeamMessages(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	key, _ := teaminfo.NewKey([]byte("0123456789abcdef"))
-	m, clk := newTest(t, Config{League: team.LeagueSPL, AuthKey: []byte("0123456789abcdef")})
+	m, clk := newTest(t, Config{League: league.SPL, AuthKey: []byte("0123456789abcdef")})
 	ok := mate{team: 5, player: 2, x: 1}
 	if !m.Observe(team5, dg(ok.dnet(t, key), robotSrc, t0)) {
 		t.Fatal("signed packet rejected")
@@ -201,7 +201,7 @@ func TestSharedPort(t *testing.T) {
 }
 
 func TestGameController(t *testing.T) {
-	m, clk := newTest(t, Config{League: team.LeagueSPL})
+	m, clk := newTest(t, Config{League: league.SPL})
 	g := game{layout: gamecontroller.LayoutSPL18, state: gamecontroller.StateInitial, firstHalf: true, secs: 600,
 		teams: [2]uint8{5, 12}, budgets: [2]uint16{1200, 1200}}
 	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, t0)) {
@@ -279,7 +279,7 @@ func TestGameController(t *testing.T) {
 // keeps the kick-off team, and the times are signed (an overrun set play preparation is
 // -35 s, not 65501).
 func TestHLSetPlay(t *testing.T) {
-	m, _ := newTest(t, Config{League: team.LeagueHL})
+	m, _ := newTest(t, Config{League: league.HL})
 	g := game{layout: gamecontroller.LayoutHL688, state: gamecontroller.StatePlaying, firstHalf: true, secs: 300,
 		secondary: -35, setPlay: gamecontroller.SetPlayCornerKick, kicking: 17, setPlayTeam: 12, teams: [2]uint8{12, 17}}
 	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, t0)) {
@@ -403,7 +403,7 @@ func TestConfig(t *testing.T) {
 		{"bad kind", Config{Ports: []Port{{Port: 4}}}, "unknown kind"},
 		{"bad group", Config{FollowGC: true, Groups: []netip.Addr{netip.MustParseAddr("10.0.0.1")}}, "not an IPv4 multicast"},
 		{"remove before offline", Config{FollowGC: true, OfflineAfter: time.Minute, RemoveAfter: time.Second}, "shorter than OfflineAfter"},
-		{"league", Config{FollowGC: true, League: team.League(9)}, "unknown league"},
+		{"league", Config{FollowGC: true, League: league.League(9)}, "unknown league"},
 	} {
 		_, err := New(c.cfg)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.want) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -126,7 +127,7 @@ func (b *binder) bind(c *Config) {
 	b.requiredInt("team_number", &c.TeamNumber, MinTeamNumber, MaxTeamNumber,
 		"Our team number as the GameController knows it.")
 	b.text("league", c.League.String(), "League profile: team message size cap and budget rules.",
-		"hsl, spl or hl", func(v string) (err error) { c.League, err = team.ParseLeague(v); return })
+		"hsl, spl or hl", func(v string) (err error) { c.League, err = league.Parse(v); return })
 	b.text("interface", c.Interface,
 		"Network interface of every socket: a name (wlan0), a CIDR (10.0.1.0/24), an IPv4 address, auto (the single usable broadcast interface), any or lo.",
 		"", func(v string) error { c.Interface = v; return checkSelector(v) })

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocup-dnetwork/dnetwork/monitor"
-	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 )
 
 func init() {
@@ -47,7 +47,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
 		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
 		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
-		league    = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
+		leagueArg = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
 		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
 		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
 		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
@@ -89,7 +89,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	cfg.FollowGC = *follow
 	cfg.AuthKey = []byte(*authKey)
 	cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
-	l, err := team.ParseLeague(*league)
+	l, err := league.Parse(*leagueArg)
 	if err != nil {
 		return fail(err)
 	}

@@ -5,70 +5,20 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 )
 
-// League selects the message rules of a league.
-type League int
+// League is the league profile (package league): size cap, budget rules, default
+// reserve. The names below keep the component's configuration readable.
+type League = league.League
 
+// The leagues.
 const (
-	// LeagueHSL is the Humanoid Soccer League: team messages up to 512 bytes, a budget of
-	// 12 000 messages per game, counted in READY, SET and PLAYING.
-	LeagueHSL League = iota
-	// LeagueSPL is the Standard Platform League: up to 128 bytes, 1 200 messages per game,
-	// counted in STANDBY, READY, SET and PLAYING.
-	LeagueSPL
-	// LeagueHL is the former Humanoid League (GameController v12): no budget, no size rule
-	// beyond the datagram; 512 bytes is used as a sane cap.
-	LeagueHL
+	LeagueHSL = league.HSL
+	LeagueSPL = league.SPL
+	LeagueHL  = league.HL
 )
-
-// ParseLeague parses a league profile name as used in the parameter files.
-func ParseLeague(s string) (League, error) {
-	switch s {
-	case "hsl":
-		return LeagueHSL, nil
-	case "spl":
-		return LeagueSPL, nil
-	case "hl":
-		return LeagueHL, nil
-	}
-	return 0, fmt.Errorf("team: unknown league profile %q (want hsl, spl or hl)", s)
-}
-
-func (l League) String() string {
-	switch l {
-	case LeagueHSL:
-		return "hsl"
-	case LeagueSPL:
-		return "spl"
-	case LeagueHL:
-		return "hl"
-	}
-	return fmt.Sprintf("League(%d)", int(l))
-}
-
-// SizeCap is the largest team message the league allows, in bytes.
-func (l League) SizeCap() int {
-	if l == LeagueSPL {
-		return 128
-	}
-	return 512
-}
-
-// DefaultReserve is the number of messages a team keeps back by default: 30 of the SPL's
-// 1 200 (as B-Human does), 100 of the HSL's 12 000, none where there is no budget.
-func (l League) DefaultReserve() int {
-	switch l {
-	case LeagueSPL:
-		return 30
-	case LeagueHSL:
-		return 100
-	}
-	return 0
-}
-
-// HalfDuration is the regular length of one half.
-func (l League) HalfDuration() time.Duration { return 10 * time.Minute }
 
 // Game states as the GameController numbers them (all versions agree on 0-4; SPL v18
 // adds STANDBY 5).
@@ -88,21 +38,6 @@ const (
 	PhaseOvertime     uint8 = 2
 	PhaseTimeout      uint8 = 3
 )
-
-// Counted reports whether team messages sent in this state count against the budget.
-// The penalty shoot-out and timeouts never count.
-func (l League) Counted(state, phase uint8) bool {
-	if phase == PhasePenaltyShoot || phase == PhaseTimeout {
-		return false
-	}
-	switch state {
-	case StateReady, StateSet, StatePlaying:
-		return l != LeagueHL
-	case StateStandby:
-		return l == LeagueSPL
-	}
-	return false
-}
 
 // BudgetPolicy spreads the team's message budget over the rest of the game.
 //

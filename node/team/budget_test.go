@@ -5,32 +5,6 @@ import (
 	"time"
 )
 
-func TestCountedStates(t *testing.T) {
-	cases := []struct {
-		l      League
-		state  uint8
-		phase  uint8
-		counts bool
-	}{
-		{LeagueSPL, StateStandby, PhaseNormal, true},
-		{LeagueHSL, StateStandby, PhaseNormal, false},
-		{LeagueHSL, StateReady, PhaseNormal, true},
-		{LeagueHSL, StateSet, PhaseNormal, true},
-		{LeagueHSL, StatePlaying, PhaseNormal, true},
-		{LeagueHSL, StatePlaying, PhaseOvertime, true},
-		{LeagueHSL, StatePlaying, PhasePenaltyShoot, false},
-		{LeagueSPL, StatePlaying, PhaseTimeout, false},
-		{LeagueHSL, StateInitial, PhaseNormal, false},
-		{LeagueSPL, StateFinished, PhaseNormal, false},
-		{LeagueHL, StatePlaying, PhaseNormal, false},
-	}
-	for _, c := range cases {
-		if got := c.l.Counted(c.state, c.phase); got != c.counts {
-			t.Errorf("%v state %d phase %d: counted=%v want %v", c.l, c.state, c.phase, got, c.counts)
-		}
-	}
-}
-
 func TestBudgetDecide(t *testing.T) {
 	hsl := BudgetPolicy{League: LeagueHSL, Reserve: 100}
 	playing := BudgetInput{Known: true, State: StatePlaying, FirstHalf: true, SecsRemaining: 600, Robots: 5}
@@ -122,24 +96,6 @@ func TestBudgetTracker(t *testing.T) {
 	b.Forget()
 	if _, ok := b.Remaining(); ok {
 		t.Fatal("known after Forget")
-	}
-}
-
-func TestParseLeague(t *testing.T) {
-	for _, s := range []string{"hsl", "spl", "hl"} {
-		l, err := ParseLeague(s)
-		if err != nil || l.String() != s {
-			t.Fatalf("%s: %v %v", s, l, err)
-		}
-	}
-	if _, err := ParseLeague("msl"); err == nil {
-		t.Fatal("msl accepted")
-	}
-	if LeagueSPL.SizeCap() != 128 || LeagueHSL.SizeCap() != 512 || LeagueHL.SizeCap() != 512 {
-		t.Fatal("size caps")
-	}
-	if LeagueSPL.DefaultReserve() != 30 || LeagueHSL.DefaultReserve() != 100 || LeagueHL.DefaultReserve() != 0 {
-		t.Fatal("default reserves")
 	}
 }
 

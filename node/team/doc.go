@@ -3,8 +3,9 @@
 // message budget, and publishes what the teammates tell it.
 //
 // The rules it is built from are plain values with table tests: RateConfig and
-// Scheduler (the dynamic send rate), BudgetPolicy, BudgetTracker and League (the budget
-// governor). Component puts them on a clock and a socket.
+// Scheduler (the dynamic send rate), BudgetPolicy and BudgetTracker (the budget governor,
+// under the league profile of package league). Component puts them on a clock and a
+// socket.
 //
 // # Inputs and outputs
 //
