@@ -137,6 +137,12 @@ type Config struct {
 	AuthKey []byte
 	// Field is the field drawn by the web page; the zero value means the league's field.
 	Field Field
+	// KeepReturnPort keeps a socket on the GameController's return port (3939) open when
+	// the GameController runs on this host. By default the monitor closes it as soon as it
+	// hears a GameController from one of this host's addresses, since it would take the
+	// robots' unicast return packets away from the GameController; with KeepReturnPort it
+	// only warns.
+	KeepReturnPort bool
 
 	// OfflineAfter is the silence after which a robot (or the GameController) is shown
 	// offline. Default 5 s.

@@ -22,10 +22,14 @@
 //   - A unicast datagram reaches only one of the sockets sharing a port, normally the one
 //     bound last. Return packets are unicast to the GameController's host: on another
 //     host the monitor sees none of them, and on the GameController's host it competes
-//     with the GameController for them. A monitor started after the GameController takes
-//     the return packets away from it (the GameController then shows the robots offline);
-//     started before it, the monitor sees none. Use a return port of 0 in the dnetwork
-//     monitor command (no Port of KindReturn here) to leave them alone.
+//     with the GameController for them: a monitor started after the GameController would
+//     take the return packets away from it (the GameController then shows the robots
+//     offline). So when the monitor hears control packets from one of this host's own
+//     addresses (loopback included), it closes its socket on the GameController's return
+//     port 3939 and says why in the log and in gamecontroller.warning (local: true);
+//     Config.KeepReturnPort keeps the socket and only warns. A return port of 0 in the
+//     dnetwork monitor command (no Port of KindReturn here) leaves them alone from the
+//     start.
 //   - Several simulated robots on one host talk either on per-robot ports (unicast,
 //     which a monitor cannot share without stealing) or on a host-only multicast group,
 //     which Config.Groups joins on every team port.
@@ -103,6 +107,8 @@
 //	  sources, multiple  [string], bool   GameController hosts heard within
 //	                              offline_after_s; true when more than one
 //	  games              int      new games seen (budget counters reset)
+//	  local              bool     a GameController was heard from this host's address
+//	  warning            string   what the monitor did about it (closed the return port)
 //	  faults, last_error object, string   bad packets on the port (see Faults)
 //	  game               object|null   the last valid control packet:
 //	    layout, version, header, packet_number, players_per_team

@@ -108,6 +108,8 @@ type gcState struct {
 	err     string
 	sources map[netip.Addr]time.Time // GameController hosts, for detecting a second one
 	games   uint64                   // new games seen (counters reset)
+	local   bool                     // a GameController runs on this host
+	warning string                   // what the monitor did about it (see gchost.go)
 }
 
 // Observe processes one datagram received on port p, as Run does for every datagram of
@@ -163,8 +165,12 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 	g.last = d.Time
 	g.count++
 	g.win.add(d.Time)
-	if _, known := g.sources[d.Src.Addr()]; known || len(g.sources) < m.cfg.MaxSources {
+	_, known := g.sources[d.Src.Addr()]
+	if known || len(g.sources) < m.cfg.MaxSources {
 		g.sources[d.Src.Addr()] = d.Time
+	}
+	if !known {
+		m.checkGCHost(d.Src.Addr())
 	}
 	for _, t := range p.Teams {
 		m.follow(t.TeamNumber)

@@ -32,12 +32,18 @@ type Monitor struct {
 	teams     map[uint8]*teamStats
 	gc        gcState
 	dropped   uint64 // packets of robots beyond MaxRobots
+	// localAddrs lists this host's addresses (localAddrs; replaced in tests).
+	localAddrs func() ([]netip.Addr, error)
 }
 
 // listener is one port and the worker that owns its socket.
 type listener struct {
 	port Port
 	w    *transport.Worker
+	// stop ends the worker (set while Run runs); released marks a return port given
+	// back to a GameController on this host (see gchost.go).
+	stop     context.CancelFunc
+	released bool
 }
 
 type addrKey struct {
@@ -59,6 +65,8 @@ func New(cfg Config) (*Monitor, error) {
 		byAddr:  map[addrKey]robotKey{},
 		sources: map[addrKey]*source{},
 		teams:   map[uint8]*teamStats{},
+
+		localAddrs: localAddrs,
 	}
 	if len(cfg.AuthKey) > 0 {
 		m.key, _ = teaminfo.NewKey(cfg.AuthKey) // checked by validate
@@ -104,10 +112,16 @@ func (m *Monitor) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	start := func(l *listener) {
+		lctx, stop := context.WithCancel(ctx)
+		l.stop = stop
+		if l.released {
+			stop()
+		}
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			_ = l.w.Run(ctx) // returns nil when ctx is done; failures are retried inside
+			defer stop()
+			_ = l.w.Run(lctx) // returns nil when lctx is done; failures are retried inside
 		}()
 		go func() {
 			defer wg.Done()

@@ -41,6 +41,8 @@ type GCView struct {
 	Sources   []string `json:"sources"`
 	Multiple  bool     `json:"multiple"`
 	Games     uint64   `json:"games"`
+	Local     bool     `json:"local"`
+	Warning   string   `json:"warning"`
 	Faults    Faults   `json:"faults"`
 	LastError string   `json:"last_error"`
 	Game      *Game    `json:"game"`
@@ -248,7 +250,8 @@ func (m *Monitor) State() Snapshot {
 
 func (m *Monitor) gcView(now time.Time) GCView {
 	g := &m.gc
-	v := GCView{Packets: g.count, Faults: g.faults, LastError: g.err, Games: g.games, Sources: []string{}}
+	v := GCView{Packets: g.count, Faults: g.faults, LastError: g.err, Games: g.games, Sources: []string{},
+		Local: g.local, Warning: g.warning}
 	if !g.has {
 		return v
 	}

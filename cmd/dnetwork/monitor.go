@@ -46,6 +46,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
 		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
 		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
+		keepRet   = fs.Bool("keep-return-port", false, "keep the return port open when the GameController runs on this host")
 		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
 		leagueArg = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
 		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
@@ -66,8 +67,10 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		fmt.Fprintln(w, "silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a")
 		fmt.Fprintln(w, "node or a GameController on the same host: it sees every broadcast, but a unicast")
 		fmt.Fprintln(w, "datagram reaches only one socket, normally the one bound last. Return packets are")
-		fmt.Fprintln(w, "unicast to the GameController's host, so on that host the monitor takes them from a")
-		fmt.Fprintln(w, "GameController started earlier; use --return-port 0 to leave them alone.")
+		fmt.Fprintln(w, "unicast to the GameController's host, so there the monitor would take them from a")
+		fmt.Fprintln(w, "GameController started earlier: when it hears the GameController from one of this")
+		fmt.Fprintln(w, "host's addresses it closes the return port 3939 and says so (--keep-return-port: it")
+		fmt.Fprintln(w, "only warns). --return-port 0 leaves the return packets alone from the start.")
 		fmt.Fprintln(w)
 		fs.PrintDefaults()
 	}
@@ -88,6 +91,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	cfg.Interface = *iface
 	cfg.FollowGC = *follow
 	cfg.AuthKey = []byte(*authKey)
+	cfg.KeepReturnPort = *keepRet
 	cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
 	l, err := league.Parse(*leagueArg)
 	if err != nil {
@@ -231,8 +235,8 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fmt.Fprintf(stdout, "dnetwork monitor: listening (interface %s) on %s\n", o.cfg.Interface, strings.Join(names, ", "))
 	for _, p := range o.cfg.Ports {
 		if p.Kind == monitor.KindReturn {
-			fmt.Fprintln(stdout, "dnetwork monitor: return packets are unicast to the GameController's host; there this monitor"+
-				" takes them from a GameController started earlier (--return-port 0 leaves them alone)")
+			fmt.Fprintln(stdout, "dnetwork monitor: return packets are unicast to the GameController's host; if the GameController"+
+				" runs on this host, the monitor closes the return port when it hears it (--keep-return-port: it only warns)")
 		}
 	}
 	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())

@@ -70,7 +70,7 @@ func TestMonitorFlags(t *testing.T) {
 		{[]string{"extra"}, 2, "unexpected arguments"},
 		{[]string{"--duration", "-1s"}, 2, "negative"},
 		{[]string{"--no-such-flag"}, 2, "flag provided but not defined"},
-		{[]string{"-h"}, 0, "--return-port 0 to leave them alone"},
+		{[]string{"-h"}, 0, "closes the return port 3939"},
 		{[]string{"--gc-port", "0", "--return-port", "0", "--follow-gc=false"}, 2, "no ports"},
 		{[]string{"--group", "10.0.0.1", "--http", "127.0.0.1:0"}, 2, "not an IPv4 multicast"},
 	} {

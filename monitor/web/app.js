@@ -152,6 +152,7 @@ function drawHeader(state) {
   } else {
     let text = `GameController ${gc.online ? "" : "offline · "}${gc.source} · ${game.layout} · ${fmt(gc.rate, 1)}/s`;
     if (gc.multiple) text += ` · ${gc.sources.length} GameControllers: ${gc.sources.join(", ")}`;
+    if (gc.warning) text += ` · ⚠ ${gc.warning}`;
     line.appendChild(document.createTextNode(text));
   }
   const stateEl = document.getElementById("state");
