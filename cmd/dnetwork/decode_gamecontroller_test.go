@@ -222,3 +222,28 @@ func gcHasKeys(m map[string]any, ks ...string) bool {
 	sort.Strings(ks)
 	return slices.Equal(gcKeys(m), ks)
 }
+
+// TestDecodeHLSignedTimes: the HL GameController writes its times as signed shorts; an
+// overrun set play preparation decodes as -35 (the GameController shows -00:35), not
+// 65501, and dropInTime before the first drop-in as -1.
+func TestDecodeHLSignedTimes(t *testing.T) {
+	p := gamecontroller.Packet{Layout: gamecontroller.LayoutHL688, State: gamecontroller.StatePlaying,
+		SetPlay: gamecontroller.SetPlayCornerKick, KickingTeam: 17, SecondaryStateInfo: [4]uint8{12, 0, 0, 0},
+		SecsRemaining: 412, SecondaryTime: -35, DropInTime: -1}
+	p.Teams[0].TeamNumber, p.Teams[1].TeamNumber = 12, 17
+	b, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[22] != 0xdd || b[23] != 0xff || b[18] != 0xff || b[19] != 0xff {
+		t.Fatalf("wire bytes % x, want secondaryTime dd ff and dropInTime ff ff", b[18:24])
+	}
+	_, recs, _ := runDecodeCmd(t, hex.EncodeToString(b)+"\n", "--team", "12", "--player", "1")
+	r := recs[0]
+	if r["secondary_time"] != -35.0 || r["drop_in_time"] != -1.0 || r["secs_remaining"] != 412.0 {
+		t.Errorf("times: secondary %v drop-in %v secs %v, want -35, -1, 412", r["secondary_time"], r["drop_in_time"], r["secs_remaining"])
+	}
+	if info := r["gcinfo"].(map[string]any); info["our_corner_kick"] != true || info["kickoff"] != false || info["secondary_time"] != 0.0 {
+		t.Errorf("gcinfo: %v, want our corner kick (secondaryStateInfo[0] = 12), no kick-off, secondary time clamped to 0", info)
+	}
+}
