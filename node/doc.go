@@ -50,6 +50,17 @@
 // TeamInfo carries the UDP team component's teammates and, with sim3d.enabled, the
 // 3D simulator channel's.
 //
+// # Services
+//
+//	service                        type                           QoS
+//	/dnetwork_<id>/GCMessage       dmsgs/GCMessage                services (reliable, keep last 10)
+//
+// GCMessage puts a message ("manually penalise me", "manually unpenalise me",
+// goalkeeper, ready after a game interruption) into the next return packet to the
+// GameController, once. It answers accepted false with the reason when no
+// GameController is connected or when the return packets it takes carry no messages
+// (only HL return packets v2 do); see gamecontroller.Component.SubmitMessage.
+//
 // Every MotionInfo goes to the GameController (fallen in return packets v4), team,
 // world info and sim3d components; every BehaviorInfo to team, world info and sim3d;
 // every VisionInfo to the GameController (pose and ball in return packets), team,

@@ -32,14 +32,15 @@ import (
 // Domain ids of this package's tests (the ros packages use 10..49): one per test,
 // because Cyclone reads a domain's configuration when the process first creates it.
 const (
-	domainTeam     = 50
-	domainGC       = 51
-	domainDrops    = 52
-	domainBenchGC  = 54
-	domainBenchSix = 55
-	domainNetns    = 56 // inside each robot's own network namespace
-	domainSim3d    = 57
-	domainSimTime  = 58
+	domainTeam      = 50
+	domainGC        = 51
+	domainDrops     = 52
+	domainBenchGC   = 54
+	domainBenchSix  = 55
+	domainNetns     = 56 // inside each robot's own network namespace
+	domainSim3d     = 57
+	domainSimTime   = 58
+	domainGCMessage = 59
 )
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:

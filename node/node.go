@@ -58,6 +58,8 @@ const (
 	TopicSim3dSay        = "sim3d/say"
 	TopicSim3dHear       = "sim3d/hear"
 	TopicDiagnostics     = "/diagnostics"
+	// ServiceGCMessage sends a message in the next HL return packet (dmsgs/GCMessage).
+	ServiceGCMessage = "GCMessage"
 )
 
 // Input topics: /dmotion_<id>/MotionInfo, /dbehavior_<id>/BehaviorInfo and
@@ -196,6 +198,11 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if n.gc, err = gamecontroller.New(r.GameController, n.gcSock, n.clk, gcInfo, gcData); err != nil {
 		return nil, err
 	}
+	gcMsg, err := ros.NewService(rn, prefix+ServiceGCMessage, ros.QoSServices, n.gcMessage)
+	if err != nil {
+		return nil, err
+	}
+	n.entities = append(n.entities, gcMsg)
 	game := gameView{gc: n.gc}
 
 	var extra []subscription // optional inputs, for diagnostics

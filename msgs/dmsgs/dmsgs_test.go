@@ -44,7 +44,9 @@ func TestInterfacePackageConsistent(t *testing.T) {
 		onDisk = append(onDisk, strings.TrimSuffix(filepath.Base(f), ".msg"))
 	}
 	for _, m := range dmsgs.Messages() {
-		inGo = append(inGo, strings.TrimPrefix(m.TypeName(), "dmsgs/msg/"))
+		if name, ok := strings.CutPrefix(m.TypeName(), "dmsgs/msg/"); ok {
+			inGo = append(inGo, name)
+		}
 	}
 	slices.Sort(inCMake)
 	slices.Sort(inGo)
@@ -53,6 +55,28 @@ func TestInterfacePackageConsistent(t *testing.T) {
 	}
 	if !slices.Equal(inGo, onDisk) {
 		t.Errorf("Go types %v, msg/ holds %v", inGo, onDisk)
+	}
+	// Every .srv file is listed too, and has its request and response types.
+	srvs, _ := filepath.Glob("../srv/*.srv")
+	var srvListed, srvOnDisk []string
+	for _, l := range regexp.MustCompile(`"(srv/[A-Za-z0-9]+\.srv)"`).FindAllStringSubmatch(string(cmake), -1) {
+		srvListed = append(srvListed, strings.TrimSuffix(strings.TrimPrefix(l[1], "srv/"), ".srv"))
+	}
+	for _, f := range srvs {
+		name := strings.TrimSuffix(filepath.Base(f), ".srv")
+		srvOnDisk = append(srvOnDisk, name)
+		var req, resp bool
+		for _, m := range dmsgs.Messages() {
+			req = req || m.TypeName() == "dmsgs/srv/"+name+"_Request"
+			resp = resp || m.TypeName() == "dmsgs/srv/"+name+"_Response"
+		}
+		if !req || !resp {
+			t.Errorf("srv/%s.srv has no Go request or response type", name)
+		}
+	}
+	slices.Sort(srvListed)
+	if !slices.Equal(srvListed, srvOnDisk) {
+		t.Errorf("CMakeLists.txt lists services %v, srv/ holds %v", srvListed, srvOnDisk)
 	}
 	pkg, err := os.ReadFile("../package.xml")
 	if err != nil {

@@ -32,6 +32,11 @@ var (
 	ErrRunTwice = errors.New("gamecontroller: Run called twice")
 	// ErrMessage is returned by RequestMessage for a message return packet v2 lacks.
 	ErrMessage = errors.New("gamecontroller: unknown return packet message")
+	// ErrNotConnected is returned by SubmitMessage while no GameController is connected.
+	ErrNotConnected = errors.New("gamecontroller: no GameController connected")
+	// ErrNoMessages is returned by SubmitMessage when the return packets sent to the
+	// GameController followed carry no messages (versions 3 and 4).
+	ErrNoMessages = errors.New("gamecontroller: the return packets carry no messages")
 )
 
 // maxSources bounds the GameController addresses remembered for the multiple
@@ -585,6 +590,40 @@ func (c *Component) RequestMessage(m gcproto.ReturnMessage) error {
 	c.mu.Lock()
 	c.s.request, c.s.requested = m, true
 	c.mu.Unlock()
+	return nil
+}
+
+// SubmitMessage is RequestMessage for a message that must reach the GameController now:
+// it refuses ALIVE and unknown messages (ErrMessage), and a message that cannot go out
+// because no GameController is connected (ErrNotConnected) or because the return packets
+// sent to it carry no messages (ErrNoMessages: SPL and HSL GameControllers, or
+// Config.ReturnVersion set to 3 or 4). The errors say why in words a robot's operator
+// understands. It is safe for concurrent use.
+func (c *Component) SubmitMessage(m gcproto.ReturnMessage) error {
+	if m == gcproto.MsgAlive || m > gcproto.MsgGameInterruptionReady {
+		return fmt.Errorf("%w: %d (requests are 0 MAN_PENALISE, 1 MAN_UNPENALISE, 3 GOALKEEPER, "+
+			"4 GAME_INTERRUPTION_READY; 2 ALIVE goes out anyway)", ErrMessage, m)
+	}
+	now := c.clk.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.connectedLocked(now) {
+		if !c.s.valid {
+			return fmt.Errorf("%w: no packet of our team (%d) heard yet", ErrNotConnected, c.cfg.Team)
+		}
+		return fmt.Errorf("%w: the last packet from %v is %v old (timeout %v)", ErrNotConnected,
+			c.s.gc, now.Sub(c.s.lastValid).Round(time.Millisecond), c.cfg.Timeout)
+	}
+	if l := c.s.last.Layout; c.returnVersion(l) != gcproto.ReturnVersionHL {
+		if c.cfg.ReturnVersion != 0 {
+			return fmt.Errorf("%w: the node sends return packets version %d (gamecontroller.return_version); "+
+				"only version 2 (HL) carries messages", ErrNoMessages, c.cfg.ReturnVersion)
+		}
+		return fmt.Errorf("%w: the GameController at %v speaks %s and takes return packets version %d; "+
+			"only the HL GameController (version 2) takes messages", ErrNoMessages, c.s.gc.Addr(),
+			LayoutName(l), c.returnVersion(l))
+	}
+	c.s.request, c.s.requested = m, true
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -223,5 +224,54 @@ func TestReturnRate(t *testing.T) {
 			}
 			h.checkInvariant()
 		})
+	}
+}
+
+// TestSubmitMessage: a message is refused with the reason while no GameController is
+// connected, when the GameController takes no messages (SPL, HSL) or the node is set to
+// another return version; to an HL GameController it goes out once.
+func TestSubmitMessage(t *testing.T) {
+	h := newHarness(t, nil)
+	if err := h.c.SubmitMessage(gcproto.MsgManPenalise); !errors.Is(err, ErrNotConnected) || !strings.Contains(err.Error(), "no packet") {
+		t.Errorf("before any packet: %v", err)
+	}
+	hsl := basePacket(gcproto.LayoutHSL20)
+	h.nextReturn(&hsl)
+	if err := h.c.SubmitMessage(gcproto.MsgManPenalise); !errors.Is(err, ErrNoMessages) || !strings.Contains(err.Error(), "HSL20") {
+		t.Errorf("to an HSL GameController: %v", err)
+	}
+	if got := h.nextReturn(&hsl); len(got) != gcproto.ReturnSizeV4 {
+		t.Errorf("return packet after a refused request: % x", got)
+	}
+
+	hl := basePacket(gcproto.LayoutHL688)
+	h.nextReturn(&hl)
+	for _, m := range []gcproto.ReturnMessage{gcproto.MsgAlive, 5} {
+		if err := h.c.SubmitMessage(m); !errors.Is(err, ErrMessage) {
+			t.Errorf("message %d: %v", m, err)
+		}
+	}
+	for _, m := range []gcproto.ReturnMessage{gcproto.MsgManPenalise, gcproto.MsgManUnpenalise} {
+		if err := h.c.SubmitMessage(m); err != nil {
+			t.Fatalf("message %d to HL: %v", m, err)
+		}
+		if got, want := h.nextReturn(&hl), returnV2(ourTeam, ourPlayer, byte(m)); !bytes.Equal(got, want) {
+			t.Errorf("message %d:\n got % x\nwant % x", m, got, want)
+		}
+		if got, want := h.nextReturn(&hl), returnV2(ourTeam, ourPlayer, byte(gcproto.MsgAlive)); !bytes.Equal(got, want) {
+			t.Errorf("after message %d:\n got % x\nwant % x", m, got, want)
+		}
+	}
+
+	// Silence: not connected any more.
+	h.advance(4 * time.Second)
+	if err := h.c.SubmitMessage(gcproto.MsgManUnpenalise); !errors.Is(err, ErrNotConnected) || !strings.Contains(err.Error(), "old") {
+		t.Errorf("after the GameController fell silent: %v", err)
+	}
+
+	h2 := newHarness(t, func(c *Config) { c.ReturnVersion = gcproto.ReturnVersion })
+	h2.nextReturn(&hl)
+	if err := h2.c.SubmitMessage(gcproto.MsgManPenalise); !errors.Is(err, ErrNoMessages) || !strings.Contains(err.Error(), "return_version") {
+		t.Errorf("with return_version 4: %v", err)
 	}
 }
