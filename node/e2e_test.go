@@ -41,6 +41,7 @@ const (
 	domainSim3d     = 57
 	domainSimTime   = 58
 	domainGCMessage = 59
+	domainHSLGC     = 61 // inside the robot's own network namespace
 )
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:
