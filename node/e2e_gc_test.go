@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
@@ -69,12 +70,7 @@ func (sc gcScenario) packet(number uint8) gcproto.Packet {
 // GameController shows up in /diagnostics.
 func TestE2EGameController(t *testing.T) {
 	getenv := testEnv(t, domainGC)
-	gc := udpSocket(t, "127.0.0.1:0")
-	cfg := baseConfig(2)
-	cfg.TeamEnabled = false
-	cfg.GameControllerPort = freePorts(t, 1)[0]
-	cfg.GameController.ReturnPort = localPort(gc)
-	cfg.GameController.ReturnRate = 2
+	gc, cfg := gcRobotConfig(t)
 	cfg.GameController.Timeout = 600 * time.Millisecond
 	startNode(t, getenv, cfg)
 
@@ -180,6 +176,20 @@ func TestE2EGameController(t *testing.T) {
 	if v, _ := diagValue(a, "dnetwork_2: gamecontroller", "dropped_other_game_controller"); v == "0" {
 		t.Errorf("the second GameController's packets were not counted")
 	}
+}
+
+// gcRobotConfig returns a GameController socket on loopback and the configuration of
+// robot 2 (no team communication) that listens to it on a free port, answers it twice
+// a second, and the return packets go to the socket.
+func gcRobotConfig(t testing.TB) (*net.UDPConn, node.Config) {
+	t.Helper()
+	gc := udpSocket(t, "127.0.0.1:0")
+	cfg := baseConfig(2)
+	cfg.TeamEnabled = false
+	cfg.GameControllerPort = freePorts(t, 1)[0]
+	cfg.GameController.ReturnPort = localPort(gc)
+	cfg.GameController.ReturnRate = 2
+	return gc, cfg
 }
 
 // drainReturns discards the return packets already queued on the GameController socket.

@@ -20,12 +20,7 @@ import (
 // me" each go out once in a return packet v2, then ALIVE again.
 func TestE2EGCMessage(t *testing.T) {
 	getenv := testEnv(t, domainGCMessage)
-	gc := udpSocket(t, "127.0.0.1:0")
-	cfg := baseConfig(2)
-	cfg.TeamEnabled = false
-	cfg.GameControllerPort = freePorts(t, 1)[0]
-	cfg.GameController.ReturnPort = localPort(gc)
-	cfg.GameController.ReturnRate = 2
+	gc, cfg := gcRobotConfig(t)
 	startNode(t, getenv, cfg)
 
 	tester := rosNode(t, getenv, "tester", &syncBuffer{})
