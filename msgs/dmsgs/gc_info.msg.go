@@ -110,14 +110,17 @@ type GCInfo struct {
 	// Our team has the kick-off (or the current kick).
 	Kickoff bool
 
-	// The kick-off is a drop ball.
+	// A dropped ball: HL kick-off team 255 (0x80 from the Java GameController); SPL v15+ and
+	// HSL no kicking team in READY or SET, after a global game stuck (no kicking team in
+	// ordinary play, FINISHED or at half time is no dropped ball).
 	DropBall  bool
 	FirstHalf bool
 
 	// HSL: play is stopped; false for other leagues.
 	Stopped bool
 
-	// Seconds left in the half, and of the secondary timer; 0..9999.
+	// Seconds left in the half, and of the secondary timer; 0..9999 (negative times, e.g. an
+	// overrun set play preparation, read 0; GameControlData carries them signed).
 	SecsRemaining uint16
 	SecondaryTime uint16
 
