@@ -251,8 +251,9 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		}
 	default:
 		f.WrongSize = 1
-		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%d or %d bytes, %q) nor a zju packet (%d bytes)",
-			teaminfo.ErrLength, len(b), teaminfo.DNetSize, teaminfo.DNetTaggedSize, teaminfo.DNetMagic, teaminfo.ZJUSize)
+		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d or %d bytes, version 1: %d or %d) nor a zju packet (%d bytes)",
+			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetSize, teaminfo.DNetTaggedSize,
+			teaminfo.DNetSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.ZJUSize)
 	}
 	if err == nil && (s.Team == 0 || s.Player == 0) {
 		f.Undecodable = 1

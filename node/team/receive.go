@@ -133,7 +133,7 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 			}
 			return dropWrongSize, auth
 		}
-		if len(b) > dnetTeamOffset && b[dnetVerOffset] == teaminfo.DNetVersion && b[dnetTeamOffset] != c.cfg.Team {
+		if len(b) > dnetTeamOffset && knownDNetVersion(b[dnetVerOffset]) && b[dnetTeamOffset] != c.cfg.Team {
 			return dropForeign, auth
 		}
 		a, err := c.rdnet.Decode(b, c.key)
@@ -165,6 +165,13 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 		}
 	}
 	return accepted, auth
+}
+
+// knownDNetVersion reports whether v is a dnet version whose team number sits at
+// dnetTeamOffset (every version teaminfo reads).
+func knownDNetVersion(v uint8) bool {
+	_, ok := teaminfo.DNetVersionSize(v, false)
+	return ok
 }
 
 // warnDrop logs drops that point at a problem an operator can fix, at most once per
