@@ -63,7 +63,7 @@ func (l *link) run(t *testing.T, e *Estimator, dur time.Duration, seed uint64, c
 	}
 	push(event{at: 0, kind: 0})
 	push(event{at: l.periodB / 3, kind: 1})
-	var lastA time.Duration  // stamp of A's latest packet heard by B
+	var lastA time.Duration   // stamp of A's latest packet heard by B
 	var recvAtB time.Duration // B's clock when it arrived
 	heard := false
 	for len(queue) > 0 {
