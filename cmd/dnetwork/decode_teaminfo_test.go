@@ -110,10 +110,10 @@ func TestDecodeTeaminfoDemo(t *testing.T) {
 	expectFields(t, recs[4], map[string]any{
 		"protocol": "teaminfo-dnet", "version": 2, "tagged": false, "player_number": 3,
 		"txp_timestamp": map[string]any{"sec": 1700000000, "nsec": 123000000}, "ball_age": 0.12,
-		"echo": map[string]any{"player": 5, "stamp_ms": 1699999999890 & 0xffffffff, "hold": 0.033},
+		"echo": map[string]any{"player": 1, "stamp_ms": 1699999999989 & 0xffffffff, "hold": 0.12},
 	})
 	expectFields(t, recs[5], map[string]any{
-		"protocol": "teaminfo-dnet", "version": 2, "tagged": true, "echo.player": 5,
+		"protocol": "teaminfo-dnet", "version": 2, "tagged": true, "echo.player": 1,
 	})
 }
 
@@ -135,7 +135,7 @@ func TestDecodeTeaminfoAuthKey(t *testing.T) {
 		"protocol": "teaminfo-dnet", "length": 109,
 		"error": "teaminfo: authentication failed: dnet packet has no tag but a key is required",
 	})
-	expectFields(t, recs[5], map[string]any{"tagged": true, "authenticated": true, "echo.hold": 0.033})
+	expectFields(t, recs[5], map[string]any{"tagged": true, "authenticated": true, "echo.hold": 0.12})
 
 	code, recs, _ = runDecodeCmd(t, text, "--auth-key", demoKey+"!")
 	if code != 1 || len(recs) != 6 {

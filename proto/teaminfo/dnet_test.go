@@ -52,14 +52,14 @@ var dnetGolden = DNetPacket{
 var dnetGoldenV2 = func() DNetPacket {
 	p := dnetGolden
 	p.Version = 2
-	p.EchoPlayer, p.EchoStampMs, p.EchoHoldMs = 5, uint32(1699999999890&0xffffffff), 33
+	p.EchoPlayer, p.EchoStampMs, p.EchoHoldMs = 1, uint32(1699999999989&0xffffffff), 120
 	return p
 }()
 
 // dnetGoldenStateV2 is dnetGoldenV2 in the model.
 var dnetGoldenStateV2 = func() State {
 	s := dnetGoldenState
-	s.Echo = Echo{Player: 5, StampMs: uint32(1699999999890 & 0xffffffff), Hold: 33 * time.Millisecond}
+	s.Echo = Echo{Player: 1, StampMs: uint32(1699999999989 & 0xffffffff), Hold: 120 * time.Millisecond}
 	return s
 }()
 
@@ -312,7 +312,7 @@ func TestDNetMutants(t *testing.T) {
 		{"version 2 tagged short", tagged2[:DNetTaggedSize-1], nil, ErrLength, "version 2 with tag needs 125 bytes, got 124"},
 		{"version 3", mut(plain2, func(b []byte) []byte { b[3] = 3; return b }), nil, ErrVersion, "version 3, this node speaks 1 and 2"},
 		{"echo stamp without player", mut(plain2, func(b []byte) []byte { b[102] = 0; return b }), nil, ErrReserved, "echo without player"},
-		{"echo hold without player", mut(plain2, func(b []byte) []byte { clear(b[102:107]); return b }), nil, ErrReserved, "hold 33"},
+		{"echo hold without player", mut(plain2, func(b []byte) []byte { clear(b[102:107]); return b }), nil, ErrReserved, "hold 120"},
 		{"v2 tampered echo", mut(tagged2, func(b []byte) []byte { b[108]++; return b }), k, ErrAuth, "tag does not match"},
 		{"version 0", mut(plain, func(b []byte) []byte { b[3] = 0; return b }), nil, ErrVersion, "version 0"},
 		{"reserved header bit", mut(plain, func(b []byte) []byte { b[4] = 0x80; return b }), nil, ErrReserved, "header flags 0x80"},
