@@ -67,7 +67,7 @@ type Component struct {
 	snap     GameSnapshot // taken at the last tick
 	replay   *teaminfo.ReplayFilter
 	seq      uint32
-	online   [256]bool // teammates online at the last tick, for change logs
+	online   [256]bool         // teammates online at the last tick, for change logs
 	recent   [32]time.Duration // stamps of our latest packets (own echoes, clock echoes)
 	recentN  int
 	warn     warnlimit.Limiter[cause]
