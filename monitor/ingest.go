@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -77,6 +78,8 @@ type robot struct {
 
 	faults  Faults
 	lastErr string
+
+	clocks map[uint8]*offset.Estimator // clock of a higher-numbered teammate minus ours
 }
 
 // source counts the faults of an address no robot is known at.
@@ -293,6 +296,9 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	if p.Team != 0 && p.Team != s.Team {
 		r.faults.WrongPort++
 		r.lastErr = fmt.Sprintf("team %d message on the port of team %d", s.Team, p.Team)
+	}
+	if format == "dnet" {
+		m.observeEcho(r, &s, d.Time)
 	}
 	r.hasInfo = true
 	r.info = s
