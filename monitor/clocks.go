@@ -105,5 +105,5 @@ func (m *Monitor) clockView(r *robot, now time.Time) *ClockView {
 	// Tenths of a millisecond; the bound rounded up, so that the interval shown still
 	// holds the true offset.
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	return &ClockView{Ref: ref, OffsetMs: round(ms(est.Offset), 1), BoundMs: math.Ceil(ms(est.Bound)*10+0.5) / 10}
+	return &ClockView{Ref: ref, OffsetMs: round(ms(est.Offset), 1), BoundMs: math.Ceil(ms(est.Bound)*10-1e-9) / 10}
 }

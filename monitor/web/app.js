@@ -252,11 +252,10 @@ function drawTable(state) {
     const bad = el("td", { class: "num" + (r.malformed || r.illegal ? " bad-count" : "") }, `${r.malformed} / ${r.illegal}`);
     if (r.last_error) bad.title = r.last_error;
     tr.appendChild(bad);
-    const clockText = r.clock
-      ? `${r.clock.offset_ms >= 0 ? "+" : ""}${r.clock.offset_ms.toFixed(1)} ± ${r.clock.bound_ms.toFixed(1)} ms vs ${r.clock.ref}`
-      : "–";
-    const clockCell = el("td", { class: "num clock" }, clockText);
-    if (r.echo) clockCell.title = `last packet answered robot ${r.echo.player}, held ${r.echo.hold_ms} ms`;
+    const clockCell = el("td", { class: "num clock-offset" },
+      r.clock ? `${r.clock.offset_ms >= 0 ? "+" : ""}${r.clock.offset_ms.toFixed(1)}±${r.clock.bound_ms.toFixed(1)}` : "–");
+    clockCell.title = [r.clock && `clock minus robot ${r.clock.ref}'s: ${r.clock.offset_ms} ms ± ${r.clock.bound_ms} ms`,
+      r.echo && `last packet answered robot ${r.echo.player}, held ${r.echo.hold_ms} ms`].filter(Boolean).join("\n");
     tr.appendChild(clockCell);
     const st = el("td", { class: "status" });
     st.appendChild(el("span", { class: "badge " + (r.online ? "online" : "offline") }, r.online ? "online" : "offline"));
