@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"encoding/json"
 	"math"
 	"net/netip"
 	"testing"
@@ -93,4 +94,39 @@ func TestUnwrapMs(t *testing.T) {
 			t.Errorf("unwrapMs(%v, low of %v) = %v", tc.latest, want, got)
 		}
 	}
+}
+
+// FuzzEchoes feeds any datagram to a monitor that knows robots 5/1 and 5/3, each having
+// answered the other: no panic, and a clock view, when shown, has a non-negative bound.
+func FuzzEchoes(f *testing.F) {
+	answer := func(player, answers uint8, stampMs uint32, hold time.Duration) []byte {
+		s := mate{team: 5, player: player}.state()
+		s.Echo = teaminfo.Echo{Player: answers, StampMs: stampMs, Hold: hold}
+		b, err := teaminfo.AppendDNet(nil, s, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	f.Add(answer(3, 1, 1000, 0))
+	f.Add(answer(1, 3, 1000, time.Minute))
+	f.Add(answer(3, 1, 0xffffffff, 2*time.Millisecond))
+	f.Add(answer(2, 2, 1000, 0))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, clk := newTest(t, Config{})
+		m.Observe(team5, dg(answer(1, 3, 1000, 0), robotSrc, t0))
+		m.Observe(team5, dg(answer(3, 1, 1000, 0), robotSrc, t0))
+		m.Observe(team5, dg(answer(1, 3, 1000, 0), robotSrc, t0))
+		clk.Advance(time.Second)
+		m.Observe(team5, dg(b, robotSrc, clk.Now()))
+		s := m.State()
+		for _, r := range s.Robots {
+			if r.Clock != nil && (r.Clock.BoundMs < 0 || r.Clock.Ref >= r.Player) {
+				t.Fatalf("clock view of %d/%d: %+v", r.Team, r.Player, r.Clock)
+			}
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Fatalf("state does not encode: %v", err)
+		}
+	})
 }
