@@ -20,8 +20,10 @@
 // counted.
 //
 // Invariants: the true offset lies in [Lower, Upper] of every Estimate as long as the
-// observations are honest (no negative delay) and the clocks drift apart by at most
-// Drift; Bound = (Upper - Lower) / 2 >= 0 whenever Known. Stamps truncated to whole
+// observations are honest (no negative delay), the clocks drift apart by at most Drift
+// and neither clock is set; Bound = (Upper - Lower) / 2 >= 0 whenever Known. A clock
+// that is set goes unnoticed until a bound contradicts the other side (for a step
+// smaller than the delays, never): until then the estimate describes the clock before. Stamps truncated to whole
 // milliseconds keep this as long as the caller rounds each bound outwards (see
 // Estimator.Upper).
 //
