@@ -116,9 +116,9 @@ type QPoint struct {
 	X, Y int16
 }
 
-// DNetPacket mirrors a dnet packet of version 1 or 2: every field holds its wire code. Convert with
-// [DNetPacket.FromState] and [DNetPacket.ToState]; the codes are described in the package
-// documentation.
+// DNetPacket mirrors a dnet packet of version 1 or 2: every field holds its wire code.
+// Convert with [DNetPacket.FromState] and [DNetPacket.ToState]; the codes are described
+// in the package documentation.
 type DNetPacket struct {
 	// Version is the format version: Decode sets 1 or 2; encoding writes DNetVersion
 	// when it is 0. A version 1 packet carries no echo.
@@ -232,9 +232,9 @@ func (p *DNetPacket) MarshalBinary() ([]byte, error) {
 }
 
 // AppendBinary appends the packet to b: the version's size (DNetSize for version 2,
-// DNetSizeV1 for version 1), plus Tag when p.Tagged. It fails
-// with ErrRange or ErrReserved when a field holds a code the format cannot carry; b is
-// then returned unchanged.
+// DNetSizeV1 for version 1), plus Tag when p.Tagged. It fails with ErrVersion for a
+// version it does not write, and with ErrRange or ErrReserved when a field holds a code
+// the format cannot carry; b is then returned unchanged.
 func (p *DNetPacket) AppendBinary(b []byte) ([]byte, error) {
 	b, err := p.appendBody(b, p.Tagged)
 	if err != nil {
@@ -422,8 +422,11 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 	if mates&^matesMask != 0 {
 		return 0, fmt.Errorf("%w: dnet mates mask %#02x has bits above bit %d", ErrReserved, mates, MaxMates-1)
 	}
-	var echoPlayer, echoHold = uint8(0), uint16(0)
-	var echoStamp uint32
+	var (
+		echoPlayer uint8
+		echoStamp  uint32
+		echoHold   uint16
+	)
 	if version == DNetVersion {
 		echoPlayer, echoStamp, echoHold = b[dnOffEchoPlayer], le.Uint32(b[dnOffEchoStamp:]), le.Uint16(b[dnOffEchoHold:])
 		if echoPlayer == 0 && (echoStamp != 0 || echoHold != 0) {
