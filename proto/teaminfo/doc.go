@@ -142,7 +142,8 @@
 // [State] uses SI units: metres, radians, seconds; qualities are fractions. It converts
 // from and to both formats, so a node can receive either and send either. zju carries no
 // sequence number, fallen, penalised, gc_stopped, team ball, time to reach the ball, ball
-// age, game phase, set play or voronoi points (durations come out as NaN, the rest as
-// zero); dnet carries no recv_timestamp, test byte or z of points. Converting zju to the
-// model and back is exact up to float64 rounding of the unit factors (cm/m, deg/rad).
+// age, game phase, set play, voronoi points or clock echo (durations come out as NaN, the
+// rest as zero); dnet carries no recv_timestamp, test byte or z of points, and dnet
+// version 1 no clock echo. Converting zju to the model and back is exact up to float64
+// rounding of the unit factors (cm/m, deg/rad).
 package teaminfo
