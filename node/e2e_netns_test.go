@@ -206,8 +206,9 @@ func TestE2ENetnsRobot(t *testing.T) {
 		if mate == id {
 			continue
 		}
+		// A packet sent after the mate heard the GameController and its VisionInfo.
 		m := infos.wait(t, 0, within, fmt.Sprintf("TeamInfo of robot %d", mate), func(m *dmsgs.TeamInfo) bool {
-			return int(m.PlayerNumber) == mate && m.GCConnected
+			return int(m.PlayerNumber) == mate && m.GCConnected && m.SeeBall
 		})
 		if !m.Authenticated || !near(m.RobotPos.X, 100*float64(mate)) || m.GCState != dmsgs.GCInfoStatePlaying {
 			t.Errorf("TeamInfo of robot %d: %+v", mate, m)
