@@ -15,7 +15,13 @@ import (
 // netnsClockOffset is how far robot id's clock is from the system time in the netns
 // test: robots boot at different times and rarely run NTP on the field.
 func netnsClockOffset(id int) time.Duration {
-	return []time.Duration{0, 0, 3250 * time.Millisecond, -time.Hour - 17300*time.Microsecond}[id%4]
+	switch id {
+	case 2:
+		return 3250 * time.Millisecond
+	case 3:
+		return -time.Hour - 17300*time.Microsecond
+	}
+	return 0
 }
 
 // withClockOffset runs a node's clock off the system time by d.
