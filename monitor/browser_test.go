@@ -77,7 +77,8 @@ type fakeRobot struct {
 	role         teaminfo.Role
 	ball         *[2]float64
 	fallen       bool
-	once         bool // sends in the first round only, so it is offline in the second
+	once         bool  // sends in the first round only, so it is offline in the second
+	answers      uint8 // the teammate whose packet each of its packets answers (clock echo)
 }
 
 // TestBrowser serves the page for a monitor fed by real UDP, loads it in headless
@@ -113,8 +114,8 @@ func TestBrowser(t *testing.T) {
 	g := game{state: gamecontroller.StatePlaying, setPlay: gamecontroller.SetPlayCornerKick, firstHalf: true, kicking: 12,
 		secs: 372, secondary: -35, teams: [2]uint8{5, 12}, scores: [2]uint8{2, 1}, budgets: [2]uint16{11210, 11480}, penalised: [2]uint8{0, 4}}
 	robots := []*fakeRobot{
-		{team: 5, player: 1, x: -4.2, y: 0.1, role: teaminfo.RoleGoalie},
-		{team: 5, player: 2, x: -2.5, y: 1.4, theta: 0.3, role: teaminfo.RoleDefender, ball: &[2]float64{2.6, -0.9}},
+		{team: 5, player: 1, x: -4.2, y: 0.1, role: teaminfo.RoleGoalie, answers: 2},
+		{team: 5, player: 2, x: -2.5, y: 1.4, theta: 0.3, role: teaminfo.RoleDefender, ball: &[2]float64{2.6, -0.9}, answers: 1},
 		{team: 5, player: 3, x: 0.4, y: -0.8, theta: 0.2, role: teaminfo.RoleStriker, ball: &[2]float64{0.55, 0.1}},
 		{team: 5, player: 4, x: -0.8, y: 2.1, theta: -0.6, role: teaminfo.RoleSupporter, ball: &[2]float64{1.5, -1.7}},
 		{team: 5, player: 5, x: -1.9, y: -2.2, theta: 1.2, role: teaminfo.RoleDefender, fallen: true},
@@ -139,7 +140,7 @@ func TestBrowser(t *testing.T) {
 				continue
 			}
 			st := mate{team: r.team, player: r.player, x: r.x, y: r.y, theta: r.theta, role: r.role,
-				play: teaminfo.PlayPlaying, ball: r.ball, fallen: r.fallen}
+				play: teaminfo.PlayPlaying, ball: r.ball, fallen: r.fallen, answers: r.answers}
 			senders[i].send(ports[r.team], st.dnet(t, nil))
 			if i%2 == 0 {
 				var ball *[2]float32
@@ -221,7 +222,14 @@ func TestBrowser(t *testing.T) {
 	send(1)
 	settle()
 	clk.Advance(time.Second)
-	second := check(runChromium(t, bin, url, "--dump-dom"), 1)
+	dom := runChromium(t, bin, url, "--dump-dom")
+	second := check(dom, 1)
+	// Robots 5/1 and 5/2 answered each other's packets, all stamped 1 s on their clocks
+	// and answered at once: robot 2's clock is robot 1's within a millisecond, loosened by
+	// the drift allowance (100 ppm) over the second since.
+	if !strings.Contains(dom, ">+0.0±1.1<") || !strings.Contains(dom, "clock minus robot 1's: 0 ms ± 1.1 ms") {
+		t.Errorf("page does not show robot 5/2's clock against robot 5/1")
+	}
 	for key, a := range first {
 		if key != "12/5" && a["x"] == second[key]["x"] && a["y"] == second[key]["y"] {
 			t.Errorf("robot %s did not move on the page: %v then %v", key, a, second[key])

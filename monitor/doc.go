@@ -37,6 +37,15 @@
 // With Config.FollowGC the monitor also opens the team port of every team the
 // GameController names, so no team list is needed during a game.
 //
+// # Clocks
+//
+// A passive monitor cannot measure a robot's clock against its own, but dnet version 2
+// packets let it compare teammates: when robot b's packet answers robot a's, the echo
+// tells when b received it on b's clock, which bounds clock_b - clock_a from above;
+// a's answers to b bound it from below. Each pair keeps a clock/offset Estimator (the
+// tightest bound each way, loosened by 100 ppm per second of age), and every robot is
+// shown against its team's lowest-numbered robot.
+//
 // # Robots
 //
 // A robot is identified by its (team, player) numbers as its packets carry them, not by
@@ -151,6 +160,10 @@
 //	  faults             {wrong_size, undecodable, auth, oversize, wrong_port}
 //	  malformed, illegal int      the first three and the last two of faults
 //	  last_error         string
+//	  echo               {player, hold_ms}|null   the clock echo of its last dnet packet
+//	  clock              {ref, offset_ms, bound_ms}|null   its clock minus robot ref's
+//	                     (the lowest player number of its team), true value within
+//	                     ± bound_ms; null for ref itself and until both bounded it
 //	ports                [{name, kind, port, team, state, interface, error, received,
 //	                     delivered, malformed, queue_full, oversize, filtered, sent,
 //	                     send_errors}]   the sockets and their transport counters

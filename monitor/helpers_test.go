@@ -86,6 +86,7 @@ type mate struct {
 	play         teaminfo.PlayState
 	ball         *[2]float64 // relative, metres; nil: not seen
 	fallen       bool
+	answers      uint8 // clock echo of this teammate's packet (stamped 1 s, held 0)
 }
 
 func (s mate) state() *teaminfo.State {
@@ -95,6 +96,9 @@ func (s mate) state() *teaminfo.State {
 		RobotPos:          teaminfo.Pose{X: s.x, Y: s.y, Theta: s.theta},
 		TimeSinceLastKick: math.NaN(), TimeToReachBall: math.NaN(), BallAge: math.NaN(),
 		BallQuality: 1, FieldQuality: 1, FieldConsistency: 1,
+	}
+	if s.answers != 0 {
+		st.Echo = teaminfo.Echo{Player: s.answers, StampMs: uint32(st.Stamp / time.Millisecond)}
 	}
 	if s.ball != nil {
 		st.SeeBall = true

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -77,6 +78,8 @@ type robot struct {
 
 	faults  Faults
 	lastErr string
+
+	clocks map[uint8]*offset.Estimator // clock of a higher-numbered teammate minus ours
 }
 
 // source counts the faults of an address no robot is known at.
@@ -257,8 +260,9 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		}
 	default:
 		f.WrongSize = 1
-		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%d or %d bytes, %q) nor a zju packet (%d bytes)",
-			teaminfo.ErrLength, len(b), teaminfo.DNetSize, teaminfo.DNetTaggedSize, teaminfo.DNetMagic, teaminfo.ZJUSize)
+		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d or %d bytes, version 1: %d or %d) nor a zju packet (%d bytes)",
+			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetSize, teaminfo.DNetTaggedSize,
+			teaminfo.DNetSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.ZJUSize)
 	}
 	if err == nil && (s.Team == 0 || s.Player == 0) {
 		f.Undecodable = 1
@@ -298,6 +302,9 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	if p.Team != 0 && p.Team != s.Team {
 		r.faults.WrongPort++
 		r.lastErr = fmt.Sprintf("team %d message on the port of team %d", s.Team, p.Team)
+	}
+	if format == "dnet" {
+		m.observeEcho(r, &s, d.Time)
 	}
 	r.hasInfo = true
 	r.info = s

@@ -133,6 +133,11 @@ type RobotView struct {
 	Malformed           uint64      `json:"malformed"`
 	Illegal             uint64      `json:"illegal"`
 	LastError           string      `json:"last_error"`
+	// Echo is the clock echo of the robot's last team packet (dnet version 2); null: none.
+	Echo *EchoView `json:"echo"`
+	// Clock is the robot's clock against its team's reference robot; null when it is the
+	// reference or not yet known.
+	Clock *ClockView `json:"clock"`
 }
 
 // PoseView is a pose in metres and radians.
@@ -400,6 +405,8 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 		Malformed:     r.faults.Malformed(),
 		Illegal:       r.faults.Illegal(),
 		LastError:     r.lastErr,
+		Echo:          echoView(r),
+		Clock:         m.clockView(r, now),
 	}
 	if r.hasInfo {
 		v.Role = r.info.Role.String()

@@ -179,6 +179,12 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	} else {
 		b.Add("budget_left", "unknown")
 	}
+	for _, m := range st.Teammates {
+		b.Add(fmt.Sprintf("clock_offset_%d", m.Player), clockText(m.Clock))
+		if m.Clock.Known {
+			b.Add(fmt.Sprintf("delay_%d", m.Player), fmt.Sprintf("%.1f ms", msOf(m.Clock.Delay)))
+		}
+	}
 	b.Add("interval", st.Interval).Add("interval_reason", st.IntervalReason()).
 		Add("last_decision", st.LastDecision)
 	if !st.LastSend.IsZero() {
@@ -211,6 +217,17 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	}
 	return b.Done()
 }
+
+// clockText shows a teammate's clock offset (its clock minus ours) with its bound, in
+// milliseconds: "+2501.3 ms ± 2.8 ms", or "unknown" while no echo of ours has come back.
+func clockText(c team.MateClock) string {
+	if !c.Known {
+		return "unknown"
+	}
+	return fmt.Sprintf("%+.1f ms ± %.1f ms", msOf(c.Offset), msOf(c.Bound))
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func (n *Node) worldInfoStatus(now time.Time) dm.DiagnosticStatus {
 	st := n.wi.Status()

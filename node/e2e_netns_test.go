@@ -39,7 +39,8 @@ const (
 // (multicast) and swarm (network mode) are switched on as well. Each robot process
 // checks on its own DDS topics that it hears both teammates' TeamInfo, WorldInfo and
 // swarm messages and the GameController's PLAYING, and the GameController receives
-// return packets from all three.
+// return packets from all three. The robots' clocks disagree on purpose
+// (netnsClockOffset); each robot checks its estimates of its teammates' clocks.
 func TestE2ENetns(t *testing.T) {
 	netnstest.Require(t)
 	hub := netnstest.New(t, "hub")
@@ -165,7 +166,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 	for j := 1; j <= netnsRobots; j++ {
 		cfg.Swarm.Hosts = append(cfg.Swarm.Hosts, fmt.Sprintf("robot%d=10.91.0.%d", j, j))
 	}
-	n := startNode(t, getenv, cfg)
+	n := startNode(t, getenv, cfg, withClockOffset(netnsClockOffset(id)))
 	if got := n.TeamAddr(); got != netip.MustParseAddrPort(fmt.Sprintf("10.91.0.%d:%d", id, 10000+testTeam)) {
 		t.Errorf("team socket %v", got)
 	}
@@ -205,8 +206,9 @@ func TestE2ENetnsRobot(t *testing.T) {
 		if mate == id {
 			continue
 		}
+		// A packet sent after the mate heard the GameController and its VisionInfo.
 		m := infos.wait(t, 0, within, fmt.Sprintf("TeamInfo of robot %d", mate), func(m *dmsgs.TeamInfo) bool {
-			return int(m.PlayerNumber) == mate && m.GCConnected
+			return int(m.PlayerNumber) == mate && m.GCConnected && m.SeeBall
 		})
 		if !m.Authenticated || !near(m.RobotPos.X, 100*float64(mate)) || m.GCState != dmsgs.GCInfoStatePlaying {
 			t.Errorf("TeamInfo of robot %d: %+v", mate, m)
@@ -224,6 +226,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 			return string(m.Data) == want && m.Src == "robot"+strconv.Itoa(mate)
 		})
 	}
+	checkClockOffsets(t, infos, id, netnsRobots, within)
 	g := gcInfos.wait(t, 0, within, "GameController", func(m *dmsgs.GCInfo) bool { return m.Connected })
 	if g.State != dmsgs.GCInfoStatePlaying || g.GCVersion != "HSL20" {
 		t.Errorf("GCInfo %+v", g)

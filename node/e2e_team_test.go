@@ -64,8 +64,10 @@ func TestE2ETeam(t *testing.T) {
 				continue
 			}
 			mate := j + 1
+			// Wait until the mate's three inputs (VisionInfo, BehaviorInfo, MotionInfo, on
+			// separate topics) have all reached it, then check what they said.
 			m := infos[i].wait(t, 0, 10*time.Second, fmt.Sprintf("robot %d hears robot %d", i+1, mate), func(m *dmsgs.TeamInfo) bool {
-				return int(m.PlayerNumber) == mate && m.SeeBall
+				return int(m.PlayerNumber) == mate && m.SeeBall && m.Role != 0 && !m.Incapacitated
 			})
 			if m.TeamNumber != testTeam || !m.Authenticated || m.Format != dmsgs.TeamInfoFormatDnet ||
 				!near(m.RobotPos.X, 100*float64(mate)) || !near(m.RobotPos.Y, -50*float64(mate)) ||

@@ -79,11 +79,13 @@ func (s *syncBuffer) String() string {
 }
 
 // rosNode creates a ROS node for a test and closes it at the end.
-func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBuffer) *ros.Node {
+func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBuffer, opts ...func(*ros.NodeOptions)) *ros.Node {
 	t.Helper()
-	rn, err := ros.NewNode(context.Background(), name, "/", ros.NodeOptions{
-		Getenv: getenv, LogOutput: logs, NoParameterServices: true,
-	})
+	o := ros.NodeOptions{Getenv: getenv, LogOutput: logs, NoParameterServices: true}
+	for _, f := range opts {
+		f(&o)
+	}
+	rn, err := ros.NewNode(context.Background(), name, "/", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +95,10 @@ func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBu
 
 // startNode builds a dnetwork node for cfg on its own ROS node and runs it until the
 // test ends; the end checks that Run returns nil within a few seconds.
-func startNode(t testing.TB, getenv func(string) string, cfg node.Config) *node.Node {
+func startNode(t testing.TB, getenv func(string) string, cfg node.Config, opts ...func(*ros.NodeOptions)) *node.Node {
 	t.Helper()
 	logs := &syncBuffer{}
-	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs)
+	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs, opts...)
 	n, err := node.New(rn, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -142,11 +142,25 @@ func TestGameControllerStatus(t *testing.T) {
 }
 
 func TestTeamStatus(t *testing.T) {
-	st := team.Status{Player: 3, Teammates: []team.Mate{{Player: 1}, {Player: 4}}, LastDecision: team.DecisionSent,
+	known := team.MateClock{Delay: 4200 * time.Microsecond}
+	known.Known, known.Offset, known.Bound = true, -2501340*time.Microsecond, 2800*time.Microsecond
+	st := team.Status{Player: 3, Teammates: []team.Mate{{Player: 1}, {Player: 4, Clock: known}}, LastDecision: team.DecisionSent,
 		BudgetKnown: true, BudgetLeft: 900}
 	s := teamStatus(st)
 	if s.Level != diagnostics.OK || s.Message != "2 teammates online, sent" {
 		t.Errorf("ok: %d %q", s.Level, s.Message)
+	}
+	values := map[string]string{}
+	for _, kv := range s.Values {
+		values[kv.Key] = kv.Value
+	}
+	for k, v := range map[string]string{"clock_offset_1": "unknown", "clock_offset_4": "-2501.3 ms ± 2.8 ms", "delay_4": "4.2 ms"} {
+		if values[k] != v {
+			t.Errorf("%s = %q, want %q", k, values[k], v)
+		}
+	}
+	if _, ok := values["delay_1"]; ok {
+		t.Error("delay of a teammate whose clock is unknown")
 	}
 	st.Receive.Conflict = 2
 	if s := teamStatus(st); s.Level != diagnostics.Warn || !strings.Contains(s.Message, "our player number 3") {

@@ -21,6 +21,7 @@ type Ticker = clock.Ticker
 type ROSClock struct {
 	sim    clock.Manual
 	useSim atomic.Bool
+	offset time.Duration // added to the system time (NodeOptions.ClockOffset)
 }
 
 // Now returns the simulation time if it is active, else the system time. Before the
@@ -29,7 +30,7 @@ func (c *ROSClock) Now() time.Time {
 	if c.useSim.Load() {
 		return c.sim.Now()
 	}
-	return time.Now()
+	return time.Now().Add(c.offset)
 }
 
 // SimActive reports whether the clock follows /clock.
@@ -51,7 +52,7 @@ func (c *ROSClock) NewTicker(d time.Duration) Ticker {
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
 	}
-	go t.run(&c.useSim)
+	go t.run(&c.useSim, c.offset)
 	return t
 }
 
@@ -64,7 +65,7 @@ type rosTicker struct {
 	stopOnce sync.Once
 }
 
-func (t *rosTicker) run(useSim *atomic.Bool) {
+func (t *rosTicker) run(useSim *atomic.Bool, offset time.Duration) {
 	defer close(t.done)
 	for {
 		var now time.Time
@@ -73,6 +74,7 @@ func (t *rosTicker) run(useSim *atomic.Bool) {
 			if useSim.Load() {
 				continue
 			}
+			now = now.Add(offset)
 		case now = <-t.sim.C():
 			if !useSim.Load() {
 				continue

@@ -50,3 +50,27 @@ func TestROSClockSwitchesToSimTime(t *testing.T) {
 	tk.Stop()
 	tk.Stop() // twice is fine
 }
+
+// A clock offset moves the system time and the ticks, not simulation time.
+func TestROSClockOffset(t *testing.T) {
+	const off = -3*time.Hour + 250*time.Millisecond
+	c := ROSClock{offset: off}
+	if d := time.Since(c.Now()) + off; d < 0 || d > time.Second {
+		t.Fatalf("clock with offset %v reads %v", off, c.Now())
+	}
+	tk := c.NewTicker(10 * time.Millisecond)
+	defer tk.Stop()
+	select {
+	case v := <-tk.C():
+		if d := time.Since(v) + off; d < 0 || d > time.Second {
+			t.Fatalf("tick carries %v, %v from the offset system time", v, d)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no tick")
+	}
+	c.setSim(true)
+	c.setSimTime(time.Unix(42, 0))
+	if !c.Now().Equal(time.Unix(42, 0)) {
+		t.Fatalf("sim time with offset: %v", c.Now())
+	}
+}

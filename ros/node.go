@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
@@ -37,6 +38,9 @@ type NodeOptions struct {
 	LogOutput io.Writer
 	// NoParameterServices leaves out the six parameter services.
 	NoParameterServices bool
+	// ClockOffset is added to the system time the node's clock reads (not to simulation
+	// time): a robot whose clock is off, for tests of what its teammates make of it.
+	ClockOffset time.Duration
 }
 
 // Node is a ROS 2 node on its own DDS participant: it appears in `ros2 node list`
@@ -142,7 +146,7 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 		args:      args,
 		distro:    distro,
 		env:       env,
-		clock:     &ROSClock{},
+		clock:     &ROSClock{offset: opts.ClockOffset},
 		done:      make(chan struct{}),
 		entities:  map[closer]struct{}{},
 	}

@@ -200,6 +200,16 @@ type dnetRecord struct {
 	GamePhase         uint8       `json:"game_phase"`
 	SetPlay           uint8       `json:"set_play"`
 	Voronoi           []jsonPoint `json:"voronoi"`
+	// Echo is the teammate packet this one answers (version 2); null: none.
+	Echo *jsonEcho `json:"echo"`
+}
+
+// jsonEcho is a dnet clock echo: the answered teammate, the low 32 bits of its packet's
+// stamp in ms, and the sender's hold time in seconds.
+type jsonEcho struct {
+	Player  uint8     `json:"player"`
+	StampMs uint32    `json:"stamp_ms"`
+	Hold    jsonFloat `json:"hold"`
 }
 
 func decodeTeaminfoDNet(b []byte, o *decodeOptions) (any, error) {
@@ -219,7 +229,7 @@ func decodeTeaminfoDNet(b []byte, o *decodeOptions) (any, error) {
 	p.ToState(&s)
 	r := &dnetRecord{
 		Protocol:          "teaminfo-dnet",
-		Version:           teaminfo.DNetVersion,
+		Version:           int(p.Version),
 		Units:             jsonUnits{Length: "m", Angle: "rad", Time: "s"},
 		Tagged:            p.Tagged,
 		Authenticated:     auth == teaminfo.AuthVerified,
@@ -268,6 +278,9 @@ func decodeTeaminfoDNet(b []byte, o *decodeOptions) (any, error) {
 	}
 	for _, v := range s.VoronoiPoints() {
 		r.Voronoi = append(r.Voronoi, point(v))
+	}
+	if e := s.Echo; e.Player != 0 {
+		r.Echo = &jsonEcho{Player: e.Player, StampMs: e.StampMs, Hold: jsonFloat(e.Hold.Seconds())}
 	}
 	return r, nil
 }

@@ -12,7 +12,7 @@ import (
 const demoKey = "team17-shared-secret"
 
 // demoTeaminfo returns the packets of testdata/demo/teaminfo.hex: zju TV-TEAM-296, zju
-// with NaN ball, dnet untagged, dnet tagged.
+// with NaN ball, dnet v1 untagged, dnet v1 tagged, dnet v2 untagged, dnet v2 tagged.
 func demoTeaminfo(t testing.TB) (text string, pkts [][]byte) {
 	t.Helper()
 	raw, err := os.ReadFile("../../testdata/demo/teaminfo.hex")
@@ -29,8 +29,8 @@ func demoTeaminfo(t testing.TB) (text string, pkts [][]byte) {
 		}
 		pkts = append(pkts, b)
 	}
-	if len(pkts) != 4 {
-		t.Fatalf("demo file has %d packets, want 4", len(pkts))
+	if len(pkts) != 6 {
+		t.Fatalf("demo file has %d packets, want 6", len(pkts))
 	}
 	return string(raw), pkts
 }
@@ -73,7 +73,7 @@ func mustJSON(t *testing.T, v any) string {
 func TestDecodeTeaminfoDemo(t *testing.T) {
 	text, _ := demoTeaminfo(t)
 	code, recs, stderr := runDecodeCmd(t, text)
-	if code != 0 || len(recs) != 4 {
+	if code != 0 || len(recs) != 6 {
 		t.Fatalf("exit %d, %d records, stderr %q: %v", code, len(recs), stderr, recs)
 	}
 	expectFields(t, recs[0], map[string]any{
@@ -102,16 +102,25 @@ func TestDecodeTeaminfoDemo(t *testing.T) {
 		"team_ball_global.x": -1.49, "time_to_reach_ball": "NaN", "ball_age": 0.12,
 		"field_consistency": "NaN", "gc_state": 3, "game_phase": 1, "set_play": 2,
 		"voronoi": []map[string]any{{"x": 1, "y": 2}, {"x": -1, "y": -0.5}, {"x": 20.47, "y": -20.47}},
+		"echo":    nil,
 	})
 	expectFields(t, recs[3], map[string]any{
 		"protocol": "teaminfo-dnet", "tagged": true, "authenticated": false, "player_number": 3,
+	})
+	expectFields(t, recs[4], map[string]any{
+		"protocol": "teaminfo-dnet", "version": 2, "tagged": false, "player_number": 3,
+		"txp_timestamp": map[string]any{"sec": 1700000000, "nsec": 123000000}, "ball_age": 0.12,
+		"echo": map[string]any{"player": 1, "stamp_ms": 1699999999989 & 0xffffffff, "hold": 0.12},
+	})
+	expectFields(t, recs[5], map[string]any{
+		"protocol": "teaminfo-dnet", "version": 2, "tagged": true, "echo.player": 1,
 	})
 }
 
 func TestDecodeTeaminfoAuthKey(t *testing.T) {
 	text, _ := demoTeaminfo(t)
 	code, recs, stderr := runDecodeCmd(t, text, "--auth-key", demoKey)
-	if code != 1 || len(recs) != 4 || !strings.Contains(stderr, "1 of 4 packets rejected") {
+	if code != 1 || len(recs) != 6 || !strings.Contains(stderr, "2 of 6 packets rejected") {
 		t.Fatalf("exit %d, %d records, stderr %q", code, len(recs), stderr)
 	}
 	if recs[0]["protocol"] != "teaminfo-zju" || recs[0]["error"] != nil {
@@ -122,9 +131,14 @@ func TestDecodeTeaminfoAuthKey(t *testing.T) {
 		"error": "teaminfo: authentication failed: dnet packet has no tag but a key is required",
 	})
 	expectFields(t, recs[3], map[string]any{"tagged": true, "authenticated": true})
+	expectFields(t, recs[4], map[string]any{
+		"protocol": "teaminfo-dnet", "length": 109,
+		"error": "teaminfo: authentication failed: dnet packet has no tag but a key is required",
+	})
+	expectFields(t, recs[5], map[string]any{"tagged": true, "authenticated": true, "echo.hold": 0.12})
 
 	code, recs, _ = runDecodeCmd(t, text, "--auth-key", demoKey+"!")
-	if code != 1 || len(recs) != 4 {
+	if code != 1 || len(recs) != 6 {
 		t.Fatalf("wrong key: exit %d, %d records", code, len(recs))
 	}
 	expectFields(t, recs[3], map[string]any{
@@ -151,8 +165,10 @@ func TestDecodeTeaminfoMutants(t *testing.T) {
 			"teaminfo: bool byte is not 0 or 1: zju see_ball (offset 109) is 2"},
 		{"296 bytes with dnet magic", nil, mut(zju, func(b []byte) []byte { copy(b, "DNt\x01\x00"); return b }), "teaminfo-dnet",
 			"teaminfo: bad packet length: dnet version 1 without tag needs 102 bytes, got 296"},
-		{"dnet version 2", nil, mut(plain, func(b []byte) []byte { b[3] = 2; return b }), "teaminfo-dnet",
-			"teaminfo: unsupported dnet version: dnet version 2, this node speaks 1"},
+		{"dnet version 3", nil, mut(plain, func(b []byte) []byte { b[3] = 3; return b }), "teaminfo-dnet",
+			"teaminfo: unsupported dnet version: dnet version 3, this node speaks 1 and 2"},
+		{"dnet version 2 of version 1 size", nil, mut(plain, func(b []byte) []byte { b[3] = 2; return b }), "teaminfo-dnet",
+			"teaminfo: bad packet length: dnet version 2 without tag needs 109 bytes, got 102"},
 		{"dnet truncated tag", nil, hex.EncodeToString(tagged[:110]), "teaminfo-dnet",
 			"teaminfo: bad packet length: dnet version 1 with tag needs 118 bytes, got 110"},
 		{"dnet tampered", []string{"--auth-key", demoKey}, mut(tagged, func(b []byte) []byte { b[50] ^= 4; return b }), "teaminfo-dnet",

@@ -231,7 +231,7 @@ function drawTable(state) {
     if (r.team !== lastTeam) {
       lastTeam = r.team;
       const tr = el("tr", { class: "team-row" });
-      tr.appendChild(el("td", { colspan: 9 }, `Team ${r.team}`));
+      tr.appendChild(el("td", { colspan: 10 }, `Team ${r.team}`));
       rows.push(tr);
     }
     const tr = el("tr", { class: r.online ? "online" : "offline", "data-team": r.team, "data-player": r.player });
@@ -255,6 +255,11 @@ function drawTable(state) {
     const bad = el("td", { class: "num" + (r.malformed || r.illegal ? " bad-count" : "") }, `${r.malformed} / ${r.illegal}`);
     if (r.last_error) bad.title = r.last_error;
     tr.appendChild(bad);
+    const clockCell = el("td", { class: "num clock-offset" },
+      r.clock ? `${r.clock.offset_ms >= 0 ? "+" : ""}${r.clock.offset_ms.toFixed(1)}±${r.clock.bound_ms.toFixed(1)}` : "–");
+    clockCell.title = [r.clock && `clock minus robot ${r.clock.ref}'s: ${r.clock.offset_ms} ms ± ${r.clock.bound_ms} ms`,
+      r.echo && `last packet answered robot ${r.echo.player}, held ${r.echo.hold_ms} ms`].filter(Boolean).join("\n");
+    tr.appendChild(clockCell);
     const st = el("td", { class: "status" });
     st.appendChild(el("span", { class: "badge " + (r.online ? "online" : "offline") }, r.online ? "online" : "offline"));
     if (r.fallen) st.appendChild(el("span", { class: "badge fallen" }, "fallen"));

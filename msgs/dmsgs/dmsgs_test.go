@@ -129,9 +129,10 @@ func TestTeamInfoSize(t *testing.T) {
 	// Body offsets: times and age 0..24, sequence 24, eight 1-byte fields 28..36,
 	// dest/final_dest/attack_target 40..112 (float64 aligned to 8), time_since_last_kick
 	// 112, 11 bytes 116..127, seven Vector3 128..296, three float32 296..308, eight bytes
-	// 308..316, two float32 316..324, team_ball_global 328..352, voronoi count 352 and
-	// six Vector3 360..504. 4 + 504 = 508 bytes, already a multiple of 4.
-	if len(b) != 508 {
+	// 308..316, two float32 316..324, team_ball_global 328..352, voronoi count 352,
+	// six Vector3 360..504, clock_offset_known 504, clock_offset, clock_offset_bound,
+	// sender_time_local and delay 508..540. 4 + 540 = 544 bytes.
+	if len(b) != 544 {
 		t.Errorf("TeamInfo sample is %d bytes", len(b))
 	}
 	var got dmsgs.TeamInfo
@@ -184,7 +185,7 @@ func TestGameControlDataTeams(t *testing.T) {
 }
 
 // benchTeamInfo is the teammate packet without voronoi corners, as a zju sender's
-// packet arrives: a 360-byte sample.
+// packet arrives: a 396-byte sample.
 func benchTeamInfo() *dmsgs.TeamInfo {
 	m := teamInfo()
 	m.VoronoiList = nil
@@ -192,8 +193,9 @@ func benchTeamInfo() *dmsgs.TeamInfo {
 }
 
 func TestBenchTeamInfoSize(t *testing.T) {
-	if n := len(cdr.Marshal(benchTeamInfo())); n != 360 {
-		t.Fatalf("%d bytes, want 4 + 356", n)
+	// Voronoi count 352..356, clock_offset_known 356, the four times 360..392.
+	if n := len(cdr.Marshal(benchTeamInfo())); n != 396 {
+		t.Fatalf("%d bytes, want 4 + 392", n)
 	}
 }
 

@@ -45,7 +45,8 @@ type TeamInfo struct {
 	// Our clock when the packet arrived (recv_timestamp).
 	ReceiveTime builtin_interfaces.Time
 
-	// receive_time - sender_time; meaningful only when the robots' clocks are in sync.
+	// receive_time - sender_time; meaningful only when the robots' clocks are in sync
+	// (see delay for the one-way delay with the sender's clock offset taken out).
 	Age builtin_interfaces.Duration
 
 	// The sender's packet sequence number (dnet); 0 for zju packets.
@@ -122,6 +123,25 @@ type TeamInfo struct {
 
 	// Corners of the sender's voronoi cell, at most MAX_VORONOI.
 	VoronoiList []geometry_msgs.Vector3
+
+	// The sender's clock measured against ours, from the clock echoes of dnet version 2
+	// packets (each packet answers one teammate's packet; zju and dnet version 1 senders
+	// never become known). True once the estimate has both an upper and a lower bound;
+	// the four fields below are zero while it is false.
+	ClockOffsetKnown bool
+
+	// The sender's clock minus ours.
+	ClockOffset builtin_interfaces.Duration
+
+	// The largest error of clock_offset (and of sender_time_local and delay): the true
+	// offset lies within clock_offset +- clock_offset_bound.
+	ClockOffsetBound builtin_interfaces.Duration
+
+	// sender_time on our clock: sender_time - clock_offset.
+	SenderTimeLocal builtin_interfaces.Time
+
+	// The one-way delay of this packet: receive_time - sender_time_local.
+	Delay builtin_interfaces.Duration
 }
 
 var _ cdr.Message = (*TeamInfo)(nil)
@@ -134,7 +154,7 @@ func (*TeamInfo) DDSTypeName() string { return "dmsgs::msg::dds_::TeamInfo_" }
 
 // TypeHash returns the REP-2011 type hash of dmsgs/msg/TeamInfo.
 func (*TeamInfo) TypeHash() string {
-	return "RIHS01_94d9f38ed0c35d8ed6f2560305c53b5e2c769f131ea748b2555f3523e9e624b2"
+	return "RIHS01_9560b30501dcbf4a262f96317eed863b2c05a9634c0a64dbe4ba84c37b83055e"
 }
 
 // MarshalCDR appends the CDR body of m to e.
@@ -189,6 +209,11 @@ func (m *TeamInfo) MarshalCDR(e *cdr.Encoder) {
 	for i := range m.VoronoiList {
 		m.VoronoiList[i].MarshalCDR(e)
 	}
+	e.Bool(m.ClockOffsetKnown)
+	m.ClockOffset.MarshalCDR(e)
+	m.ClockOffsetBound.MarshalCDR(e)
+	m.SenderTimeLocal.MarshalCDR(e)
+	m.Delay.MarshalCDR(e)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -272,6 +297,19 @@ func (m *TeamInfo) UnmarshalCDR(d *cdr.Decoder) error {
 		if err := m.VoronoiList[i].UnmarshalCDR(d); err != nil {
 			return err
 		}
+	}
+	m.ClockOffsetKnown = d.Bool()
+	if err := m.ClockOffset.UnmarshalCDR(d); err != nil {
+		return err
+	}
+	if err := m.ClockOffsetBound.UnmarshalCDR(d); err != nil {
+		return err
+	}
+	if err := m.SenderTimeLocal.UnmarshalCDR(d); err != nil {
+		return err
+	}
+	if err := m.Delay.UnmarshalCDR(d); err != nil {
+		return err
 	}
 	return d.Err()
 }

@@ -67,10 +67,11 @@ type Component struct {
 	snap     GameSnapshot // taken at the last tick
 	replay   *teaminfo.ReplayFilter
 	seq      uint32
-	online   [256]bool // teammates online at the last tick, for change logs
-	recent   [16]time.Duration
+	online   [256]bool         // teammates online at the last tick, for change logs
+	recent   [32]time.Duration // stamps of our latest packets (own echoes, clock echoes)
 	recentN  int
 	warn     warnlimit.Limiter[cause]
+	clocks   clocks
 
 	buf   []byte
 	tx    teaminfo.State
@@ -113,6 +114,7 @@ type shared struct {
 	send     SendCounters
 	recv     ReceiveCounters
 	heard    [256]time.Time // last accepted packet per player number
+	clock    [256]clockSnap // clock estimator per player number, as of its last packet
 	budget   int
 	known    bool
 	interval time.Duration

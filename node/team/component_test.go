@@ -394,8 +394,8 @@ func TestReceiveDrops(t *testing.T) {
 
 	reserved := dnetFrom(t, 17, 3, 1, now, nil)
 	reserved[4] |= 0x80 // reserved header bit
-	v2 := dnetFrom(t, 17, 3, 1, now, nil)
-	v2[3] = 2
+	v3 := dnetFrom(t, 17, 3, 1, now, nil)
+	v3[3] = 3
 	short := dnetFrom(t, 17, 3, 1, now, nil)[:60]
 
 	steps := []struct {
@@ -406,7 +406,7 @@ func TestReceiveDrops(t *testing.T) {
 		{"junk", []byte("hello"), func(r ReceiveCounters) uint64 { return r.WrongSize }},
 		{"truncated dnet", short, func(r ReceiveCounters) uint64 { return r.WrongSize }},
 		{"zju to a dnet robot", zjuFrom(t, 17, 3), func(r ReceiveCounters) uint64 { return r.WrongFormat }},
-		{"dnet version 2", v2, func(r ReceiveCounters) uint64 { return r.WrongFormat }},
+		{"dnet version 3", v3, func(r ReceiveCounters) uint64 { return r.WrongFormat }},
 		{"reserved bit", reserved, func(r ReceiveCounters) uint64 { return r.Malformed }},
 		{"player 0", dnetFrom(t, 17, 0, 1, now, nil), func(r ReceiveCounters) uint64 { return r.Malformed }},
 		{"foreign team", dnetFrom(t, 18, 3, 1, now, nil), func(r ReceiveCounters) uint64 { return r.ForeignTeam }},

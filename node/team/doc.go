@@ -51,8 +51,8 @@
 //
 // Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
 // go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
-// spl. Format dnet (102 bytes, 118 signed) carries a sequence number per packet, the
-// ball age, fallen, penalised and voronoi points; with Config.AuthKey every packet is
+// spl. Format dnet (version 2: 109 bytes, 125 signed) carries a sequence number per
+// packet, the ball age, fallen, penalised, voronoi points and a clock echo; with Config.AuthKey every packet is
 // signed with HMAC-SHA-256 (teaminfo.Key). Sequence numbers start at 1 when the
 // component starts; receivers tell a restart from a replay by the stamp, which is our
 // clock's time.
@@ -82,7 +82,18 @@
 // ball_age, publish 0 there. A teammate is online for Config.TeammateTimeout (3 s) after
 // its last accepted packet; the online teammates (and we ourselves, as ZJUDancer robots
 // do) fill mates_online of our packet, count for the budget and the Alone rule, and are
-// listed by Status.
+// listed by Status. dnet version 1 packets are accepted too (they carry no echo).
+//
+// # Teammates' clocks
+//
+// Every dnet packet we send to the team answers one teammate's latest packet (its
+// echo: the teammate's player number, its stamp, how long we held it); teammates whose
+// latest packet is unanswered take turns, the one answered longest ago first. Every
+// accepted packet bounds its sender's clock offset from below (stamp minus our receive
+// time), every echo of one of our recent packets bounds it from above (package
+// clock/offset). Once both bounds exist, TeamInfo carries clock_offset_known,
+// clock_offset, clock_offset_bound, sender_time_local (sender_time on our clock) and
+// delay (the packet's one-way delay), and Status lists the estimate per teammate.
 //
 // # Several robots on one host
 //

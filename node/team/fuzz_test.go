@@ -2,6 +2,7 @@ package team
 
 import (
 	"log/slog"
+	"math"
 	"testing"
 	"time"
 
@@ -23,6 +24,21 @@ func FuzzReceive(f *testing.F) {
 	f.Add(dnetFrom(f, 17, 2, 1, time.Second, nil))
 	f.Add([]byte("DNt\x01\x00\x11"))
 	f.Add([]byte{})
+	// Answers to our packet stamped 1 s (each dnet receiver below "sent" it), and a
+	// version 1 packet.
+	for _, hold := range []time.Duration{0, 5 * time.Millisecond, time.Minute} {
+		s := teaminfo.State{Team: 17, Player: 3, Seq: 2, Stamp: 3 * time.Second,
+			Echo: teaminfo.Echo{Player: 2, StampMs: 1000, Hold: hold}}
+		b, err := teaminfo.AppendDNet(nil, &s, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	v1 := teaminfo.DNetPacket{Version: teaminfo.DNetVersion1, Team: 17, Player: 4, Seq: 1, StampMs: 900}
+	if b, err := v1.AppendBinary(nil); err == nil {
+		f.Add(b)
+	}
 
 	quiet := slog.New(slog.DiscardHandler)
 	var comps []*Component
@@ -40,6 +56,7 @@ func FuzzReceive(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		c.recent[0], c.recentN = time.Second, 1 // as if our packet stamped 1 s had left
 		comps, recs = append(comps, c), append(recs, rec)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -58,6 +75,17 @@ func FuzzReceive(f *testing.F) {
 				}
 				if c.key != nil && !m.Authenticated {
 					t.Fatal("accepted an unauthenticated packet with a key configured")
+				}
+				// A known clock offset has a bound and consistent derived times (unless
+				// a value saturated the message's int32 seconds).
+				saturated := func(sec int32) bool { return sec == math.MaxInt32 || sec == math.MinInt32 }
+				if m.ClockOffsetKnown && !saturated(m.ClockOffset.Sec) && !saturated(m.SenderTime.Sec) &&
+					!saturated(m.SenderTimeLocal.Sec) && !saturated(m.Delay.Sec) {
+					off, local := dur(m.ClockOffset), stamp(m.SenderTimeLocal)
+					if dur(m.ClockOffsetBound) < 0 || local != stamp(m.SenderTime)-off ||
+						dur(m.Delay) != stamp(m.ReceiveTime)-local {
+						t.Fatalf("clock fields of %+v", m)
+					}
 				}
 			}
 			recs[i].Reset()

@@ -100,11 +100,11 @@ func TestBuildZJUVector(t *testing.T) {
 func TestBuildDNetVector(t *testing.T) {
 	for _, signed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("signed=%v", signed), func(t *testing.T) {
-			want := readHex(t, "dnet-v1.txt")
+			want := readHex(t, "dnet-v2.txt")
 			cfg := testConfig()
 			cfg.Player = 3
 			if signed {
-				want = readHex(t, "dnet-v1-tagged.hex")
+				want = readHex(t, "dnet-v2-tagged.hex")
 				cfg.AuthKey = []byte("team17-shared-secret") // the key of the tagged vector
 			}
 			tick := time.UnixMilli(1700000000123)
@@ -136,7 +136,8 @@ func TestBuildDNetVector(t *testing.T) {
 				GoalField: v3(320, -70, 0), GoalGlobal: v3(450, -75, 0),
 				BallQuality: 0.5, FieldQuality: 1, FieldConsistency: nan32,
 			})
-			// mates 0, 2, 3: players 1 and 4 online, and ourselves (3).
+			// mates 0, 2, 3: players 1 and 4 online, and ourselves (3). Both are heard 120 ms
+			// before the tick; the packet answers player 1 (the lower number of a tie).
 			key := h.c.key // nil unless signed: teammates must sign too
 			h.deliver(dnetFrom(t, 17, 1, 1, stampAt(start), key))
 			h.deliver(dnetFrom(t, 17, 4, 1, stampAt(start), key))

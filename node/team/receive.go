@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
@@ -60,8 +61,11 @@ func (c *Component) receive(d transport.Datagram) {
 	c.warnDrop(v, d, now)
 
 	var pubErr error
+	var snap clockSnap
 	if v == accepted {
-		c.fillMsg(now, auth)
+		est := c.noteClock(now)
+		snap = c.clocks.snap(c.rx.Player)
+		c.fillMsg(now, auth, est)
 		pubErr = c.pub.Publish(&c.msg)
 		if pubErr != nil && c.warnAllowed(causePublish, now) {
 			c.log.Warn("cannot publish TeamInfo", "err", pubErr)
@@ -79,6 +83,7 @@ func (c *Component) receive(d transport.Datagram) {
 	case accepted:
 		r.Accepted++
 		c.st.heard[c.rx.Player] = now
+		c.st.clock[c.rx.Player] = snap
 		c.st.budget, c.st.known = remaining, known
 		if pubErr != nil {
 			r.PublishErrors++
@@ -133,7 +138,7 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 			}
 			return dropWrongSize, auth
 		}
-		if len(b) > dnetTeamOffset && b[dnetVerOffset] == teaminfo.DNetVersion && b[dnetTeamOffset] != c.cfg.Team {
+		if len(b) > dnetTeamOffset && knownDNetVersion(b[dnetVerOffset]) && b[dnetTeamOffset] != c.cfg.Team {
 			return dropForeign, auth
 		}
 		a, err := c.rdnet.Decode(b, c.key)
@@ -165,6 +170,25 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 		}
 	}
 	return accepted, auth
+}
+
+// knownDNetVersion reports whether v is a dnet version whose team number sits at
+// dnetTeamOffset (every version teaminfo reads).
+func knownDNetVersion(v uint8) bool {
+	_, ok := teaminfo.DNetVersionSize(v, false)
+	return ok
+}
+
+// noteClock feeds the accepted packet in c.rx, received at now, to the sender's clock
+// estimate and returns the estimate.
+func (c *Component) noteClock(now time.Time) offset.Estimate {
+	s := &c.rx
+	dnet := c.cfg.Format == FormatDNet
+	c.clocks.heard(s.Player, s.Stamp, now, dnet)
+	if dnet {
+		c.clocks.echo(s.Player, c.cfg.Player, s.Echo, s.Stamp, now, c.recent[:min(c.recentN, len(c.recent))])
+	}
+	return c.clocks.estimate(s.Player, s.Stamp, now)
 }
 
 // warnDrop logs drops that point at a problem an operator can fix, at most once per
@@ -237,7 +261,7 @@ func pointMsg(p teaminfo.Point) geometry_msgs.Vector3 {
 // (cm; z of a pose is the heading in degrees): zju packets are copied as they are, dnet
 // values are converted from the model. Unknown dnet values stay NaN; zju packets carry
 // no time_to_reach_ball and ball_age, which are published as 0.
-func (c *Component) fillMsg(now time.Time, auth teaminfo.Auth) {
+func (c *Component) fillMsg(now time.Time, auth teaminfo.Auth, est offset.Estimate) {
 	s := &c.rx
 	recv := time.Duration(now.UnixNano())
 	c.msg = dmsgs.TeamInfo{
@@ -270,6 +294,12 @@ func (c *Component) fillMsg(now time.Time, auth teaminfo.Auth) {
 		SetPlay:       s.SetPlay,
 	}
 	m := &c.msg
+	if est.Known {
+		local := s.Stamp - est.Offset
+		m.ClockOffsetKnown = true
+		m.ClockOffset, m.ClockOffsetBound = durationMsg(est.Offset), durationMsg(est.Bound)
+		m.SenderTimeLocal, m.Delay = timeMsg(local), durationMsg(recv-local)
+	}
 	if c.cfg.Format == FormatZJU {
 		p := &c.rzju
 		m.Dest, m.FinalDest, m.AttackTarget = vec3(p.Dest), vec3(p.FinalDest), vec3(p.AttackTarget)

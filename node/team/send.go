@@ -77,7 +77,7 @@ func (c *Component) tick(now time.Time) {
 		// rate, not on every tick.
 		c.sched.Sent(now)
 		var err error
-		pkt, err = c.build(now, &in, &snap, mates)
+		pkt, err = c.build(now, &in, &snap, mates, true)
 		built = err == nil
 		switch {
 		case err != nil:
@@ -184,7 +184,7 @@ func (c *Component) send(pkt []byte, now time.Time) bool {
 func (c *Component) sendMonitor(now time.Time, pkt []byte, built bool, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) {
 	var err error
 	if !built {
-		pkt, err = c.build(now, in, snap, mates)
+		pkt, err = c.build(now, in, snap, mates, false)
 	}
 	if err == nil {
 		err = c.conn.SendTo(pkt, c.cfg.Monitor)
@@ -202,8 +202,9 @@ func (c *Component) sendMonitor(now time.Time, pkt []byte, built bool, in *input
 }
 
 // build encodes our packet from the inputs into c.buf and records its stamp, so that
-// the echo of it can be told from another robot using our player number.
-func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool) ([]byte, error) {
+// the echo of it can be told from another robot using our player number. A dnet packet
+// for the team (answer set) answers one teammate's packet (clocks.pick).
+func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [teaminfo.MaxMates]bool, answer bool) ([]byte, error) {
 	var stamp time.Duration
 	var err error
 	switch c.cfg.Format {
@@ -214,6 +215,9 @@ func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [
 		stamp = time.Duration(t.Sec)*time.Second + time.Duration(t.Nsec)
 	default:
 		c.buildState(now, in, snap, mates)
+		if answer {
+			c.tx.Echo = c.clocks.pick(now, c.cfg.TeammateTimeout)
+		}
 		c.dnet.FromState(&c.tx)
 		c.seq++
 		c.dnet.Seq = c.seq

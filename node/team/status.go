@@ -123,6 +123,8 @@ func (r ReceiveCounters) Dropped() uint64 {
 type Mate struct {
 	Player uint8
 	Age    time.Duration // since its last accepted packet
+	// Clock is its clock measured against ours, aged to Status.Time.
+	Clock MateClock
 }
 
 // Status is a snapshot of the component for diagnostics.
@@ -186,7 +188,7 @@ func (c *Component) Status() Status {
 	}
 	for p, t := range st.heard {
 		if !t.IsZero() && c.isOnline(t, now) {
-			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: now.Sub(t)})
+			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: now.Sub(t), Clock: st.clock[p].at(now)})
 		}
 	}
 	return s

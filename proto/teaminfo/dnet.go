@@ -4,23 +4,34 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // dnet format constants. See the package documentation for the layout.
 const (
 	// DNetMagic starts every dnet packet: "DNt" (0x44 0x4e 0x74), for "dnetwork team".
 	DNetMagic = "DNt"
-	// DNetVersion is the format version this package reads and writes.
-	DNetVersion = 1
-	// DNetSize is the size of a version 1 packet without authentication tag.
-	DNetSize = 102
+	// DNetVersion is the format version this package writes: version 2, which adds the
+	// clock echo to version 1. Both versions are read.
+	DNetVersion = 2
+	// DNetVersion1 is the first version: no clock echo. It is still read, and written
+	// for a packet whose Version is 1.
+	DNetVersion1 = 1
+	// DNetSize is the size of a version 2 packet without authentication tag.
+	DNetSize = DNetSizeV1 + dnEchoSize
 	// TagSize is the size of the authentication tag: HMAC-SHA-256 truncated to 16 bytes.
 	TagSize = 16
-	// DNetTaggedSize is the size of a version 1 packet with authentication tag.
+	// DNetTaggedSize is the size of a version 2 packet with authentication tag.
 	DNetTaggedSize = DNetSize + TagSize
+	// DNetSizeV1 is the size of a version 1 packet without authentication tag.
+	DNetSizeV1 = 102
+	// DNetTaggedSizeV1 is the size of a version 1 packet with authentication tag.
+	DNetTaggedSizeV1 = DNetSizeV1 + TagSize
+	// MaxEchoHoldMs is the longest hold time the echo field carries, in milliseconds.
+	MaxEchoHoldMs = 0xffff
 )
 
-// Byte offsets of the dnet version 1 fields.
+// Byte offsets of the dnet fields (version 2 is version 1 followed by the echo).
 const (
 	dnOffMagic        = 0
 	dnOffVersion      = 3
@@ -53,13 +64,17 @@ const (
 	dnOffBallQuality  = 81
 	dnOffFieldQuality = 82
 	dnOffFieldConsist = 83
-	dnOffVoronoi      = 84 // MaxVoronoi × 3 bytes
-	dnOffTag          = DNetSize
+	dnOffVoronoi      = 84       // MaxVoronoi × 3 bytes
+	dnOffEchoPlayer   = 102      // version 2 only
+	dnOffEchoStamp    = 103      // u32: low 32 bits of the echoed stamp, ms
+	dnOffEchoHold     = 107      // u16 ms
+	dnOffTag          = DNetSize // version 2; version 1: DNetSizeV1
 
 	dnHeaderSize  = 5 // magic, version, header flags: enough to know the packet's size
 	dnPoseSize    = 6
 	dnPointSize   = 4
 	dnVoronoiSize = 3
+	dnEchoSize    = 7 // echo player, stamp, hold
 
 	hdrTagged   = 0x01 // header flags: authentication tag present
 	hdrReserved = 0xfe
@@ -101,10 +116,13 @@ type QPoint struct {
 	X, Y int16
 }
 
-// DNetPacket mirrors a dnet version 1 packet: every field holds its wire code. Convert with
-// [DNetPacket.FromState] and [DNetPacket.ToState]; the codes are described in the package
-// documentation.
+// DNetPacket mirrors a dnet packet of version 1 or 2: every field holds its wire code.
+// Convert with [DNetPacket.FromState] and [DNetPacket.ToState]; the codes are described
+// in the package documentation.
 type DNetPacket struct {
+	// Version is the format version: Decode sets 1 or 2; encoding writes DNetVersion
+	// when it is 0. A version 1 packet carries no echo.
+	Version   uint8
 	Team      uint8
 	Player    uint8
 	Role      uint8
@@ -130,6 +148,14 @@ type DNetPacket struct {
 	BallQuality, FieldQuality, FieldConsistency uint8  // 0..254
 	VoronoiLen                                  uint8
 	Voronoi                                     [MaxVoronoi]QPoint // 12-bit cm; all slots are carried
+
+	// The clock echo (version 2): the player number of the teammate whose packet this
+	// one answers (0: none), the low 32 bits of that packet's stamp, and how long the
+	// sender held it: this packet's stamp minus the sender's receive time of it, both
+	// truncated to whole milliseconds. With EchoPlayer 0 the other two are zero.
+	EchoPlayer  uint8
+	EchoStampMs uint32
+	EchoHoldMs  uint16
 
 	// Tagged says the packet carries Tag. AppendBinary writes Tag as held (relaying a
 	// packet); AppendSigned computes a fresh one.
@@ -167,12 +193,37 @@ func IsDNet(b []byte) bool {
 	return len(b) >= len(DNetMagic) && string(b[:len(DNetMagic)]) == DNetMagic
 }
 
-// DNetPacketSize returns the size of a version 1 packet with or without tag.
+// DNetPacketSize returns the size of a packet of the current version (DNetVersion) with
+// or without tag.
 func DNetPacketSize(tagged bool) int {
-	if tagged {
-		return DNetTaggedSize
+	n, _ := DNetVersionSize(DNetVersion, tagged)
+	return n
+}
+
+// DNetVersionSize returns the size of a packet of version v with or without tag, and
+// false for a version this package does not know.
+func DNetVersionSize(v uint8, tagged bool) (int, bool) {
+	var n int
+	switch v {
+	case DNetVersion1:
+		n = DNetSizeV1
+	case DNetVersion:
+		n = DNetSize
+	default:
+		return 0, false
 	}
-	return DNetSize
+	if tagged {
+		n += TagSize
+	}
+	return n, true
+}
+
+// version returns the version p encodes to (DNetVersion when p.Version is 0).
+func (p *DNetPacket) version() uint8 {
+	if p.Version == 0 {
+		return DNetVersion
+	}
+	return p.Version
 }
 
 // MarshalBinary returns the packet as AppendBinary writes it.
@@ -180,9 +231,10 @@ func (p *DNetPacket) MarshalBinary() ([]byte, error) {
 	return p.AppendBinary(make([]byte, 0, DNetTaggedSize))
 }
 
-// AppendBinary appends the packet to b: DNetSize bytes, plus Tag when p.Tagged. It fails
-// with ErrRange or ErrReserved when a field holds a code the format cannot carry; b is
-// then returned unchanged.
+// AppendBinary appends the packet to b: the version's size (DNetSize for version 2,
+// DNetSizeV1 for version 1), plus Tag when p.Tagged. It fails with ErrVersion for a
+// version it does not write, and with ErrRange or ErrReserved when a field holds a code
+// the format cannot carry; b is then returned unchanged.
 func (p *DNetPacket) AppendBinary(b []byte) ([]byte, error) {
 	b, err := p.appendBody(b, p.Tagged)
 	if err != nil {
@@ -211,7 +263,15 @@ func (p *DNetPacket) AppendSigned(b []byte, k *Key) ([]byte, error) {
 }
 
 func (p *DNetPacket) check() error {
+	v := p.version()
+	hasEcho := p.EchoPlayer != 0 || p.EchoStampMs != 0 || p.EchoHoldMs != 0
 	switch {
+	case v != DNetVersion && v != DNetVersion1:
+		return fmt.Errorf("%w: dnet version %d, this node writes %d and %d", ErrVersion, v, DNetVersion1, DNetVersion)
+	case v == DNetVersion1 && hasEcho:
+		return fmt.Errorf("%w: dnet version 1 carries no echo (player %d)", ErrRange, p.EchoPlayer)
+	case p.EchoPlayer == 0 && hasEcho:
+		return fmt.Errorf("%w: dnet echo without player has stamp %d, hold %d", ErrReserved, p.EchoStampMs, p.EchoHoldMs)
 	case p.StampMs > MaxStampMs:
 		return fmt.Errorf("%w: dnet stamp %d ms > %d", ErrRange, p.StampMs, MaxStampMs)
 	case p.Flags&^statusFlagMask != 0:
@@ -241,12 +301,14 @@ func (p *DNetPacket) appendBody(b []byte, tagged bool) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return b, err
 	}
+	v := p.version()
+	size, _ := DNetVersionSize(v, false)
 	n := len(b)
-	b = append(b, make([]byte, DNetSize)...) // zeroed; allocates only when b lacks room
-	w := b[n : n+DNetSize]
+	b = append(b, make([]byte, size)...) // zeroed; allocates only when b lacks room
+	w := b[n : n+size]
 	le := binary.LittleEndian
 	copy(w[dnOffMagic:], DNetMagic)
-	w[dnOffVersion] = DNetVersion
+	w[dnOffVersion] = v
 	if tagged {
 		w[dnOffHeaderFlags] = hdrTagged
 	}
@@ -278,8 +340,13 @@ func (p *DNetPacket) appendBody(b []byte, tagged bool) ([]byte, error) {
 	w[dnOffBallQuality] = p.BallQuality
 	w[dnOffFieldQuality] = p.FieldQuality
 	w[dnOffFieldConsist] = p.FieldConsistency
-	for i, v := range p.Voronoi {
-		putVoronoi(w[dnOffVoronoi+i*dnVoronoiSize:], v)
+	for i, q := range p.Voronoi {
+		putVoronoi(w[dnOffVoronoi+i*dnVoronoiSize:], q)
+	}
+	if v == DNetVersion {
+		w[dnOffEchoPlayer] = p.EchoPlayer
+		le.PutUint32(w[dnOffEchoStamp:], p.EchoStampMs)
+		le.PutUint16(w[dnOffEchoHold:], p.EchoHoldMs)
 	}
 	return b, nil
 }
@@ -292,8 +359,8 @@ func (p *DNetPacket) UnmarshalBinary(b []byte) error {
 
 // Decode decodes a dnet packet into p, overwriting every field; on error p is unchanged.
 //
-// The cheap checks come first: magic, version, reserved header bits, and a length that
-// matches the tag flag (DNetSize without, DNetTaggedSize with). Then, when k is not nil,
+// The cheap checks come first: magic, version (1 or 2), reserved header bits, and a
+// length that matches the version and the tag flag (DNetVersionSize). Then, when k is not nil,
 // the packet must carry a tag that matches k (compared in constant time), else ErrAuth.
 // With k nil a tag is kept but not checked, and the result is AuthUnverified. Only then
 // are the fields parsed; a reserved status or mates bit, or a voronoi length above
@@ -305,8 +372,9 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 	if string(b[dnOffMagic:dnOffMagic+len(DNetMagic)]) != DNetMagic {
 		return 0, fmt.Errorf("%w: % x, want % x", ErrMagic, b[:len(DNetMagic)], DNetMagic)
 	}
-	if v := b[dnOffVersion]; v != DNetVersion {
-		return 0, fmt.Errorf("%w: dnet version %d, this node speaks %d", ErrVersion, v, DNetVersion)
+	version := b[dnOffVersion]
+	if _, ok := DNetVersionSize(version, false); !ok {
+		return 0, fmt.Errorf("%w: dnet version %d, this node speaks %d and %d", ErrVersion, version, DNetVersion1, DNetVersion)
 	}
 	if len(b) < dnHeaderSize {
 		return 0, fmt.Errorf("%w: dnet packet of %d bytes is shorter than its header", ErrLength, len(b))
@@ -316,11 +384,12 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 		return 0, fmt.Errorf("%w: dnet header flags %#02x", ErrReserved, hf)
 	}
 	tagged := hf&hdrTagged != 0
-	if want := DNetPacketSize(tagged); len(b) != want {
+	body, _ := DNetVersionSize(version, false)
+	if want, _ := DNetVersionSize(version, tagged); len(b) != want {
 		if tagged {
-			return 0, fmt.Errorf("%w: dnet version %d with tag needs %d bytes, got %d", ErrLength, DNetVersion, want, len(b))
+			return 0, fmt.Errorf("%w: dnet version %d with tag needs %d bytes, got %d", ErrLength, version, want, len(b))
 		}
-		return 0, fmt.Errorf("%w: dnet version %d without tag needs %d bytes, got %d", ErrLength, DNetVersion, want, len(b))
+		return 0, fmt.Errorf("%w: dnet version %d without tag needs %d bytes, got %d", ErrLength, version, want, len(b))
 	}
 	auth := AuthNone
 	if tagged {
@@ -330,7 +399,7 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 		if !tagged {
 			return 0, fmt.Errorf("%w: dnet packet has no tag but a key is required", ErrAuth)
 		}
-		if !k.verify(b[:DNetSize], b[dnOffTag:dnOffTag+TagSize]) {
+		if !k.verify(b[:body], b[body:body+TagSize]) {
 			return 0, fmt.Errorf("%w: dnet tag does not match the key", ErrAuth)
 		}
 		auth = AuthVerified
@@ -353,7 +422,19 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 	if mates&^matesMask != 0 {
 		return 0, fmt.Errorf("%w: dnet mates mask %#02x has bits above bit %d", ErrReserved, mates, MaxMates-1)
 	}
+	var (
+		echoPlayer uint8
+		echoStamp  uint32
+		echoHold   uint16
+	)
+	if version == DNetVersion {
+		echoPlayer, echoStamp, echoHold = b[dnOffEchoPlayer], le.Uint32(b[dnOffEchoStamp:]), le.Uint16(b[dnOffEchoHold:])
+		if echoPlayer == 0 && (echoStamp != 0 || echoHold != 0) {
+			return 0, fmt.Errorf("%w: dnet echo without player has stamp %d, hold %d", ErrReserved, echoStamp, echoHold)
+		}
+	}
 	q := DNetPacket{
+		Version:           version,
 		Team:              b[dnOffTeam],
 		Player:            b[dnOffPlayer],
 		Role:              b[dnOffRole],
@@ -385,13 +466,16 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 		FieldQuality:      b[dnOffFieldQuality],
 		FieldConsistency:  b[dnOffFieldConsist],
 		VoronoiLen:        nv,
+		EchoPlayer:        echoPlayer,
+		EchoStampMs:       echoStamp,
+		EchoHoldMs:        echoHold,
 		Tagged:            tagged,
 	}
 	for i := range q.Voronoi {
 		q.Voronoi[i] = getVoronoi(b[dnOffVoronoi+i*dnVoronoiSize:])
 	}
 	if tagged {
-		copy(q.Tag[:], b[dnOffTag:])
+		copy(q.Tag[:], b[body:])
 	}
 	*p = q
 	return auth, nil
@@ -400,8 +484,11 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 // FromState sets p from the model, quantising every quantity (see the package
 // documentation for units, ranges and unknown codes). The stamp is truncated to whole
 // milliseconds, VoronoiLen clamped to 0..MaxVoronoi, unused voronoi slots are zero, Z of
-// points is dropped, and the tag is cleared. GameController values above 15 are kept and
-// make AppendBinary fail with ErrRange.
+// points is dropped, and the tag is cleared. The version is DNetVersion. The echo is
+// carried when s.Echo.Player is not 0 and its hold is 0 .. MaxEchoHoldMs whole
+// milliseconds (a hold the field cannot carry drops the echo: a shortened hold would
+// misstate the receive time). GameController values above 15 are kept and make
+// AppendBinary fail with ErrRange.
 func (p *DNetPacket) FromState(s *State) {
 	var f Flags
 	set := func(bit Flags, on bool) {
@@ -462,10 +549,14 @@ func (p *DNetPacket) FromState(s *State) {
 	for i, v := range pts {
 		p.Voronoi[i] = QPoint{X: qI12(v.X), Y: qI12(v.Y)}
 	}
+	if e := s.Echo; e.Player != 0 && e.Hold >= 0 && e.Hold <= MaxEchoHoldMs*time.Millisecond {
+		p.EchoPlayer, p.EchoStampMs, p.EchoHoldMs = e.Player, e.StampMs, uint16(e.Hold/time.Millisecond)
+	}
 }
 
 // ToState converts p to the model, overwriting every field of s. Unknown codes become
 // NaN; only the first VoronoiLen voronoi slots are used (the rest of s.Voronoi is zero).
+// A version 1 packet has no echo (s.Echo is zero).
 func (p *DNetPacket) ToState(s *State) {
 	*s = State{
 		Team:              p.Team,
@@ -506,6 +597,9 @@ func (p *DNetPacket) ToState(s *State) {
 		GCSecondaryState:  p.GCSecondaryState,
 		GamePhase:         p.GamePhase,
 		SetPlay:           p.SetPlay,
+	}
+	if p.EchoPlayer != 0 {
+		s.Echo = Echo{Player: p.EchoPlayer, StampMs: p.EchoStampMs, Hold: time.Duration(p.EchoHoldMs) * time.Millisecond}
 	}
 	for i := range s.MatesOnline {
 		s.MatesOnline[i] = p.Mates&(1<<i) != 0

@@ -16,7 +16,8 @@ const goldenKey = "team17-shared-secret"
 
 // dnetGolden is testdata/dnet-v1.txt field by field.
 var dnetGolden = DNetPacket{
-	Team: 17, Player: 3, Role: 2,
+	Version: 1,
+	Team:    17, Player: 3, Role: 2,
 	Seq:              0x01020304,
 	StampMs:          1700000000123,
 	Flags:            FlagAttackRight | FlagPriority | FlagSeeBall | FlagSeeGoal | FlagGCConnected,
@@ -46,6 +47,21 @@ var dnetGolden = DNetPacket{
 	VoronoiLen:        3,
 	Voronoi:           [6]QPoint{{100, 200}, {-100, -50}, {2047, -2047}},
 }
+
+// dnetGoldenV2 is testdata/dnet-v2.txt field by field: dnetGolden with an echo.
+var dnetGoldenV2 = func() DNetPacket {
+	p := dnetGolden
+	p.Version = 2
+	p.EchoPlayer, p.EchoStampMs, p.EchoHoldMs = 1, uint32(1699999999989&0xffffffff), 120
+	return p
+}()
+
+// dnetGoldenStateV2 is dnetGoldenV2 in the model.
+var dnetGoldenStateV2 = func() State {
+	s := dnetGoldenState
+	s.Echo = Echo{Player: 1, StampMs: uint32(1699999999989 & 0xffffffff), Hold: 120 * time.Millisecond}
+	return s
+}()
 
 // dnetGoldenState is dnetGolden in the model.
 var dnetGoldenState = State{
@@ -93,61 +109,133 @@ func mustKey(t testing.TB, s string) *Key {
 }
 
 func TestDNetSizes(t *testing.T) {
-	if DNetSize != dnOffVoronoi+MaxVoronoi*dnVoronoiSize {
-		t.Errorf("DNetSize %d does not end after the voronoi list (%d)", DNetSize, dnOffVoronoi+MaxVoronoi*dnVoronoiSize)
+	if DNetSizeV1 != dnOffVoronoi+MaxVoronoi*dnVoronoiSize {
+		t.Errorf("DNetSizeV1 %d does not end after the voronoi list (%d)", DNetSizeV1, dnOffVoronoi+MaxVoronoi*dnVoronoiSize)
 	}
-	// The SPL caps team messages at 128 bytes; leave room for a later version.
-	if DNetTaggedSize > 128-8 {
-		t.Errorf("tagged packet is %d bytes, want <= 120", DNetTaggedSize)
+	if DNetSize != dnOffEchoHold+2 {
+		t.Errorf("DNetSize %d does not end after the echo (%d)", DNetSize, dnOffEchoHold+2)
 	}
-	if len(readHex(t, "dnet-v1.txt")) != DNetSize || len(readHex(t, "dnet-v1-tagged.hex")) != DNetTaggedSize {
+	// The SPL caps team messages at 128 bytes, tag included.
+	if DNetTaggedSize > 128 {
+		t.Errorf("tagged packet is %d bytes, want <= 128", DNetTaggedSize)
+	}
+	if len(readHex(t, "dnet-v1.txt")) != DNetSizeV1 || len(readHex(t, "dnet-v1-tagged.hex")) != DNetTaggedSizeV1 ||
+		len(readHex(t, "dnet-v2.txt")) != DNetSize || len(readHex(t, "dnet-v2-tagged.hex")) != DNetTaggedSize {
 		t.Error("golden files have the wrong size")
+	}
+	for _, tc := range []struct {
+		v      uint8
+		tagged bool
+		want   int
+		ok     bool
+	}{{1, false, 102, true}, {1, true, 118, true}, {2, false, 109, true}, {2, true, 125, true}, {0, false, 0, false}, {3, true, 0, false}} {
+		if n, ok := DNetVersionSize(tc.v, tc.tagged); n != tc.want || ok != tc.ok {
+			t.Errorf("DNetVersionSize(%d, %v) = %d, %v, want %d, %v", tc.v, tc.tagged, n, ok, tc.want, tc.ok)
+		}
+	}
+	if DNetPacketSize(true) != 125 || DNetPacketSize(false) != 109 {
+		t.Error("DNetPacketSize does not give version 2 sizes")
 	}
 }
 
+// goldenCase is one golden packet: its files, its fields and its model.
+type goldenCase struct {
+	plain, tagged string
+	size          int
+	packet        DNetPacket
+	state         State
+}
+
+var goldenCases = []goldenCase{
+	{"dnet-v1.txt", "dnet-v1-tagged.hex", DNetSizeV1, dnetGolden, dnetGoldenState},
+	{"dnet-v2.txt", "dnet-v2-tagged.hex", DNetSize, dnetGoldenV2, dnetGoldenStateV2},
+}
+
 func TestDNetGolden(t *testing.T) {
-	want := readHex(t, "dnet-v1.txt")
-	var p DNetPacket
-	auth, err := p.Decode(want, nil)
+	for _, g := range goldenCases {
+		t.Run(g.plain, func(t *testing.T) {
+			want := readHex(t, g.plain)
+			var p DNetPacket
+			auth, err := p.Decode(want, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if auth != AuthNone {
+				t.Errorf("auth %v, want none", auth)
+			}
+			reportDiff(t, "decoded golden packet", diff(p, g.packet))
+
+			var s State
+			p.ToState(&s)
+			reportDiff(t, "golden packet as State", diffTol(s, g.state, 1e-12))
+
+			// Encode from the independent literals.
+			got, err := g.packet.AppendBinary([]byte("prefix"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rest, ok := bytes.CutPrefix(got, []byte("prefix")); !ok || !bytes.Equal(rest, want) {
+				t.Errorf("AppendBinary:\n got % x\nwant prefix + % x", got, want)
+			}
+		})
+	}
+	// The model encodes to the current version.
+	got, err := AppendDNet(nil, &dnetGoldenStateV2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if auth != AuthNone {
-		t.Errorf("auth %v, want none", auth)
+	if want := readHex(t, "dnet-v2.txt"); !bytes.Equal(got, want) {
+		t.Errorf("AppendDNet(golden State):\n got % x\nwant % x", got, want)
 	}
-	reportDiff(t, "decoded golden packet", diff(p, dnetGolden))
-
-	var s State
-	p.ToState(&s)
-	reportDiff(t, "golden packet as State", diffTol(s, dnetGoldenState, 1e-12))
-
-	// Encode from the independent literals.
-	got, err := dnetGolden.AppendBinary([]byte("prefix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rest, ok := bytes.CutPrefix(got, []byte("prefix")); !ok || !bytes.Equal(rest, want) {
-		t.Errorf("AppendBinary:\n got % x\nwant prefix + % x", got, want)
-	}
+	// Version 1 content through the model: version 2 without echo.
 	got, err = AppendDNet(nil, &dnetGoldenState, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := readHex(t, "dnet-v2.txt")
+	want[dnOffEchoPlayer], want[dnOffEchoStamp], want[dnOffEchoStamp+1], want[dnOffEchoStamp+2] = 0, 0, 0, 0
+	want[dnOffEchoStamp+3], want[dnOffEchoHold], want[dnOffEchoHold+1] = 0, 0, 0
 	if !bytes.Equal(got, want) {
-		t.Errorf("AppendDNet(golden State):\n got % x\nwant % x", got, want)
+		t.Errorf("AppendDNet(version 1 State):\n got % x\nwant % x", got, want)
+	}
+}
+
+// An echo with a hold the field cannot carry is left out, never shortened.
+func TestDNetEchoHoldRange(t *testing.T) {
+	for _, tc := range []struct {
+		hold   time.Duration
+		player uint8
+		want   uint16
+	}{
+		{0, 5, 0}, {1500 * time.Microsecond, 5, 1}, {MaxEchoHoldMs * time.Millisecond, 5, MaxEchoHoldMs},
+		{(MaxEchoHoldMs + 1) * time.Millisecond, 0, 0}, {-time.Millisecond, 0, 0},
+	} {
+		s := dnetGoldenState
+		s.Echo = Echo{Player: 5, StampMs: 77, Hold: tc.hold}
+		var p DNetPacket
+		p.FromState(&s)
+		if p.EchoPlayer != tc.player || p.EchoHoldMs != tc.want || (tc.player == 0) != (p.EchoStampMs == 0) {
+			t.Errorf("hold %v: echo %d %d %d", tc.hold, p.EchoPlayer, p.EchoStampMs, p.EchoHoldMs)
+		}
 	}
 }
 
 func TestDNetTaggedGolden(t *testing.T) {
-	want := readHex(t, "dnet-v1-tagged.hex")
+	for _, g := range goldenCases {
+		t.Run(g.tagged, func(t *testing.T) { testTaggedGolden(t, g) })
+	}
+}
+
+func testTaggedGolden(t *testing.T, g goldenCase) {
+	want := readHex(t, g.tagged)
 	// The file agrees with crypto/hmac directly.
 	mac := hmac.New(sha256.New, []byte(goldenKey))
-	mac.Write(want[:DNetSize])
-	if sum := mac.Sum(nil); !bytes.Equal(sum[:TagSize], want[DNetSize:]) {
-		t.Fatalf("tag in file % x, crypto/hmac says % x", want[DNetSize:], sum[:TagSize])
+	mac.Write(want[:g.size])
+	if sum := mac.Sum(nil); !bytes.Equal(sum[:TagSize], want[g.size:]) {
+		t.Fatalf("tag in file % x, crypto/hmac says % x", want[g.size:], sum[:TagSize])
 	}
-	if body := readHex(t, "dnet-v1.txt"); !bytes.Equal(body[5:], want[5:DNetSize]) {
-		t.Fatal("tagged golden body differs from dnet-v1.txt")
+	if body := readHex(t, g.plain); !bytes.Equal(body[5:], want[5:g.size]) {
+		t.Fatal("tagged golden body differs from " + g.plain)
 	}
 
 	k := mustKey(t, goldenKey)
@@ -156,9 +244,9 @@ func TestDNetTaggedGolden(t *testing.T) {
 	if err != nil || auth != AuthVerified {
 		t.Fatalf("with key: auth %v err %v", auth, err)
 	}
-	wantP := dnetGolden
+	wantP := g.packet
 	wantP.Tagged = true
-	copy(wantP.Tag[:], want[DNetSize:])
+	copy(wantP.Tag[:], want[g.size:])
 	reportDiff(t, "decoded tagged packet", diff(p, wantP))
 
 	var q DNetPacket
@@ -169,7 +257,7 @@ func TestDNetTaggedGolden(t *testing.T) {
 		t.Errorf("wrong key: %v, want ErrAuth", err)
 	}
 
-	signed, err := dnetGolden.AppendSigned([]byte{1, 2}, k)
+	signed, err := g.packet.AppendSigned([]byte{1, 2}, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,20 +268,25 @@ func TestDNetTaggedGolden(t *testing.T) {
 	if !bytes.Equal(relayed, want) {
 		t.Errorf("relaying the decoded tagged packet:\n got % x\nwant % x", relayed, want)
 	}
-	viaState, err := AppendDNet(nil, &dnetGoldenState, k)
-	if err != nil || !bytes.Equal(viaState, want) {
-		t.Errorf("AppendDNet with key: err %v\n got % x\nwant % x", err, viaState, want)
-	}
 	var s State
 	if auth, err := DecodeDNet(want, &s, k); err != nil || auth != AuthVerified {
 		t.Errorf("DecodeDNet: %v %v", auth, err)
 	}
-	reportDiff(t, "DecodeDNet", diffTol(s, dnetGoldenState, 1e-12))
+	reportDiff(t, "DecodeDNet", diffTol(s, g.state, 1e-12))
+	if g.packet.Version != DNetVersion {
+		return
+	}
+	viaState, err := AppendDNet(nil, &g.state, k)
+	if err != nil || !bytes.Equal(viaState, want) {
+		t.Errorf("AppendDNet with key: err %v\n got % x\nwant % x", err, viaState, want)
+	}
 }
 
 func TestDNetMutants(t *testing.T) {
 	plain := readHex(t, "dnet-v1.txt")
 	tagged := readHex(t, "dnet-v1-tagged.hex")
+	plain2 := readHex(t, "dnet-v2.txt")
+	tagged2 := readHex(t, "dnet-v2-tagged.hex")
 	k := mustKey(t, goldenKey)
 	mut := func(b []byte, f func(b []byte) []byte) []byte { return f(bytes.Clone(b)) }
 	for _, tc := range []struct {
@@ -206,15 +299,21 @@ func TestDNetMutants(t *testing.T) {
 		{"empty", nil, nil, ErrLength, "0 bytes is shorter than its header"},
 		{"magic only", []byte("DNt"), nil, ErrLength, "3 bytes"},
 		{"no header flags", []byte("DNt\x01"), nil, ErrLength, "4 bytes"},
-		{"untagged 101", plain[:DNetSize-1], nil, ErrLength, "without tag needs 102 bytes, got 101"},
+		{"untagged 101", plain[:DNetSizeV1-1], nil, ErrLength, "without tag needs 102 bytes, got 101"},
 		{"untagged 103", append(bytes.Clone(plain), 0), nil, ErrLength, "without tag needs 102 bytes, got 103"},
 		{"tag flag but no tag", mut(plain, func(b []byte) []byte { b[4] = 1; return b }), nil, ErrLength, "with tag needs 118 bytes, got 102"},
-		{"truncated tag", tagged[:DNetTaggedSize-1], nil, ErrLength, "with tag needs 118 bytes, got 117"},
-		{"half tag", tagged[:DNetSize+8], k, ErrLength, "got 110"},
+		{"truncated tag", tagged[:DNetTaggedSizeV1-1], nil, ErrLength, "with tag needs 118 bytes, got 117"},
+		{"half tag", tagged[:DNetSizeV1+8], k, ErrLength, "got 110"},
 		{"tag without flag", mut(tagged, func(b []byte) []byte { b[4] = 0; return b }), nil, ErrLength, "without tag needs 102 bytes, got 118"},
 		{"wrong magic", mut(plain, func(b []byte) []byte { b[2] = 'T'; return b }), nil, ErrMagic, "44 4e 54"},
 		{"zju-sized junk", make([]byte, ZJUSize), nil, ErrMagic, ""},
-		{"version 2", mut(plain, func(b []byte) []byte { b[3] = 2; return b }), nil, ErrVersion, "version 2, this node speaks 1"},
+		{"version 1 sized as 2", mut(plain2, func(b []byte) []byte { b[3] = 1; return b }), nil, ErrLength, "version 1 without tag needs 102 bytes, got 109"},
+		{"version 2 sized as 1", mut(plain, func(b []byte) []byte { b[3] = 2; return b }), nil, ErrLength, "version 2 without tag needs 109 bytes, got 102"},
+		{"version 2 tagged short", tagged2[:DNetTaggedSize-1], nil, ErrLength, "version 2 with tag needs 125 bytes, got 124"},
+		{"version 3", mut(plain2, func(b []byte) []byte { b[3] = 3; return b }), nil, ErrVersion, "version 3, this node speaks 1 and 2"},
+		{"echo stamp without player", mut(plain2, func(b []byte) []byte { b[102] = 0; return b }), nil, ErrReserved, "echo without player"},
+		{"echo hold without player", mut(plain2, func(b []byte) []byte { clear(b[102:107]); return b }), nil, ErrReserved, "hold 120"},
+		{"v2 tampered echo", mut(tagged2, func(b []byte) []byte { b[108]++; return b }), k, ErrAuth, "tag does not match"},
 		{"version 0", mut(plain, func(b []byte) []byte { b[3] = 0; return b }), nil, ErrVersion, "version 0"},
 		{"reserved header bit", mut(plain, func(b []byte) []byte { b[4] = 0x80; return b }), nil, ErrReserved, "header flags 0x80"},
 		{"reserved status bit", mut(plain, func(b []byte) []byte { b[19] |= 0x80; return b }), nil, ErrReserved, "status word"},
@@ -223,7 +322,7 @@ func TestDNetMutants(t *testing.T) {
 		{"stamp beyond Duration", mut(plain, func(b []byte) []byte { copy(b[12:18], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}); return b }), nil, ErrRange, "stamp 281474976710655 ms"},
 		{"untagged but key required", plain, k, ErrAuth, "no tag but a key is required"},
 		{"tampered body", mut(tagged, func(b []byte) []byte { b[25] ^= 1; return b }), k, ErrAuth, "tag does not match"},
-		{"tampered tag", mut(tagged, func(b []byte) []byte { b[DNetTaggedSize-1] ^= 0x80; return b }), k, ErrAuth, "tag does not match"},
+		{"tampered tag", mut(tagged, func(b []byte) []byte { b[DNetTaggedSizeV1-1] ^= 0x80; return b }), k, ErrAuth, "tag does not match"},
 		{"tampered seq", mut(tagged, func(b []byte) []byte { b[8]++; return b }), k, ErrAuth, "tag does not match"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,7 +341,12 @@ func TestDNetMutants(t *testing.T) {
 
 // Any single flipped bit of a tagged packet is caught, by the header checks or the tag.
 func TestDNetEveryBitAuthenticated(t *testing.T) {
-	tagged := readHex(t, "dnet-v1-tagged.hex")
+	for _, name := range []string{"dnet-v1-tagged.hex", "dnet-v2-tagged.hex"} {
+		everyBitAuthenticated(t, readHex(t, name))
+	}
+}
+
+func everyBitAuthenticated(t *testing.T, tagged []byte) {
 	k := mustKey(t, goldenKey)
 	var p DNetPacket
 	for i := range tagged {
@@ -275,6 +379,9 @@ func TestDNetEncodeErrors(t *testing.T) {
 		{"voronoi x 2048", func(p *DNetPacket) { p.Voronoi[5].X = 2048 }, ErrRange, "voronoi[5] (2048, 0)"},
 		{"voronoi y -2049", func(p *DNetPacket) { p.Voronoi[0].Y = -2049 }, ErrRange, "voronoi[0] (100, -2049)"},
 		{"stamp", func(p *DNetPacket) { p.StampMs = MaxStampMs + 1 }, ErrRange, "stamp 9223372036855 ms"},
+		{"version 3", func(p *DNetPacket) { p.Version = 3 }, ErrVersion, "dnet version 3"},
+		{"echo in version 1", func(p *DNetPacket) { p.EchoPlayer = 2 }, ErrRange, "version 1 carries no echo"},
+		{"echo stamp without player", func(p *DNetPacket) { p.Version, p.EchoStampMs = 2, 9 }, ErrReserved, "echo without player has stamp 9"},
 	} {
 		p := dnetGolden
 		tc.mod(&p)
@@ -363,6 +470,7 @@ func TestDNetLayoutContiguous(t *testing.T) {
 		{"to_reach_ball", dnOffToReachBall, 2}, {"ball_age", dnOffBallAge, 2},
 		{"ball_quality", dnOffBallQuality, 1}, {"field_quality", dnOffFieldQuality, 1},
 		{"field_consistency", dnOffFieldConsist, 1}, {"voronoi", dnOffVoronoi, MaxVoronoi * dnVoronoiSize},
+		{"echo_player", dnOffEchoPlayer, 1}, {"echo_stamp", dnOffEchoStamp, 4}, {"echo_hold", dnOffEchoHold, 2},
 		{"tag", dnOffTag, TagSize},
 	}
 	next := 0

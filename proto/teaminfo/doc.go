@@ -53,12 +53,14 @@
 // # Format dnet
 //
 // dnet is dnetwork's own format: versioned, fixed-size, little-endian, small enough for
-// the SPL cap of 128 bytes with a tag: [DNetSize] = 102 bytes, [DNetTaggedSize] = 118
-// with the authentication tag. Version 1:
+// the SPL cap of 128 bytes with a tag. Version 2 ([DNetVersion], written) is
+// [DNetSize] = 109 bytes, [DNetTaggedSize] = 125 with the authentication tag; version 1
+// ([DNetVersion1], still read) is the same without the echo: [DNetSizeV1] = 102 bytes,
+// [DNetTaggedSizeV1] = 118 with the tag.
 //
 //	off size field               unit / code                       range
 //	  0    3 magic               "DNt" = 44 4e 74
-//	  3    1 version             1
+//	  3    1 version             2 (1: the packet ends after voronoi)
 //	  4    1 header flags        bit 0: tag present; bits 1-7 zero
 //	  5    1 team_number
 //	  6    1 player_number
@@ -89,7 +91,18 @@
 //	 82    1 field_quality       u8, fraction × 254                  0 .. 1
 //	 83    1 field_consistency   u8, fraction × 254                  0 .. 1
 //	 84   18 voronoi             6 × (x, y) 12-bit cm, 3 bytes each  ±20.47 m
-//	102   16 tag                 only when header bit 0 is set
+//	102    1 echo_player         player whose packet is answered; 0: none   (version 2)
+//	103    4 echo_stamp          u32: low 32 bits of that packet's stamp, ms (version 2)
+//	107    2 echo_hold           u16 ms: our stamp - when we received it      (version 2)
+//	109   16 tag                 only when header bit 0 is set (version 1: at 102)
+//
+// The echo lets a teammate measure its clock against ours, as NTP does: it sent a
+// packet stamped T1 (its clock), we received it at T2 and sent this one at T3 = stamp
+// (our clock), it receives this one at T4 (its clock). echo_stamp gives T1, stamp minus
+// echo_hold gives T2; T2 and T3 are truncated to whole milliseconds before the
+// subtraction, so the hold is exact in milliseconds. With echo_player 0, echo_stamp and
+// echo_hold must be zero. A sender that held a packet longer than 65.535 s sends no echo
+// of it. Package clock/offset turns echoes into offset estimates with an error bound.
 //
 // Status flags (bit: name): 0 incapacitated, 1 fallen, 2 penalised, 3 attack_right,
 // 4 priority, 5 see_ball, 6 see_circle, 7 see_goal, 8 gc_connected, 9 gc_stopped.
@@ -108,17 +121,20 @@
 // [ErrRange]; reserved bits that are set make decoding fail with [ErrReserved].
 //
 // Decoding is strict: magic ([ErrMagic]), version ([ErrVersion]), reserved header bits,
-// then the exact length for the tag flag ([ErrLength]). Anything not version 1 is
-// rejected; a later version gets its own size and its own conversion to [State].
+// then the exact length for the version and the tag flag ([ErrLength]). Versions other
+// than 1 and 2 are rejected; a later version gets its own size and its own conversion
+// to [State]. [DNetPacket.Version] holds the version decoded and chooses the version
+// encoded (0: [DNetVersion]); a version 1 packet cannot carry an echo ([ErrRange]).
 //
 // # Authentication
 //
 // A team may share a secret ([NewKey]). A signed packet sets header bit 0 and appends
-// HMAC-SHA-256(key, packet bytes 0..101) truncated to 16 bytes. [DNetPacket.Decode] with
+// HMAC-SHA-256(key, every byte before the tag: 0..108, version 1: 0..101) truncated to
+// 16 bytes. [DNetPacket.Decode] with
 // a key checks the tag in constant time before it parses any field and fails with
 // [ErrAuth] on a mismatch or when the packet carries no tag. Without a key a tagged
 // packet decodes with [AuthUnverified]. The tag covers team and player numbers, sequence
-// number and stamp, so a [ReplayFilter] fed only verified packets also stops replays
+// number, stamp and echo, so a [ReplayFilter] fed only verified packets also stops replays
 // (within the limits its documentation states).
 //
 // # Model
@@ -126,7 +142,8 @@
 // [State] uses SI units: metres, radians, seconds; qualities are fractions. It converts
 // from and to both formats, so a node can receive either and send either. zju carries no
 // sequence number, fallen, penalised, gc_stopped, team ball, time to reach the ball, ball
-// age, game phase, set play or voronoi points (durations come out as NaN, the rest as
-// zero); dnet carries no recv_timestamp, test byte or z of points. Converting zju to the
-// model and back is exact up to float64 rounding of the unit factors (cm/m, deg/rad).
+// age, game phase, set play, voronoi points or clock echo (durations come out as NaN, the
+// rest as zero); dnet carries no recv_timestamp, test byte or z of points, and dnet
+// version 1 no clock echo. Converting zju to the model and back is exact up to float64
+// rounding of the unit factors (cm/m, deg/rad).
 package teaminfo

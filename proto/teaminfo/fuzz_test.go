@@ -92,17 +92,29 @@ func FuzzZJU(f *testing.F) {
 func FuzzDNet(f *testing.F) {
 	plain := readHex(f, "dnet-v1.txt")
 	tagged := readHex(f, "dnet-v1-tagged.hex")
+	plain2 := readHex(f, "dnet-v2.txt")
+	tagged2 := readHex(f, "dnet-v2-tagged.hex")
 	f.Add(plain, []byte(goldenKey))
 	f.Add(tagged, []byte(goldenKey))
 	f.Add(tagged, []byte("other key"))
-	f.Add(tagged[:DNetTaggedSize-1], []byte(goldenKey))
-	f.Add(plain[:DNetSize-1], []byte("k"))
+	f.Add(tagged[:DNetTaggedSizeV1-1], []byte(goldenKey))
+	f.Add(plain[:DNetSizeV1-1], []byte("k"))
+	f.Add(plain2, []byte(goldenKey))
+	f.Add(tagged2, []byte(goldenKey))
+	f.Add(tagged2[:DNetTaggedSize-1], []byte(goldenKey))
 	f.Add([]byte("DNt\x02"), []byte("k"))
-	zero := make([]byte, DNetSize)
+	f.Add([]byte("DNt\x03\x00"), []byte("k"))
+	zero := make([]byte, DNetSizeV1)
 	copy(zero, "DNt\x01")
 	f.Add(zero, []byte{0})
+	zero2 := make([]byte, DNetSize)
+	copy(zero2, "DNt\x02")
+	f.Add(zero2, []byte{0})
+	noPlayer := bytes.Clone(plain2)
+	noPlayer[dnOffEchoPlayer] = 0
+	f.Add(noPlayer, []byte("k"))
 	junk := bytes.Clone(plain)
-	for i := dnOffVoronoi + 3*dnVoronoiSize; i < DNetSize; i++ {
+	for i := dnOffVoronoi + 3*dnVoronoiSize; i < DNetSizeV1; i++ {
 		junk[i] = 0xa5 // unused voronoi slots
 	}
 	f.Add(junk, []byte("k"))
@@ -124,16 +136,18 @@ func FuzzDNet(f *testing.F) {
 			t.Fatalf("round trip: err %v\n got % x\nwant % x", err, out, b)
 		}
 
-		// Through the model: the same bytes, minus tag and unused voronoi slots.
+		// Through the model: the same bytes in the current version, minus tag and unused
+		// voronoi slots (a version 1 packet gains an empty echo).
 		var s State
 		p.ToState(&s)
 		viaState, err := AppendDNet(nil, &s, nil)
 		if err != nil {
 			t.Fatalf("model trip: %v", err)
 		}
-		want := bytes.Clone(b[:DNetSize])
-		want[dnOffHeaderFlags] = 0
-		clear(want[dnOffVoronoi+int(p.VoronoiLen)*dnVoronoiSize:])
+		body, _ := DNetVersionSize(p.Version, false)
+		want := append(bytes.Clone(b[:body]), make([]byte, DNetSize-body)...)
+		want[dnOffVersion], want[dnOffHeaderFlags] = DNetVersion, 0
+		clear(want[dnOffVoronoi+int(p.VoronoiLen)*dnVoronoiSize : DNetSizeV1])
 		if !bytes.Equal(viaState, want) {
 			t.Fatalf("model trip:\n got % x\nwant % x", viaState, want)
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // Key is a team's shared secret for dnet authentication tags: HMAC-SHA-256 over the
-// packet's first DNetSize bytes (header flag "tagged" included), truncated to TagSize
+// packet's bytes before the tag (header flag "tagged" included), truncated to TagSize
 // bytes. A Key is safe for concurrent use; signing and verifying do not allocate in the
 // steady state (HMAC states are pooled).
 type Key struct {

@@ -146,6 +146,24 @@ type State struct {
 
 	Voronoi    [MaxVoronoi]Point // dnet only; the first VoronoiLen entries are valid
 	VoronoiLen int
+
+	// Echo answers one teammate's packet, so that it can tell its clock from ours (dnet
+	// version 2 only; zero when the packet answers none).
+	Echo Echo
+}
+
+// Echo is a teammate packet that a packet answers: from it and the answering packet's
+// stamp, the teammate learns when its packet arrived in the sender's clock (see package
+// clock/offset).
+type Echo struct {
+	// Player is the player number of the teammate whose packet is answered; 0: none.
+	Player uint8
+	// StampMs is the low 32 bits of that packet's stamp, in whole milliseconds.
+	StampMs uint32
+	// Hold is the answering packet's stamp minus the time the sender received the
+	// answered packet, both truncated to whole milliseconds first (so a whole number of
+	// milliseconds, 0 .. MaxEchoHoldMs).
+	Hold time.Duration
 }
 
 // VoronoiPoints returns the valid voronoi points (VoronoiLen clamped to 0..MaxVoronoi).
