@@ -1,0 +1,38 @@
+// Package sim3drelay is a minimal RoboCup 3D simulation agent that connects a robot's
+// dnetwork node to rcssserver3d: it owns the robot's agent connection and relays the
+// team channel between the server and the node's topics.
+//
+//	server ──(time (now t))──────────▶ Relay ──Time──▶ /dnetwork_<id>/sim3d/time (rosgraph_msgs/Clock)
+//	server ──(hear …)────────────────▶ Relay ──Hear──▶ /dnetwork_<id>/sim3d/hear (dmsgs/Sim3dHear)
+//	/dnetwork_<id>/sim3d/say ──Say──▶ Relay ──(say …)──▶ server
+//
+// It does not walk, kick or look: it builds the body, joins the team, beams the robot to
+// its place and stands. It is the agent of "dnetwork sim3d-relay" and of the end-to-end
+// test against a real server; a team's own agent does the same relaying next to its
+// motion and vision.
+//
+// # Connection
+//
+// Run dials Config.Server (retrying until Config.ConnectTimeout), sends (scene ...),
+// waits for the first percept, sends (init (unum n)(teamname T)), waits for the game
+// state that confirms the uniform number, sends (beam x y rot) and closes Ready. The
+// server loses agents that connect in the same cycle, so agents of one server are started
+// one at a time, each after the previous one is Ready. A handshake step that gets no
+// answer within Config.HandshakeTimeout is an error.
+//
+// # Relaying
+//
+// Every percept is parsed with proto/sim3d; its hear perceptors are published as
+// Sim3dHear with the percept's server time (server_time), then the server time itself
+// on Time, so the node counts its talking slots in the server's cycles. A percept that
+// does not parse is counted (ParseErrors) and skipped. Say queues a message for the
+// server; the goroutine that owns the connection writes it at once in its own frame, so
+// it reaches the server in the cycle the node decided it or the next. Messages the
+// server would mangle or choke on (proto/sim3d.ValidateSaySafe) are refused and counted.
+//
+// # Invariants
+//
+// One goroutine reads the connection and only reads; Run's goroutine does every write.
+// Every percept is counted once: Percepts = decoded + ParseErrors. Every say handed to
+// Say is counted once: Said + SayRefused + SayQueueFull, once written or dropped.
+package sim3drelay
