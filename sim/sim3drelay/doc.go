@@ -13,26 +13,32 @@
 //
 // # Connection
 //
-// Run dials Config.Server (retrying until Config.ConnectTimeout), sends (scene ...),
-// waits for the first percept, sends (init (unum n)(teamname T)), waits for the game
-// state that confirms the uniform number, sends (beam x y rot) and closes Ready. The
-// server loses agents that connect in the same cycle, so agents of one server are started
-// one at a time, each after the previous one is Ready. A handshake step that gets no
-// answer within Config.HandshakeTimeout is an error.
+// Run dials Config.Server (retrying until Config.ConnectTimeout), sends (scene <path>
+// <type>), answers the first percept with (init (unum n)(teamname T)), waits for the game
+// state that confirms the uniform number, beams the robot with (beam x y rot) and closes
+// Ready. Every percept is answered with (syn), which the server, in sync mode, waits for
+// from every agent before it simulates the next cycle. The server loses agents that
+// connect in the same cycle, so agents of one server are started one at a time, each
+// after the previous one is Ready. A handshake step that gets no answer within
+// Config.HandshakeTimeout is an error.
 //
 // # Relaying
 //
-// Every percept is parsed with proto/sim3d; its hear perceptors are published as
-// Sim3dHear with the percept's server time (server_time), then the server time itself
-// on Time, so the node counts its talking slots in the server's cycles. A percept that
-// does not parse is counted (ParseErrors) and skipped. Say queues a message for the
-// server; the goroutine that owns the connection writes it at once in its own frame, so
-// it reaches the server in the cycle the node decided it or the next. Messages the
-// server would mangle or choke on (proto/sim3d.ValidateSaySafe) are refused and counted.
+// Every percept is parsed with proto/sim3d. Once the robot is in the game, its hear
+// perceptors are published as Sim3dHear with the percept's server time (server_time),
+// then the server time itself on Time, so the node counts its talking slots in the
+// server's cycles; before, the robot is in no team and its own messages would come back
+// as someone else's. A percept that does not parse is counted (ParseErrors), skipped and
+// still answered. Say queues a message for the server; the goroutine that owns the
+// connection writes it at once in its own frame, so the server takes it in the cycle
+// after the one the node decided it in, or one later when ROS or the machine is slow.
+// Messages the server would mangle or choke on (proto/sim3d.ValidateSaySafe) are refused
+// and counted, and so are says that come before the robot joined.
 //
 // # Invariants
 //
 // One goroutine reads the connection and only reads; Run's goroutine does every write.
 // Every percept is counted once: Percepts = decoded + ParseErrors. Every say handed to
-// Say is counted once: Said + SayRefused + SayQueueFull, once written or dropped.
+// Say is counted once, when written or dropped: Said + SayRefused + SayQueueFull +
+// SayEarly.
 package sim3drelay

@@ -189,8 +189,9 @@ func checkLoss(t *testing.T, logs []*talkLog, start, end float64) {
 			heard := logs[j].heardFrom(sp.team)
 			miss := 0
 			for _, m := range said {
-				if !heard[m] {
+				if !heard[m.msg] {
 					miss++
+					t.Logf("robot %d did not hear robot %d's message said at server time %.2f", ls.id, sp.id, m.at)
 				}
 			}
 			t.Logf("robot %d → robot %d: %d of %d heard", sp.id, ls.id, len(said)-miss, len(said))
@@ -406,13 +407,13 @@ func (l *talkLog) hear(h *dmsgs.Sim3dHear) {
 	l.mu.Unlock()
 }
 
-func (l *talkLog) saidBetween(from, to float64) []string {
+func (l *talkLog) saidBetween(from, to float64) []said {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []string
+	var out []said
 	for _, s := range l.said {
 		if s.at >= from && s.at <= to {
-			out = append(out, s.msg)
+			out = append(out, s)
 		}
 	}
 	return out

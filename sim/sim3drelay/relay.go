@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
@@ -108,7 +109,8 @@ type Relay struct {
 	log  *slog.Logger
 	says chan string
 
-	ready chan struct{}
+	ready  chan struct{}
+	joined atomic.Bool // set when ready is closed
 
 	mu     sync.Mutex
 	st     Status
@@ -165,9 +167,14 @@ func (r *Relay) Status() Status {
 	return r.st
 }
 
-// Say queues a message for the server. It never blocks: a message that is not safe to
-// say, or that finds the queue full, is counted and dropped.
+// Say queues a message for the server. It never blocks: a message that comes before the
+// robot is in the game, is not safe to say, or finds the queue full is counted and
+// dropped.
 func (r *Relay) Say(m *dmsgs.Sim3dSay) {
+	if !r.joined.Load() {
+		r.count(func(s *Status) { s.SayEarly++ })
+		return
+	}
 	if err := sim3d.ValidateSaySafe(m.Message); err != nil {
 		r.count(func(s *Status) { s.SayRefused++ })
 		r.warn("say refused", "refusing a say the server would mangle", "err", err)
@@ -262,6 +269,7 @@ func (r *Relay) Run(ctx context.Context) error {
 				timeout.Stop()
 				st := r.Status()
 				r.log.Info("joined", "unum", st.Unum, "side", st.Side, "server_time", st.ServerTime)
+				r.joined.Store(true)
 				close(r.ready)
 			default:
 				err = send(sim3d.Syn{})
@@ -270,10 +278,6 @@ func (r *Relay) Run(ctx context.Context) error {
 				return r.quiet(ctx, fmt.Errorf("sim3drelay: answering a percept: %w", err))
 			}
 		case msg := <-r.says:
-			if state != stateRelay {
-				r.count(func(s *Status) { s.SayEarly++ })
-				continue
-			}
 			if err := say(msg); err != nil {
 				return r.quiet(ctx, err)
 			}
@@ -327,7 +331,8 @@ func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) er
 			return err
 		}
 		var ev percept
-		if err := tree.Parse(payload); err == nil {
+		err = tree.Parse(payload)
+		if err == nil {
 			err = p.Decode(&tree)
 		}
 		if err != nil {
