@@ -268,7 +268,7 @@ func (r *Relay) Run(ctx context.Context) error {
 				state = stateRelay
 				timeout.Stop()
 				st := r.Status()
-				r.log.Info("joined", "unum", st.Unum, "side", st.Side, "server_time", st.ServerTime)
+				r.log.Info("joined", "side", st.Side, "server_time", st.ServerTime)
 				r.joined.Store(true)
 				close(r.ready)
 			default:
