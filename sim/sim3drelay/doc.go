@@ -24,10 +24,9 @@
 //
 // # Relaying
 //
-// Every percept is parsed with proto/sim3d. Once the robot is in the game, its hear
-// perceptors are published as Sim3dHear with the percept's server time (server_time),
-// then the server time itself on Time, so the node counts its talking slots in the
-// server's cycles; before, the robot is in no team and its own messages would come back
+// Every percept is parsed with proto/sim3d. Once the robot is in the game, its server
+// time is published on Time, so the node counts its talking slots in the server's cycles,
+// then its hear perceptors as Sim3dHear with that server time (server_time); before, the robot is in no team and its own messages would come back
 // as someone else's. A percept that does not parse is counted (ParseErrors), skipped and
 // still answered. Say queues a message for the server; the goroutine that owns the
 // connection writes it at once in its own frame, so the server takes it in the cycle

@@ -367,8 +367,24 @@ func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) er
 	}
 }
 
-// publish hands the node the percept's hears, then its server time.
+// publish hands the node the percept's server time first, so that it decides its turn
+// without waiting for the rest, then its hears.
 func (r *Relay) publish(p *sim3d.Percept) {
+	if p.HasNow && p.Now >= 0 && p.Now <= math.MaxInt32 {
+		sec, frac := math.Modf(p.Now)
+		ns := min(uint32(math.Round(frac*1e9)), 999_999_999)
+		err := r.deps.Time.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.Time{Sec: int32(sec), Nanosec: ns}})
+		r.count(func(s *Status) {
+			if err != nil {
+				s.TimeErrors++
+			} else {
+				s.Times++
+			}
+		})
+		if err != nil {
+			r.warn("time publish", "cannot publish the server time", "err", err)
+		}
+	}
 	for i := range p.Hears {
 		h := &p.Hears[i]
 		m := dmsgs.Sim3dHear{GameTime: h.Time, Team: h.Team, Own: h.Self,
@@ -390,22 +406,6 @@ func (r *Relay) publish(p *sim3d.Percept) {
 		if err != nil {
 			r.warn("hear publish", "cannot publish a hear", "err", err)
 		}
-	}
-	if !p.HasNow || p.Now < 0 || p.Now > math.MaxInt32 {
-		return
-	}
-	sec, frac := math.Modf(p.Now)
-	ns := min(uint32(math.Round(frac*1e9)), 999_999_999)
-	err := r.deps.Time.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.Time{Sec: int32(sec), Nanosec: ns}})
-	r.count(func(s *Status) {
-		if err != nil {
-			s.TimeErrors++
-		} else {
-			s.Times++
-		}
-	})
-	if err != nil {
-		r.warn("time publish", "cannot publish the server time", "err", err)
 	}
 }
 
