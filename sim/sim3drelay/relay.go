@@ -374,16 +374,7 @@ func (r *Relay) publish(p *sim3d.Percept) {
 		sec, frac := math.Modf(p.Now)
 		ns := min(uint32(math.Round(frac*1e9)), 999_999_999)
 		err := r.deps.Time.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.Time{Sec: int32(sec), Nanosec: ns}})
-		r.count(func(s *Status) {
-			if err != nil {
-				s.TimeErrors++
-			} else {
-				s.Times++
-			}
-		})
-		if err != nil {
-			r.warn("time publish", "cannot publish the server time", "err", err)
-		}
+		r.published(err, "the server time", &r.st.Times, &r.st.TimeErrors)
 	}
 	for i := range p.Hears {
 		h := &p.Hears[i]
@@ -395,17 +386,22 @@ func (r *Relay) publish(p *sim3d.Percept) {
 		if r.cfg.OnHear != nil {
 			r.cfg.OnHear(&m)
 		}
-		err := r.deps.Hear.Publish(&m)
-		r.count(func(s *Status) {
-			if err != nil {
-				s.HearErrors++
-			} else {
-				s.Hears++
-			}
-		})
-		if err != nil {
-			r.warn("hear publish", "cannot publish a hear", "err", err)
-		}
+		r.published(r.deps.Hear.Publish(&m), "a hear", &r.st.Hears, &r.st.HearErrors)
+	}
+}
+
+// published counts one publication of what in ok or, with a warning, in failed (fields
+// of r.st).
+func (r *Relay) published(err error, what string, ok, failed *uint64) {
+	r.mu.Lock()
+	if err != nil {
+		*failed++
+	} else {
+		*ok++
+	}
+	r.mu.Unlock()
+	if err != nil {
+		r.warn("publish "+what, "cannot publish "+what, "err", err)
 	}
 }
 
