@@ -27,9 +27,8 @@ type Config struct {
 	// decoding (servers with LabelMessages on, the default, label every message).
 	TeamName string
 	// SlotCycles is the length of one talking slot in server cycles, MinSlotCycles..
-	// MaxSlotCycles (default DefaultSlotCycles, 3: one cycle of margin for a relayed say
-	// that reaches the server a cycle late). Every robot of the team must use the same
-	// value.
+	// MaxSlotCycles (default DefaultSlotCycles, 4: two cycles of margin for a relayed say
+	// that reaches the server late). Every robot of the team must use the same value.
 	SlotCycles int
 	// Key seeds the team codec's checksum (proto/sim3d.NewTeamCodec); every robot of the
 	// team uses the same key, for example the team name. It separates teams, it does not
@@ -56,7 +55,7 @@ const (
 	DefaultBallForget        = sim3dproto.BallAgeMax
 )
 
-// DefaultConfig returns the defaults: 11 slots of 3 cycles, 20 ms cycle, 1 s server time timeout,
+// DefaultConfig returns the defaults: 11 slots of 4 cycles, 20 ms cycle, 1 s server time timeout,
 // 12.7 s ball memory. Player must still be set.
 func DefaultConfig() Config {
 	return Config{

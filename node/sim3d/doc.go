@@ -41,11 +41,12 @@
 //
 //	cycle mod (k·TeamSize) == k·(n-1)
 //
-// which for k = 2 is UT Austin Villa's rule (cycles mod 22 == 2·(u-1)). The default k = 3
-// adds a cycle of margin: the say crosses ROS to the agent, which sends it with its next
-// action message, in the cycle it was decided in or the next. With k = 2 a say sent one
-// cycle late takes the capacity the next speaker's message needs; with k = 3 a say up to
-// one cycle late is still heard. Every player talks once per round of k·TeamSize cycles.
+// which for k = 2 is UT Austin Villa's rule (cycles mod 22 == 2·(u-1)). The default k = 4
+// adds two cycles of margin: the say crosses ROS to the agent and reaches the server one
+// cycle after the turn, or two or three when the machine is busy. With k = 2 a say one
+// cycle later than the one before it takes the capacity the next speaker's message needs;
+// with k a say up to k-2 cycles later is still heard (see Slot for measurements). Every
+// player talks once per round of k·TeamSize cycles.
 //
 // Cycles are counted on one of two time bases:
 //
@@ -83,7 +84,7 @@
 //	age                    server cycles from the sender's turn to the hear: the hear's
 //	                       server_time gives its cycle h, the sender's last turn at or
 //	                       before h-2 the cycle s it decided in; age = (h-s)·Cycle, two
-//	                       cycles or three for a say relayed late. Without server_time
+//	                       cycles or more for a say relayed late. Without server_time
 //	                       (0), two cycles. The agent-to-node delay is not included.
 //	sequence               the 8-bit sequence number (wraps at 256)
 //	format                 FORMAT_DNET (TeamInfoFormat): .msg has no sim3d value, and
