@@ -99,7 +99,8 @@ func TestE2ESim3dServerTime(t *testing.T) {
 	cfg.Sim3D.Key = "ZJUDancer"
 	cfg.Sim3D.TeamSize = 2
 	cfg.Sim3D.SlotCycles = 3
-	startNode(t, getenv, cfg)
+	cfg.Sim3D.ServerTimeTimeout = 10 * time.Second // a loaded machine must not fall back to the clock
+	n := startNode(t, getenv, cfg)
 	tester := rosNode(t, getenv, "tester", &syncBuffer{})
 	clk, err := ros.NewPublisher[rosgraph_msgs.Clock](tester, "/dnetwork_1/sim3d/time", ros.QoSDefault)
 	if err != nil {
@@ -119,14 +120,34 @@ func TestE2ESim3dServerTime(t *testing.T) {
 	waitMatched(t, "sim3d/say", sub.PublisherCount)
 	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
 
-	// Server cycles 1001..1120 at a quarter of real time: 20 of them are player 1's
-	// (cycle mod 6 == 0), whatever the clock says.
-	const first, last = 1001, 1120
-	for c := first; c <= last; c++ {
+	publish := func(c int) {
 		d := time.Duration(c) * 20 * time.Millisecond
 		if err := clk.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.Time{Sec: int32(d / time.Second), Nanosec: uint32(d % time.Second)}}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// Until the first server time arrives the robot talks on its clock: count from then.
+	publish(1000)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if s, ok := diagStatus(ptr(n.Diagnostics()), "dnetwork_1: sim3d"); ok && s.Message == "time base server" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the robot did not take the server time")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // says on the clock before still in flight
+	mu.Lock()
+	said = 0
+	mu.Unlock()
+
+	// Server cycles 1001..1120 at a quarter of real time: 20 of them are player 1's
+	// (cycle mod 6 == 0), whatever the clock says.
+	const first, last = 1001, 1120
+	for c := first; c <= last; c++ {
+		publish(c)
 		time.Sleep(80 * time.Millisecond)
 	}
 	want := 0
@@ -135,16 +156,16 @@ func TestE2ESim3dServerTime(t *testing.T) {
 			want++
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline = time.Now().Add(5 * time.Second)
 	for {
 		mu.Lock()
-		n := said
+		got := said
 		mu.Unlock()
-		if n == want {
+		if got == want {
 			break
 		}
-		if n > want || time.Now().After(deadline) {
-			t.Fatalf("said %d messages in server cycles %d..%d, want %d", n, first, last, want)
+		if got > want || time.Now().After(deadline) {
+			t.Fatalf("said %d messages in server cycles %d..%d, want %d", got, first, last, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -157,3 +178,5 @@ func TestE2ESim3dServerTime(t *testing.T) {
 		return false
 	})
 }
+
+func ptr[T any](v T) *T { return &v }
