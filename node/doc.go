@@ -34,6 +34,7 @@
 //	/dnetwork_<id>/swarm/send      dmsgs/SwarmMessage             in         reliable, keep last 10
 //	/dnetwork_<id>/sim3d/say       dmsgs/Sim3dSay                 out        reliable, keep last 10
 //	/dnetwork_<id>/sim3d/hear      dmsgs/Sim3dHear                in         reliable, keep last 10
+//	/dnetwork_<id>/sim3d/time      rosgraph_msgs/Clock            in         reliable, keep last 10
 //	/dmotion_<id>/MotionInfo       dmsgs/MotionInfo               in         best effort, keep last 10
 //	/dbehavior_<id>/BehaviorInfo   dmsgs/BehaviorInfo             in         best effort, keep last 10
 //	/dvision_<id>/VisionInfo       dmsgs/VisionInfo               in         best effort, keep last 10

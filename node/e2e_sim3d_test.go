@@ -10,7 +10,9 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
 )
 
 // TestE2ESim3d runs two robots whose team talk goes over the 3D simulator's say/hear
@@ -83,3 +85,98 @@ func TestE2ESim3d(t *testing.T) {
 		t.Errorf("messages said: %v", said)
 	}
 }
+
+// TestE2ESim3dServerTime hands a robot the server time on /dnetwork_1/sim3d/time, as the
+// agent relays it, and checks that the robot talks in its turns of the server's cycles:
+// player 1 of 2 with three-cycle slots says once in every six server cycles, however
+// fast the server's time runs against the clock.
+func TestE2ESim3dServerTime(t *testing.T) {
+	getenv := testEnv(t, domainSim3d)
+	cfg := baseConfig(1)
+	cfg.TeamEnabled = false
+	cfg.GameControllerPort = freePorts(t, 1)[0]
+	cfg.Sim3DEnabled = true
+	cfg.Sim3D.Key = "ZJUDancer"
+	cfg.Sim3D.TeamSize = 2
+	cfg.Sim3D.SlotCycles = 3
+	cfg.Sim3D.ServerTimeTimeout = 10 * time.Second // a loaded machine must not fall back to the clock
+	n := startNode(t, getenv, cfg)
+	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	clk, err := ros.NewPublisher[rosgraph_msgs.Clock](tester, "/dnetwork_1/sim3d/time", ros.QoSDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, "sim3d/time", clk.SubscriptionCount)
+	var mu sync.Mutex
+	var said int
+	sub, err := ros.NewSubscription(tester, "/dnetwork_1/sim3d/say", ros.QoSDefault, func(*dmsgs.Sim3dSay) {
+		mu.Lock()
+		said++
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, "sim3d/say", sub.PublisherCount)
+	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
+
+	publish := func(c int) {
+		d := time.Duration(c) * 20 * time.Millisecond
+		if err := clk.Publish(&rosgraph_msgs.Clock{Clock: builtin_interfaces.Time{Sec: int32(d / time.Second), Nanosec: uint32(d % time.Second)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Until the first server time arrives the robot talks on its clock: count from then.
+	publish(1000)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if s, ok := diagStatus(ptr(n.Diagnostics()), "dnetwork_1: sim3d"); ok && s.Message == "time base server" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the robot did not take the server time")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // says on the clock before still in flight
+	mu.Lock()
+	said = 0
+	mu.Unlock()
+
+	// Server cycles 1001..1120 at a quarter of real time: 20 of them are player 1's
+	// (cycle mod 6 == 0), whatever the clock says.
+	const first, last = 1001, 1120
+	for c := first; c <= last; c++ {
+		publish(c)
+		time.Sleep(80 * time.Millisecond)
+	}
+	want := 0
+	for c := first; c <= last; c++ {
+		if c%6 == 0 {
+			want++
+		}
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		got := said
+		mu.Unlock()
+		if got == want {
+			break
+		}
+		if got > want || time.Now().After(deadline) {
+			t.Fatalf("said %d messages in server cycles %d..%d, want %d", got, first, last, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	diags.wait(t, 0, 5*time.Second, "sim3d diagnostics on the server's time", func(a *dm.DiagnosticArray) bool {
+		for _, s := range a.Status {
+			if s.Name == "dnetwork_1: sim3d" {
+				return s.Message == "time base server"
+			}
+		}
+		return false
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

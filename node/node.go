@@ -24,6 +24,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -57,6 +58,7 @@ const (
 	TopicSwarmNeighbors  = "swarm/neighbors"
 	TopicSim3dSay        = "sim3d/say"
 	TopicSim3dHear       = "sim3d/hear"
+	TopicSim3dTime       = "sim3d/time"
 	TopicDiagnostics     = "/diagnostics"
 	// ServiceGCMessage sends a message in the next HL return packet (dmsgs/GCMessage).
 	ServiceGCMessage = "GCMessage"
@@ -233,6 +235,16 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		}
 		n.entities = append(n.entities, hear)
 		extra = append(extra, hear)
+		// The server time of every percept, as the agent relays it: the talking slots
+		// follow the server's cycles.
+		srvTime, err := ros.NewSubscription(rn, prefix+TopicSim3dTime, ros.QoSDefault, func(m *rosgraph_msgs.Clock) {
+			n.sim3d.SetServerTime(float64(m.Clock.Sec) + float64(m.Clock.Nanosec)/1e9)
+		})
+		if err != nil {
+			return nil, err
+		}
+		n.entities = append(n.entities, srvTime)
+		extra = append(extra, srvTime)
 	}
 
 	// World info.

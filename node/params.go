@@ -259,6 +259,7 @@ func (b *binder) bind(c *Config) {
 	b.text("sim3d.team_name", d.TeamName, "Our team's name; hear perceptors labelled with another team are dropped. Empty: no check.", "",
 		func(v string) error { d.TeamName = v; return nil })
 	b.integer("sim3d.team_size", &d.TeamSize, 1, 11, "Players sharing the channel (slots per round); the same on every robot.")
+	b.integer("sim3d.slot_cycles", &d.SlotCycles, 2, 10, "Server cycles per talking slot (2 plus margin for a say relayed late); the same on every robot.")
 	b.seconds("sim3d.cycle", &d.Cycle, 0.001, 1, "The simulator's cycle, seconds.")
 	b.seconds("sim3d.ball_forget", &d.BallForget, 0.1, 12.7, "How long after it was last seen the ball is still reported, seconds.")
 

@@ -6,6 +6,13 @@ set -euo pipefail
 pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
       python3-colcon-recursive-crawl python3-colcon-package-information)
+# The RoboCup 3D simulation server of the end-to-end test, when ../shared/simspark lies
+# beside the clone: its runtime packages here, the server itself (to /opt/simspark) below.
+simspark_tar="$(cd "$(dirname "$0")/.." && pwd)/../shared/simspark/simspark-install.tar.gz"
+if [ -f "$simspark_tar" ]; then
+  pkgs+=(ruby libruby3.1 libode8 libboost-regex1.74.0 libboost-thread1.74.0 libsdl1.2debian
+         libdevil1c2 libfreetype6 libgl1 libglu1-mesa)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,6 +26,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -f "$simspark_tar" ] && [ ! -e /opt/simspark/run-rcssserver3d.sh ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to unpack $simspark_tar to /opt/simspark" >&2
+    exit 1
+  fi
+  echo "setup: unpacking SimSpark to /opt/simspark"
+  tar -C / -xzf "$simspark_tar"
 fi
 command -v go >/dev/null || { echo "setup: go not found on PATH (need Go 1.26+)" >&2; exit 1; }
 go mod download

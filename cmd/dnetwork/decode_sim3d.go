@@ -9,7 +9,7 @@ import (
 func init() {
 	registerDecoder(&packetDecoder{
 		proto:   "sim3d",
-		summary: "RoboCup 3D simulation hear perceptors, server messages and say strings, one per line (--auth-key keys the team codec)",
+		summary: "RoboCup 3D simulation server messages (time, GS, hear), agent commands and say strings, one per line (--auth-key keys the team codec)",
 		order:   90,
 		text:    true,
 		decode:  decodeSim3D,
@@ -26,11 +26,18 @@ type sim3dRecord struct {
 	Now      *float64       `json:"now,omitempty"`
 	Game     *sim3dGame     `json:"game,omitempty"`
 	Messages []sim3dMessage `json:"messages"`
+	// Skipped names the perceptors of a server message that are not decoded (GYR, HJ,
+	// See, ...), in order.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 type sim3dGame struct {
-	Time     float64 `json:"time"`
-	PlayMode string  `json:"play_mode"`
+	Time       float64 `json:"time"`
+	PlayMode   string  `json:"play_mode"`
+	Unum       int     `json:"unum,omitempty"`
+	Side       string  `json:"side,omitempty"`
+	ScoreLeft  *int    `json:"score_left,omitempty"`
+	ScoreRight *int    `json:"score_right,omitempty"`
 }
 
 // sim3dMessage is one heard or said message and, when it is a team message of ours, its
@@ -81,35 +88,12 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 		return nil, err
 	}
 	root := t.Root()
-	switch {
-	case root.Find("hear").Valid():
-		var p sim3d.Percept
-		if err := p.Decode(&t); err != nil {
-			return nil, err
-		}
-		rec.Input = "perceptor"
-		if root.Len() == 1 {
-			rec.Input = "hear"
-		}
-		if p.HasNow {
-			rec.Now = &p.Now
-		}
-		if p.HasGame {
-			rec.Game = &sim3dGame{Time: p.Game.Time, PlayMode: p.Game.PlayMode}
-		}
-		for _, h := range p.Hears {
-			m := sim3dMessageFor(h.Message, codec)
-			m.Kind, m.Team, m.Time, m.Self = "hear", h.Team, &h.Time, &h.Self
-			if !h.Self {
-				m.Direction = &h.Direction
-			}
-			rec.Messages = append(rec.Messages, m)
-		}
-	case root.Find("say").Valid():
+	if sim3dCommands(root) {
 		rec.Input = "commands"
-		if root.Len() == 1 {
+		if root.Len() == 1 && root.First().HeadIs("say") {
 			rec.Input = "say"
 		}
+		rec.Messages = []sim3dMessage{}
 		err := sim3d.ParseCommands(&t, b, func(c sim3d.Command) error {
 			if s, ok := c.(sim3d.Say); ok {
 				rec.Messages = append(rec.Messages, sim3dSay(s.Message, codec))
@@ -119,10 +103,59 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-	default:
-		return nil, fmt.Errorf("%w: no hear or say expression in %d bytes", sim3d.ErrNoHear, len(b))
+		return rec, nil
+	}
+	// A server message: every perceptor known here is decoded, the rest are named.
+	var p sim3d.Percept
+	if err := p.Decode(&t); err != nil {
+		return nil, err
+	}
+	rec.Input = "perceptor"
+	if root.Len() == 1 && root.First().HeadIs("hear") {
+		rec.Input = "hear"
+	}
+	if p.HasNow {
+		rec.Now = &p.Now
+	}
+	if p.HasGame {
+		g := p.Game
+		rec.Game = &sim3dGame{Time: g.Time, PlayMode: g.PlayMode, Unum: g.Unum, Side: g.Side}
+		if g.HasScore {
+			rec.Game.ScoreLeft, rec.Game.ScoreRight = &g.ScoreLeft, &g.ScoreRight
+		}
+	}
+	rec.Messages = []sim3dMessage{}
+	for _, h := range p.Hears {
+		m := sim3dMessageFor(h.Message, codec)
+		m.Kind, m.Team, m.Time, m.Self = "hear", h.Team, &h.Time, &h.Self
+		if !h.Self {
+			m.Direction = &h.Direction
+		}
+		rec.Messages = append(rec.Messages, m)
+	}
+	for n := root.First(); n.Valid(); n = n.Next() {
+		switch h := n.Head(); {
+		case h == nil:
+			return nil, fmt.Errorf("%w: a server message holds perceptor lists, got %s", sim3d.ErrSyntax, n.Text())
+		case n.HeadIs("time") || n.HeadIs("GS") || n.HeadIs("hear"):
+		default:
+			rec.Skipped = append(rec.Skipped, string(h))
+		}
 	}
 	return rec, nil
+}
+
+// sim3dCommands reports whether a parsed line is an agent message: its first expression
+// is an effector command other than a joint (scene, init, beam, say, syn) or it holds a
+// say. Everything else is read as a server message.
+func sim3dCommands(root sim3d.Node) bool {
+	first := root.First()
+	for _, c := range []string{"scene", "init", "beam", "say", "syn"} {
+		if first.HeadIs(c) {
+			return true
+		}
+	}
+	return root.Find("say").Valid()
 }
 
 func sim3dSay(msg string, codec sim3d.TeamCodec) sim3dMessage {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +176,8 @@ func TestDecodeSim3DErrors(t *testing.T) {
 		{"(hear TeamA 12.30 self", "'(' at byte 0 is not closed"},
 		{"(hear TeamA 12.30 sideways x)", "direction"},
 		{"(hear TeamA 12.30 self a b c)", "6 fields"},
-		{"(time (now 1))(GS (t 0) (pm BeforeKickOff))", "no hear or say expression"},
+		{"(time (now 1))(GS (t 0))", "lacks (t ...) or (pm ...)"},
+		{"(time (now 1)) stray", "perceptor lists"},
 		{"(time (now x))(hear 1 self a)", "bad number"},
 		{"(he1 1)(say a(b)", "unbalanced"},
 		{"(he1 fast)(say ab)", "joint he1"},
@@ -197,7 +199,47 @@ func TestDecodeSim3DErrors(t *testing.T) {
 			t.Errorf("%q: record %v, want error with %q", tt.line, r, tt.err)
 		}
 	}
-	if !strings.Contains(stderr, "12 of 12 packets rejected") {
+	if !strings.Contains(stderr, "13 of 13 packets rejected") {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestDecodeSim3DServerLog decodes messages a real rcssserver3d sent: with and without
+// hear perceptors, with team labels off, with the GS penalty info of its fork. A plain
+// server log decodes without a rejected line.
+func TestDecodeSim3DServerLog(t *testing.T) {
+	raw, err := os.ReadFile("../../proto/sim3d/testdata/percepts_real.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := string(raw) + "(time (now 1.5))(GS (unum 2) (team left) (sl 1) (sr 0) (t 0.000) (pm BeforeKickOff))\n"
+	code, recs, stderr := runDecodeCmd(t, in, "--proto", "sim3d")
+	if code != 0 || len(recs) != 5 {
+		t.Fatalf("exit %d, stderr %q, %d records", code, stderr, len(recs))
+	}
+	wantHears := []int{1, 1, 0, 1, 0}
+	for i, r := range recs {
+		if r["input"] != "perceptor" || r["now"] == nil || r["game"] == nil {
+			t.Errorf("record %d: %v", i, r)
+			continue
+		}
+		if ms := r["messages"].([]any); len(ms) != wantHears[i] {
+			t.Errorf("record %d: %d messages, want %d", i, len(ms), wantHears[i])
+		}
+	}
+	if sk := recs[0]["skipped"].([]any); len(sk) < 5 || sk[0] != "GYR" || sk[1] != "ACC" || sk[2] != "HJ" {
+		t.Errorf("skipped perceptors: %v", sk)
+	}
+	if m := recs[1]["messages"].([]any)[0].(map[string]any); m["team"] != "Y" || m["direction"] != 11.41 || m["time"] != 0.02 {
+		t.Errorf("labelled hear: %v", m)
+	}
+	if m := recs[3]["messages"].([]any)[0].(map[string]any); m["team"] != nil || m["direction"] != -44.58 {
+		t.Errorf("unlabelled hear: %v", m)
+	}
+	if g := recs[2]["game"].(map[string]any); g["unum"] != 2.0 || g["side"] != "left" || g["play_mode"] != "BeforeKickOff" {
+		t.Errorf("first percept's game state: %v", g)
+	}
+	if g := recs[4]["game"].(map[string]any); g["score_left"] != 1.0 || g["score_right"] != 0.0 || recs[4]["now"] != 1.5 {
+		t.Errorf("score: %v", recs[4])
 	}
 }

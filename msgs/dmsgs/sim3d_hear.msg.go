@@ -14,6 +14,10 @@ type Sim3dHear struct {
 	// Game time in seconds at which it was heard.
 	GameTime float64
 
+	// Server time in seconds, (time (now t)), of the server message that carried it; 0 when
+	// the agent does not report it.
+	ServerTime float64
+
 	// Team of the speaker (our own team for our own message).
 	Team string
 
@@ -35,12 +39,13 @@ func (*Sim3dHear) DDSTypeName() string { return "dmsgs::msg::dds_::Sim3dHear_" }
 
 // TypeHash returns the REP-2011 type hash of dmsgs/msg/Sim3dHear.
 func (*Sim3dHear) TypeHash() string {
-	return "RIHS01_9e067b29c1fc21d701b9a03778c4b407a8201888768db6388366e58bac0c60af"
+	return "RIHS01_6fa490ac464b9e9bb56d30796f6ae156e24ebcde2522fa55681a5ecb22f7cf6d"
 }
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Sim3dHear) MarshalCDR(e *cdr.Encoder) {
 	e.Float64(m.GameTime)
+	e.Float64(m.ServerTime)
 	e.String(m.Team)
 	e.Bool(m.Own)
 	e.Float32(m.Direction)
@@ -50,6 +55,7 @@ func (m *Sim3dHear) MarshalCDR(e *cdr.Encoder) {
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Sim3dHear) UnmarshalCDR(d *cdr.Decoder) error {
 	m.GameTime = d.Float64()
+	m.ServerTime = d.Float64()
 	m.Team = d.ReadString()
 	m.Own = d.Bool()
 	m.Direction = d.Float32()

@@ -26,6 +26,10 @@ type Config struct {
 	// TeamName, if not empty, drops hear perceptors labelled with another team before
 	// decoding (servers with LabelMessages on, the default, label every message).
 	TeamName string
+	// SlotCycles is the length of one talking slot in server cycles, MinSlotCycles..
+	// MaxSlotCycles (default DefaultSlotCycles, 4: two cycles of margin for a relayed say
+	// that reaches the server late). Every robot of the team must use the same value.
+	SlotCycles int
 	// Key seeds the team codec's checksum (proto/sim3d.NewTeamCodec); every robot of the
 	// team uses the same key, for example the team name. It separates teams, it does not
 	// authenticate. The empty key is valid.
@@ -51,11 +55,12 @@ const (
 	DefaultBallForget        = sim3dproto.BallAgeMax
 )
 
-// DefaultConfig returns the defaults: 11 slots, 20 ms cycle, 1 s server time timeout,
+// DefaultConfig returns the defaults: 11 slots of 4 cycles, 20 ms cycle, 1 s server time timeout,
 // 12.7 s ball memory. Player must still be set.
 func DefaultConfig() Config {
 	return Config{
 		TeamSize:          sim3dproto.MaxUnum,
+		SlotCycles:        DefaultSlotCycles,
 		Cycle:             DefaultCycle,
 		ServerTimeTimeout: DefaultServerTimeTimeout,
 		BallForget:        DefaultBallForget,
@@ -73,6 +78,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Player < 1 || c.Player > min(max(c.TeamSize, 1), sim3dproto.MaxUnum) {
 		bad("player %d, want 1..%d (team size)", c.Player, min(max(c.TeamSize, 1), sim3dproto.MaxUnum))
+	}
+	if c.SlotCycles < MinSlotCycles || c.SlotCycles > MaxSlotCycles {
+		bad("slot cycles %d, want %d..%d", c.SlotCycles, MinSlotCycles, MaxSlotCycles)
 	}
 	if c.Cycle <= 0 {
 		bad("cycle %v, want > 0", c.Cycle)

@@ -4,7 +4,7 @@
 // team information over that channel:
 //
 //	MotionInfo, BehaviorInfo, VisionInfo ──Set*──▶ Team ──▶ Sim3dSay  ──▶ agent ──(say …)──▶ server
-//	agent's (time (now t)) ──SetServerTime──────▶  Team
+//	agent's (time (now t)) on sim3d/time ─SetServerTime─▶ Team
 //	agent's (hear …) as Sim3dHear ──HandleHear──▶  Team ──▶ TeamInfo ──▶ behaviour
 //
 // The agent sends the latest Sim3dSay once, with its next action message; dnetwork never
@@ -34,27 +34,32 @@
 //
 // The server delivers to each listener at most one teammate message per two cycles: a
 // listener's capacity starts at 2, a heard message costs 2 and every cycle adds 1, and a
-// message that finds less than 2 is lost (the first one processed in a cycle wins).
-// Teammates therefore take turns (see Slot): player n talks in the first cycle of every
-// two-cycle slot with (cycle/2) mod TeamSize == n-1,
+// message that finds less than 2 is lost (the first one processed in a cycle wins). A
+// say sent in answer to the percept of cycle s is heard in cycle s+2. Teammates therefore
+// take turns (see Slot): slots of k = Config.SlotCycles cycles are dealt out in turn, and
+// player n talks in the first cycle of its slot,
 //
-//	cycle mod (2·TeamSize) == 2·(n-1)
+//	cycle mod (k·TeamSize) == k·(n-1)
 //
-// which is UT Austin Villa's rule (cycles mod 22 == 2·(u-1)) for any team size. Every
-// player talks once per round of 2·TeamSize cycles; no two teammates share a two-cycle
-// window, so none of their messages is lost to the capacity rule, and no player talks
-// more often than once per two cycles.
+// which for k = 2 is UT Austin Villa's rule (cycles mod 22 == 2·(u-1)). The default k = 4
+// adds two cycles of margin: the say crosses ROS to the agent and reaches the server one
+// cycle after the turn, or two or three when the machine is busy. With k = 2 a say one
+// cycle later than the one before it takes the capacity the next speaker's message needs;
+// with k a say up to k-2 cycles later is still heard (see Slot for measurements). Every
+// player talks once per round of k·TeamSize cycles.
 //
 // Cycles are counted on one of two time bases:
 //
-//   - server time, passed to SetServerTime from the agent's time perceptor: cycle =
-//     round(t / Cycle). SetServerTime evaluates the rule at once, so a message due in a
-//     cycle is published as soon as the cycle's percept has arrived. The server time stays
-//     the base while it is younger than Config.ServerTimeTimeout on the clock; it is never
-//     extrapolated, so no message is said early.
+//   - server time, passed to SetServerTime by the agent's relay on sim3d/time for every
+//     percept, (time (now t)): cycle = round(t / Cycle). SetServerTime evaluates the rule
+//     at once, so a message due in a cycle is published as soon as the cycle's percept
+//     has arrived. The server time stays the base while it is younger than
+//     Config.ServerTimeTimeout on the clock; it is never extrapolated, so no message is
+//     said early. This is the base to use: every agent sees the same server time.
 //   - the clock otherwise: cycle = floor(clock time since the Unix epoch / Cycle). Under
-//     use_sim_time the ROS clock follows the simulator's /clock, which is server time;
-//     on wall time the robots' clocks must agree to a few milliseconds (NTP).
+//     use_sim_time the ROS clock follows the simulator's /clock; on wall time the robots'
+//     clocks must agree to a few milliseconds (NTP), and turns drift against the server's
+//     cycles, which run slower than real time on a busy machine.
 //
 // The hear perceptor's time is the game time, which stands still outside play (before
 // kick-off, after a goal), so it is not used as a time base.
@@ -74,9 +79,13 @@
 // round. Every other message is published as a dmsgs/TeamInfo:
 //
 //	TeamInfo field         value
-//	sender_time            receive_time - Cycle (said in the cycle before it is heard)
+//	sender_time            receive_time - age
 //	receive_time           the clock when HandleHear was called
-//	age                    Cycle
+//	age                    server cycles from the sender's turn to the hear: the hear's
+//	                       server_time gives its cycle h, the sender's last turn at or
+//	                       before h-2 the cycle s it decided in; age = (h-s)·Cycle, two
+//	                       cycles or more for a say relayed late. Without server_time
+//	                       (0), two cycles. The agent-to-node delay is not included.
 //	sequence               the 8-bit sequence number (wraps at 256)
 //	format                 FORMAT_DNET (TeamInfoFormat): .msg has no sim3d value, and
 //	                       the dnet-only fields sequence, fallen and ball_age are filled

@@ -73,8 +73,8 @@ func TestHearTeammatePublished(t *testing.T) {
 				t.Errorf("robot_pos %+v, want (%v, %v, %v)", ti.RobotPos, s.X*100, s.Y*100, s.Heading)
 			}
 			if ti.ReceiveTime != (builtin_interfaces.Time{Sec: 1000, Nanosec: 500_000_000}) ||
-				ti.SenderTime != (builtin_interfaces.Time{Sec: 1000, Nanosec: 480_000_000}) ||
-				ti.Age != (builtin_interfaces.Duration{Nanosec: 20_000_000}) {
+				ti.SenderTime != (builtin_interfaces.Time{Sec: 1000, Nanosec: 460_000_000}) ||
+				ti.Age != (builtin_interfaces.Duration{Nanosec: 40_000_000}) {
 				t.Errorf("times: sender %+v receive %+v age %+v", ti.SenderTime, ti.ReceiveTime, ti.Age)
 			}
 			if !math.IsNaN(float64(ti.TimeToReachBall)) || !math.IsNaN(float64(ti.TimeSinceLastKick)) {
@@ -274,4 +274,39 @@ func FuzzHandleHear(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHearAgeFromServerTime checks TeamInfo's age against the server time the agent
+// hands with the hear perceptor: a say decided in the sender's slot cycle s is heard in
+// cycle s+2, or s+3 when its agent relayed it a cycle late.
+func TestHearAgeFromServerTime(t *testing.T) {
+	r := newRig(t, nil, func(c *Config) { c.Player, c.TeamSize, c.SlotCycles = 1, 3, 3 })
+	// Player 2 of 3 with three-cycle slots speaks in cycles 3, 12, 21, ... (mod 9 = 3).
+	for i, tc := range []struct {
+		serverTime float64
+		want       time.Duration
+	}{
+		{0.28, 40 * time.Millisecond}, // cycle 14: said in 12
+		{0.30, 60 * time.Millisecond}, // cycle 15: said in 12, relayed a cycle late
+		{0.46, 40 * time.Millisecond}, // cycle 23: said in 21
+		{0, 40 * time.Millisecond},    // no server time: the minimum delay
+		{0.48, 60 * time.Millisecond}, // cycle 24: said in 21
+		{0.50, 80 * time.Millisecond}, // cycle 25: said in 21 at the latest
+	} {
+		msg := encode(t, "TeamX", sim3dproto.TeamState{Player: 2, Seq: uint8(i + 1)})
+		r.team.HandleHear(&dmsgs.Sim3dHear{ServerTime: tc.serverTime, Team: "TeamX", Message: msg})
+		ti, ok := r.infos.Last()
+		if !ok || r.infos.Len() != i+1 {
+			t.Fatalf("server time %v: %d TeamInfo published", tc.serverTime, r.infos.Len())
+		}
+		want := tc.want
+		age := time.Duration(ti.Age.Sec)*time.Second + time.Duration(ti.Age.Nanosec)
+		if age != want {
+			t.Errorf("server time %v: age %v, want %v", tc.serverTime, age, want)
+		}
+		sender := time.Unix(int64(ti.SenderTime.Sec), int64(ti.SenderTime.Nanosec))
+		if got := r.clk.Now().Sub(sender); got != want {
+			t.Errorf("server time %v: sender time %v before receipt, want %v", tc.serverTime, got, want)
+		}
+	}
 }

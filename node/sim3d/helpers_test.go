@@ -27,7 +27,8 @@ type rig struct {
 	logs  *logRecorder
 }
 
-// newRig builds a Team for player 1 of 11 with key "TeamX", modified by mod. clk may be
+// newRig builds a Team for player 1 of 11 with key "TeamX" and two-cycle slots (the
+// cycle numbers the tests spell out), modified by mod. clk may be
 // shared between rigs; nil makes a new one at start.
 func newRig(t *testing.T, clk *clock.Manual, mod func(*Config)) *rig {
 	t.Helper()
@@ -37,7 +38,7 @@ func newRig(t *testing.T, clk *clock.Manual, mod func(*Config)) *rig {
 	r := &rig{t: t, clk: clk, says: &bus.Recorder[dmsgs.Sim3dSay]{},
 		infos: &bus.Recorder[dmsgs.TeamInfo]{}, logs: &logRecorder{}}
 	c := DefaultConfig()
-	c.Player, c.Key, c.Logger = 1, "TeamX", slog.New(r.logs)
+	c.Player, c.Key, c.Logger, c.SlotCycles = 1, "TeamX", slog.New(r.logs), MinSlotCycles
 	if mod != nil {
 		mod(&c)
 	}

@@ -39,7 +39,7 @@ func TestSayIsCodecEncoding(t *testing.T) {
 	ballAt := r.clk.Now()
 	r.run()
 
-	slot := Slot{Player: 2, TeamSize: 3}
+	slot := Slot{Player: 2, TeamSize: 3, Cycles: MinSlotCycles}
 	wantCycles := []int64{slot.Next(50000), slot.Next(slot.Next(50000))}
 	if wantCycles[0] != 50006 { // 50000 mod 6 = 2: player 2's slot starts the run
 		t.Fatalf("first slot %d, want 50006", wantCycles[0])
@@ -172,7 +172,7 @@ func TestAtMostOneSayPerTwoCycles(t *testing.T) {
 			said = append(said, st.LastSaidCycle)
 		}
 	}
-	slot := Slot{Player: 1, TeamSize: 1}
+	slot := Slot{Player: 1, TeamSize: 1, Cycles: MinSlotCycles}
 	for i, c := range said {
 		if !slot.Due(c) {
 			t.Errorf("said in cycle %d, not a slot", c)
@@ -276,7 +276,7 @@ func TestSayEncodeAndPublishErrors(t *testing.T) {
 	})
 	logs := &logRecorder{}
 	c := DefaultConfig()
-	c.Player, c.TeamSize, c.Key, c.Logger = 1, 1, "TeamX", slog.New(logs)
+	c.Player, c.TeamSize, c.Key, c.Logger, c.SlotCycles = 1, 1, "TeamX", slog.New(logs), MinSlotCycles
 	clk := clock.NewManual(start)
 	team, err := New(c, clk, pub, &bus.Recorder[dmsgs.TeamInfo]{})
 	if err != nil {

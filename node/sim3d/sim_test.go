@@ -3,6 +3,7 @@ package sim3d
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
@@ -151,6 +152,13 @@ type simResult struct {
 // clock through Run, or on server times passed to SetServerTime.
 func simulate(t *testing.T, players []int, serverTime, labels bool, cycles int) simResult {
 	t.Helper()
+	return simulateRelay(t, players, serverTime, labels, cycles, MinSlotCycles, func(int, int) int { return 0 })
+}
+
+// simulateRelay is simulate with slots of slotCycles cycles and agents that relay robot
+// i's say of step k late(k, i) cycles late.
+func simulateRelay(t *testing.T, players []int, serverTime, labels bool, cycles, slotCycles int, late func(k, i int) int) simResult {
+	t.Helper()
 	n := len(players)
 	clk := clock.NewManual(start)
 	teams := make([]string, n+1)
@@ -161,7 +169,7 @@ func simulate(t *testing.T, players []int, serverTime, labels bool, cycles int) 
 	res := simResult{server: newSimServer(labels, teams...), said: make([]uint64, n)}
 	for i, p := range players {
 		r := newRig(t, clk, func(c *Config) {
-			c.Player, c.TeamSize, c.TeamName, c.TeamNumber = p, n, "TeamX", 5
+			c.Player, c.TeamSize, c.TeamName, c.TeamNumber, c.SlotCycles = p, n, "TeamX", 5, slotCycles
 		})
 		r.team.SetMotion(&dmsgs.MotionInfo{Stable: true})
 		r.team.SetBehavior(&dmsgs.BehaviorInfo{CurrentRole: uint8(i + 1), TeamPlayState: dmsgs.BehaviorInfoStatePlaying})
@@ -188,10 +196,12 @@ func simulate(t *testing.T, players []int, serverTime, labels bool, cycles int) 
 			}
 		}
 	}
+	relayed := map[int][]utterance{} // by the step the server gets them
 	for k := 1; k <= cycles; k++ {
 		clk.Advance(cycle)
 		deliver(k)
-		var says []utterance
+		says := relayed[k]
+		delete(relayed, k)
 		for i, r := range res.rigs {
 			if serverTime {
 				r.team.SetServerTime(200 + float64(k)*0.02)
@@ -201,7 +211,11 @@ func simulate(t *testing.T, players []int, serverTime, labels bool, cycles int) 
 			switch got := uint64(r.says.Len()); {
 			case got == res.said[i]+1:
 				m, _ := r.says.Last()
-				says = append(says, utterance{i, m.Message})
+				if d := late(k, i); d == 0 {
+					says = append(says, utterance{i, m.Message})
+				} else {
+					relayed[k+d] = append(relayed[k+d], utterance{i, m.Message})
+				}
 				res.said[i] = got
 			case got != res.said[i]:
 				t.Fatalf("robot %d said %d messages in one cycle", i, got-res.said[i])
@@ -297,5 +311,36 @@ func TestSimulationCollisionControl(t *testing.T) {
 		if r.team.Status().Dropped.OwnNumber == 0 {
 			t.Error("robots sharing a number did not report it")
 		}
+	}
+}
+
+// TestLateRelaySimulation lets the agents relay each say 0, 1 or 2 cycles late at
+// random, as relays against the real server do on a busy machine. With the default
+// four-cycle slots no teammate message is lost to the capacity rule; with two-cycle slots
+// relays only 0 or 1 cycle late lose some, which is why the default has margin.
+func TestLateRelaySimulation(t *testing.T) {
+	const cycles = 1200
+	rnd := rand.New(rand.NewPCG(13, 3))
+	res := simulateRelay(t, []int{1, 2, 3}, true, true, cycles, DefaultConfig().SlotCycles,
+		func(int, int) int { return rnd.IntN(3) })
+	if res.server.lost != 0 {
+		t.Errorf("default slots: %d teammate messages lost with late relays", res.server.lost)
+	}
+	for i, r := range res.rigs {
+		st := r.team.Status()
+		checkInvariants(t, st)
+		for j := range res.rigs {
+			if m := st.Mates[j]; j != i && (m.Lost != 0 || m.Heard+1 < res.said[j]) {
+				t.Errorf("robot %d: mate %d heard %d lost %d of %d said", i+1, j+1, m.Heard, m.Lost, res.said[j])
+			}
+		}
+		if want := uint64(cycles / (3 * DefaultSlotCycles)); st.Said != want {
+			t.Errorf("robot %d said %d, want %d", i+1, st.Said, want)
+		}
+	}
+	tight := simulateRelay(t, []int{1, 2, 3}, true, true, cycles, MinSlotCycles,
+		func(int, int) int { return rnd.IntN(2) })
+	if tight.server.lost == 0 {
+		t.Error("two-cycle slots lost nothing with late relays; the margin would be needless")
 	}
 }

@@ -198,7 +198,7 @@ func New(cfg Config, clk clock.Clock, say bus.Publisher[dmsgs.Sim3dSay], info bu
 		cfg:    cfg,
 		clk:    clk,
 		codec:  sim3dproto.NewTeamCodec(cfg.Key),
-		slot:   Slot{Player: cfg.Player, TeamSize: cfg.TeamSize},
+		slot:   Slot{Player: cfg.Player, TeamSize: cfg.TeamSize, Cycles: cfg.SlotCycles},
 		say:    say,
 		info:   info,
 		log:    log.With("component", "sim3d", "player", cfg.Player),
@@ -271,8 +271,9 @@ func (t *Team) SetVision(v *dmsgs.VisionInfo) {
 }
 
 // SetServerTime takes the server time in seconds from the agent's time perceptor,
-// (time (now 93.60)), and evaluates the slot rule for its cycle at once, so that a
-// message due in this cycle is published before the agent sends its actions.
+// (time (now 93.60)), as the agent relays it on sim3d/time for every percept, and
+// evaluates the slot rule for its cycle at once, so that a message due in this cycle is
+// published before the agent sends its actions.
 func (t *Team) SetServerTime(seconds float64) {
 	now := t.clk.Now()
 	cycles := seconds / t.cfg.Cycle.Seconds()
@@ -438,7 +439,7 @@ func (t *Team) HandleHear(h *dmsgs.Sim3dHear) {
 	}
 	if cause == accepted {
 		var ti dmsgs.TeamInfo
-		t.fillTeamInfo(&ti, &s, now)
+		t.fillTeamInfo(&ti, &s, now, t.hearAge(&s, h.ServerTime))
 		if err = t.info.Publish(&ti); err != nil {
 			cause = dropPublish
 		}
@@ -502,13 +503,32 @@ func (t *Team) mateLocked(s *sim3dproto.TeamState, now time.Time) {
 	m.Seq, m.LastHeard = s.Seq, now
 }
 
-// fillTeamInfo maps a decoded message onto TeamInfo in its units (cm, degrees, s).
-func (t *Team) fillTeamInfo(ti *dmsgs.TeamInfo, s *sim3dproto.TeamState, now time.Time) {
-	// A message said in one cycle is heard with the percepts of the next.
+// hearAge returns how long before the hear perceptor's server time the sender decided
+// its message: the sender speaks in the first cycle of its slot, and a say decided in
+// cycle s is heard in cycle s+MinHearDelay at the earliest (later when its agent relayed
+// it late), so it was decided in the sender's last slot cycle at or before
+// hear-MinHearDelay. Without a server time (0, an agent that does not send it) or for a
+// sender outside the team size, it is the minimum, MinHearDelay cycles. The time the
+// heard message took from the agent to this node is not included.
+func (t *Team) hearAge(s *sim3dproto.TeamState, serverTime float64) time.Duration {
+	cyc := t.cfg.Cycle.Seconds()
+	minAge := MinHearDelay * t.cfg.Cycle
+	if !(serverTime > 0) || serverTime > maxServerTime || int(s.Player) > t.cfg.TeamSize {
+		return minAge
+	}
+	heard := int64(math.Round(serverTime / cyc))
+	sender := Slot{Player: int(s.Player), TeamSize: t.cfg.TeamSize, Cycles: t.cfg.SlotCycles}
+	said := sender.Prev(heard - MinHearDelay)
+	return time.Duration(heard-said) * t.cfg.Cycle
+}
+
+// fillTeamInfo maps a decoded message onto TeamInfo in its units (cm, degrees, s); age is
+// how long ago the sender decided it.
+func (t *Team) fillTeamInfo(ti *dmsgs.TeamInfo, s *sim3dproto.TeamState, now time.Time, age time.Duration) {
 	*ti = dmsgs.TeamInfo{
-		SenderTime:        timeMsg(now.Add(-t.cfg.Cycle)),
+		SenderTime:        timeMsg(now.Add(-age)),
 		ReceiveTime:       timeMsg(now),
-		Age:               durationMsg(t.cfg.Cycle),
+		Age:               durationMsg(age),
 		Sequence:          uint32(s.Seq),
 		Format:            TeamInfoFormat,
 		PlayerNumber:      s.Player,

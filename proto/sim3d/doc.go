@@ -22,18 +22,26 @@
 //	(say helloworld)                         broadcast to players within 50 m
 //	(syn)                                    end of actions in sync mode
 //
-// Joint rates are in degrees per cycle per the server manual, limited to 7.035 deg/cycle
-// (the Nao's fastest motor, 351.77 deg/s, times the 0.02 s cycle); the builders clamp to
-// MaxJointRate = 7.0354. The server code itself hands the value to the physics engine as
-// rad/s and clamps at ServerJointSpeedLimit ≈ 6.1396, the same physical speed, so rates
-// between the two limits are cut once more by the server. Numbers are written as the
-// shortest decimal that reads back to the same float32, the server's precision.
+// Joint rates are angular speeds in rad/s (1 rad/s turns a joint 1.146 degrees in a
+// 20 ms cycle). The server clamps them at MaxJointRate = π·351.77/180 ≈ 6.1396 rad/s, the
+// Nao's fastest motor, and the builders clamp to the same bound. Numbers are written as
+// the shortest decimal that reads back to the same float32, the server's precision.
 //
-// A say message has 1 to 20 bytes, each in 0x21..0x7E except '(' and ')' (92 symbols);
-// the server drops anything else whole, and so ValidateSay and the builders refuse it
-// instead of shortening or changing it. ValidateSaySafe also refuses the double quote,
-// the apostrophe and the backslash, and ';' at the start, which the server accepts but
-// mishandles.
+// What the server does with a say message:
+//
+//   - more than 20 bytes, or any byte >= 0x80: dropped whole;
+//   - a space, tab or 0x7F: the message is cut at that byte;
+//   - '(' or ')': the expression breaks; unbalanced parentheses freeze the server;
+//   - a lone double quote, a trailing backslash or a leading ';': the whole server
+//     freezes (every agent stalls, no recovery);
+//   - quote pairs, apostrophes and \": arrive changed ("it's" is heard as "it", a\"b as
+//     a"b).
+//
+// ValidateSay accepts 1 to 20 bytes of 0x21..0x7E without parentheses (92 symbols), the
+// messages the server neither drops nor cuts; ParseCommand uses it to read any agent's
+// traffic. ValidateSaySafe also refuses the double quote, apostrophe and backslash and a
+// leading ';', and the Say builder uses it: every message it writes is heard exactly as
+// written, and no message it writes can stall the server.
 //
 // # Perceptors (server → agent)
 //
@@ -48,8 +56,10 @@
 //	(hear 0.4 self Test_2)                          server with LabelMessages off
 //
 // The hear time is the game time; the direction is the bearing of the speaker in the
-// listener team's field frame, in degrees. A player hears at most one teammate and one
-// opponent message every two cycles (40 ms), plus its own.
+// listener team's field frame, in degrees. A say sent in answer to the percept of cycle s
+// is heard in cycle s+2 by players within 50 m. A player hears at most one teammate and
+// one opponent message every two cycles (40 ms), plus its own. Perceptors this package
+// does not know (GYR, ACC, HJ, FRP, See, the fork's (ti ...) inside GS, ...) are skipped.
 //
 // # Team message
 //

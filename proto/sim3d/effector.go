@@ -24,14 +24,11 @@ const (
 	// NaoMaxJointSpeed is the fastest Nao motor in degrees per second; every hinge and
 	// universal joint of the simulated Nao is limited to it.
 	NaoMaxJointSpeed = 351.77
-	// MaxJointRate is the joint effector limit in the manual's unit, degrees per cycle:
-	// 351.77 deg/s × 0.02 s = 7.0354. Builders clamp rates to ±MaxJointRate.
-	MaxJointRate = NaoMaxJointSpeed * SimStep
-	// ServerJointSpeedLimit is the bound the server code applies to the same number: it
-	// hands the effector value to the physics engine as a motor velocity in rad/s and
-	// clamps it to π·351.77/180 ≈ 6.1396. Values between this and MaxJointRate are
-	// therefore clamped once more by the server.
-	ServerJointSpeedLimit = math.Pi * NaoMaxJointSpeed / 180
+	// MaxJointRate is the joint effector limit in the effector's unit, rad/s: the server
+	// hands the value to the physics engine as a motor velocity and clamps it to
+	// π·351.77/180 ≈ 6.1396 rad/s (7.035 degrees per 20 ms cycle). Builders clamp rates to
+	// ±MaxJointRate, so what is written is what the server applies.
+	MaxJointRate = math.Pi * NaoMaxJointSpeed / 180
 	// MaxUnum is the highest uniform number a team can hold (11 players); 0 asks the server
 	// to assign the next free number.
 	MaxUnum = 11
@@ -45,9 +42,9 @@ var (
 	ErrSayTooLong = errors.New("sim3d: say message too long")
 	// ErrSayChar reports a byte the server does not allow in a say message.
 	ErrSayChar = errors.New("sim3d: illegal byte in say message")
-	// ErrSayUnsafe reports a byte the server accepts but whose handling is broken in
-	// practice: a double quote (0x22) or apostrophe (0x27) clips a message, a backslash
-	// (0x5C) can break it and ';' as first character breaks it.
+	// ErrSayUnsafe reports a byte the server's say parser mishandles: a lone double quote
+	// (0x22), a trailing backslash (0x5C) or a leading ';' stalls the whole server (every
+	// agent, with no recovery), and apostrophes, quote pairs and \" arrive changed.
 	ErrSayUnsafe = errors.New("sim3d: unsafe byte in say message")
 	// ErrAtom reports a name (joint, team, scene path) that is not a plain atom.
 	ErrAtom = errors.New("sim3d: bad name")
@@ -57,8 +54,11 @@ var (
 	ErrUnknownCommand = errors.New("sim3d: unknown command")
 )
 
-// ValidateSay checks msg against the server's say rules: 1 to SayMaxLen bytes, each in
-// 0x21..0x7E and neither '(' nor ')'. The error names the first offending byte.
+// ValidateSay checks msg against the bytes the server forwards unchanged: 1 to SayMaxLen
+// bytes, each in 0x21..0x7E and neither '(' nor ')'. The server drops a longer message or
+// one with a byte >= 0x80 whole and cuts one at a space, tab or 0x7F; parentheses break
+// the expression. The error names the first offending byte. Messages to send must also
+// pass ValidateSaySafe.
 func ValidateSay(msg string) error {
 	if len(msg) == 0 {
 		return ErrSayEmpty
@@ -74,9 +74,11 @@ func ValidateSay(msg string) error {
 	return nil
 }
 
-// ValidateSaySafe applies ValidateSay and also rejects the bytes that are legal but
-// mishandled in practice: double quote, apostrophe and backslash anywhere, and ';' at
-// the start.
+// ValidateSaySafe applies ValidateSay and also rejects the bytes the server's parser
+// mishandles: the double quote, apostrophe and backslash anywhere, and ';' at the start.
+// A lone double quote, a trailing backslash or a leading ';' freezes the whole server;
+// quote pairs, apostrophes and \" arrive changed ("it's" is heard as "it"). Every message
+// that passes is heard exactly as said.
 func ValidateSaySafe(msg string) error {
 	if err := ValidateSay(msg); err != nil {
 		return err
@@ -203,11 +205,12 @@ func (c Beam) AppendText(b []byte) ([]byte, error) {
 	return append(b, ')'), nil
 }
 
-// HingeJoint drives a one-axis joint: (<name> <rate>). Rate is in degrees per cycle as
-// the manual specifies; AppendText clamps it to ±MaxJointRate.
+// HingeJoint drives a one-axis joint: (<name> <rate>). Rate is an angular speed in rad/s
+// (1 rad/s turns the joint 1.146 degrees per 20 ms cycle); AppendText clamps it to
+// ±MaxJointRate, the server's own limit.
 type HingeJoint struct {
 	Name string  // effector name, e.g. he1, lle3
-	Rate float64 // deg/cycle
+	Rate float64 // rad/s
 }
 
 // AppendText implements Command.
@@ -228,11 +231,11 @@ func (c HingeJoint) AppendText(b []byte) ([]byte, error) {
 	return append(b, ')'), nil
 }
 
-// UniversalJoint drives a two-axis joint: (<name> <rate1> <rate2>), each clamped to
-// ±MaxJointRate deg/cycle.
+// UniversalJoint drives a two-axis joint: (<name> <rate1> <rate2>), each in rad/s and
+// clamped to ±MaxJointRate.
 type UniversalJoint struct {
 	Name         string
-	Rate1, Rate2 float64 // deg/cycle
+	Rate1, Rate2 float64 // rad/s
 }
 
 // AppendText implements Command.
@@ -256,14 +259,16 @@ func (c UniversalJoint) AppendText(b []byte) ([]byte, error) {
 }
 
 // Say broadcasts a message to the players nearby: (say <message>). The message must pass
-// ValidateSay; it is never shortened or changed.
+// ValidateSaySafe: the builder refuses, with an ErrSayChar or ErrSayUnsafe error naming
+// the byte, every message the server would drop, cut, change or choke on, so what is said
+// is heard exactly as written.
 type Say struct {
 	Message string
 }
 
 // AppendText implements Command.
 func (c Say) AppendText(b []byte) ([]byte, error) {
-	if err := ValidateSay(c.Message); err != nil {
+	if err := ValidateSaySafe(c.Message); err != nil {
 		return b, err
 	}
 	b = append(b, "(say "...)
@@ -277,7 +282,7 @@ type Syn struct{}
 // AppendText implements Command.
 func (Syn) AppendText(b []byte) ([]byte, error) { return append(b, "(syn)"...), nil }
 
-// ClampRate limits a joint rate to ±MaxJointRate deg/cycle.
+// ClampRate limits a joint rate to ±MaxJointRate rad/s.
 func ClampRate(r float64) float64 { return max(-MaxJointRate, min(MaxJointRate, r)) }
 
 // reserved are the command heads that are not joint effectors.

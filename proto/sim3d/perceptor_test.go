@@ -297,3 +297,33 @@ func BenchmarkPerceptDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestPerceptReal decodes messages a real rcssserver3d sent to Nao agents.
+func TestPerceptReal(t *testing.T) {
+	raw, err := os.ReadFile("testdata/percepts_real.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	want := []struct {
+		now   float64
+		mode  string
+		hears int
+	}{{2.54, "BeforeKickOff", 1}, {5.54, "PlayOn", 1}, {2.36, "BeforeKickOff", 0}, {2.8, "BeforeKickOff", 1}}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines", len(lines))
+	}
+	var tr Tree
+	var p Percept
+	for i, l := range lines {
+		if err := tr.Parse([]byte(l)); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if err := p.Decode(&tr); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if !p.HasNow || p.Now != want[i].now || !p.HasGame || p.Game.PlayMode != want[i].mode || len(p.Hears) != want[i].hears {
+			t.Errorf("line %d: %+v", i, p)
+		}
+	}
+}
