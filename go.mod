@@ -3,6 +3,7 @@ module github.com/robocup-dnetwork/dnetwork
 go 1.26.0
 
 require (
+	github.com/google/gopacket v1.1.19
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.25.0
