@@ -205,6 +205,9 @@ func (w *Writer) Write(r Record) bool {
 	}
 }
 
+// Path returns the name of the first file.
+func (w *Writer) Path() string { return w.cfg.Path }
+
 // Stats returns a snapshot of the counters.
 func (w *Writer) Stats() Stats {
 	w.statMu.Lock()
