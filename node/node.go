@@ -13,8 +13,8 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
-	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"

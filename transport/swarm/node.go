@@ -124,8 +124,8 @@ type Config struct {
 	// OnStatus and Logger are passed to the transport worker.
 	OnStatus func(transport.Status)
 	// Tap, if set, is the transport worker's Tap: it sees every frame sent and received.
-	Tap transport.Tap
-	Logger   *slog.Logger
+	Tap    transport.Tap
+	Logger *slog.Logger
 	// Now is the clock of the neighbour table; nil means time.Now.
 	Now func() time.Time
 }
