@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"os"
 	"time"
 
 	"github.com/google/gopacket"
@@ -193,5 +194,30 @@ func decodeFrame(data []byte, link layers.LinkType) (Packet, bool) {
 func recoverAs(err *error) {
 	if v := recover(); v != nil {
 		*err = fmt.Errorf("%w: corrupt file (%v)", ErrFormat, v)
+	}
+}
+
+// ReadFile reads every UDP datagram of a pcap or pcapng file. A file cut short gives the
+// datagrams before the cut together with the error.
+func ReadFile(path string) ([]Packet, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []Packet
+	for {
+		p, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, p)
 	}
 }
