@@ -39,22 +39,9 @@ type monitorOptions struct {
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	fs := flag.NewFlagSet("monitor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		httpAddr  = fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
-		iface     = fs.String("interface", "any", "interface of the sockets: any, auto, a name, an IPv4 address or a CIDR")
-		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
-		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
-		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
-		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
-		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
-		league    = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
-		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
-		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
-		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
-		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
-		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
-		duration  = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
-	)
+	httpAddr := fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
+	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+	finish := addMonitorFlags(fs)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "usage: dnetwork monitor [flags]")
@@ -84,41 +71,68 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	cfg := monitor.DefaultConfig()
-	cfg.Interface = *iface
-	cfg.FollowGC = *follow
-	cfg.AuthKey = []byte(*authKey)
-	cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
-	l, err := team.ParseLeague(*league)
+	cfg, err := finish()
 	if err != nil {
 		return fail(err)
-	}
-	cfg.League = l
-	cfg.Field = monitor.LeagueField(l)
-	for _, p := range []struct {
-		name string
-		v    uint
-	}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
-		if p.v > 65535 {
-			return fail(fmt.Errorf("--%s %d is not a port", p.name, p.v))
-		}
-	}
-	ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
-	if err != nil {
-		return fail(err)
-	}
-	cfg.Ports = ports
-	for f := range strings.FieldsFuncSeq(*groups, isListSep) {
-		g, err := netip.ParseAddr(f)
-		if err != nil {
-			return fail(fmt.Errorf("--group %q: %v", f, err))
-		}
-		cfg.Groups = append(cfg.Groups, g)
 	}
 	if *duration < 0 {
 		return fail(fmt.Errorf("--duration %v is negative", *duration))
 	}
 	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration}, -1
+}
+
+// addMonitorFlags declares the flags that choose what the monitor's sockets listen to
+// (shared by monitor and record) and returns the function that builds the monitor's
+// configuration from them after parsing.
+func addMonitorFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
+	var (
+		iface     = fs.String("interface", "any", "interface of the sockets: any, auto, a name, an IPv4 address or a CIDR")
+		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
+		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
+		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
+		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
+		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
+		league    = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
+		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
+		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
+		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
+		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
+		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
+	)
+	return func() (monitor.Config, error) {
+		cfg := monitor.DefaultConfig()
+		cfg.Interface = *iface
+		cfg.FollowGC = *follow
+		cfg.AuthKey = []byte(*authKey)
+		cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
+		l, err := team.ParseLeague(*league)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.League = l
+		cfg.Field = monitor.LeagueField(l)
+		for _, p := range []struct {
+			name string
+			v    uint
+		}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
+			if p.v > 65535 {
+				return cfg, fmt.Errorf("--%s %d is not a port", p.name, p.v)
+			}
+		}
+		ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Ports = ports
+		for f := range strings.FieldsFuncSeq(*groups, isListSep) {
+			g, err := netip.ParseAddr(f)
+			if err != nil {
+				return cfg, fmt.Errorf("--group %q: %v", f, err)
+			}
+			cfg.Groups = append(cfg.Groups, g)
+		}
+		return cfg, nil
+	}
 }
 
 func isListSep(r rune) bool { return r == ',' || r == ' ' }
