@@ -19,6 +19,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
 func init() {
@@ -34,6 +35,7 @@ type monitorOptions struct {
 	http     string
 	cfg      monitor.Config
 	duration time.Duration
+	replay   string // a recording to replay instead of listening
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
@@ -41,6 +43,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
 	finish := addMonitorFlags(fs)
 	fs.Usage = func() {
 		w := fs.Output()
@@ -55,6 +58,9 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		fmt.Fprintln(w, "datagram reaches only one socket, normally the one bound last. Return packets are")
 		fmt.Fprintln(w, "unicast to the GameController's host, so on that host the monitor takes them from a")
 		fmt.Fprintln(w, "GameController started earlier; use --return-port 0 to leave them alone.")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "With --replay FILE nothing is opened but the web page: it shows the recording (a")
+		fmt.Fprintln(w, "node's record.* file or dnetwork record's) as the monitor would have shown it live.")
 		fmt.Fprintln(w)
 		fs.PrintDefaults()
 	}
@@ -78,7 +84,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	if *duration < 0 {
 		return fail(fmt.Errorf("--duration %v is negative", *duration))
 	}
-	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration}, -1
+	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration, replay: *replayFile}, -1
 }
 
 // addMonitorFlags declares the flags that choose what the monitor's sockets listen to
@@ -210,6 +216,9 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 	errw := &syncWriter{w: stderr}
 	o.cfg.Logger = slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if o.replay != "" {
+		return runMonitorReplay(ctx, o, stdout, errw)
+	}
 	m, err := monitor.New(o.cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
@@ -253,6 +262,45 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 
 	if err := g.Wait(); err != nil {
 		fmt.Fprintf(errw, "dnetwork monitor: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runMonitorReplay serves the web page for a recording.
+func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.Writer) int {
+	pkts, err := capture.ReadFile(o.replay)
+	if err != nil {
+		if len(pkts) == 0 {
+			fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "dnetwork monitor: %v (replaying the %d datagrams before it)\n", err, len(pkts))
+	}
+	p, err := monitor.NewPlayer(o.cfg, pkts)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: %s: %v\n", o.replay, err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", o.http)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
+		return 1
+	}
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return p.Run(gctx) })
+	g.Go(func() error { return monitor.Serve(gctx, ln, p.Handler()) })
+	r := p.State().Replay
+	fmt.Fprintf(stdout, "dnetwork monitor: replaying %s: %d datagrams over %v from %s\n", o.replay, r.Packets,
+		time.Duration(r.DurationS*float64(time.Second)).Round(time.Second), r.Start.Local().Format(time.DateTime))
+	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())
+	if err := g.Wait(); err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
 		return 1
 	}
 	return 0
