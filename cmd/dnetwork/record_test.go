@@ -84,6 +84,13 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Errorf("decode: %v", recs)
 	}
 
+	// The monitor replays it on its page.
+	var mout, merr strings.Builder
+	if code := dispatch(context.Background(), []string{"monitor", "--replay", path, "--gc-port", portText, "--http", "127.0.0.1:0",
+		"--duration", "300ms"}, strings.NewReader(""), &mout, &merr); code != 0 || !strings.Contains(mout.String(), "replaying "+path+": 3 datagrams") {
+		t.Errorf("monitor --replay: exit %d\n%s%s", code, mout.String(), merr.String())
+	}
+
 	// Replay it, as fast as possible, to a socket of the test.
 	rx, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
