@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"net"
+	"net/http"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -45,30 +45,23 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
 	finish := addMonitorFlags(fs)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "usage: dnetwork monitor [flags]")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Listens, without sending anything, to the GameController (3838), the robots' return")
-		fmt.Fprintln(w, "packets (3939) and the team ports, and serves a web page with the field, every robot's")
-		fmt.Fprintln(w, "pose, ball and role, the game state and clock, message rates, budget use and bad")
-		fmt.Fprintln(w, "packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of")
-		fmt.Fprintln(w, "silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a")
-		fmt.Fprintln(w, "node or a GameController on the same host: it sees every broadcast, but a unicast")
-		fmt.Fprintln(w, "datagram reaches only one socket, normally the one bound last. Return packets are")
-		fmt.Fprintln(w, "unicast to the GameController's host, so on that host the monitor takes them from a")
-		fmt.Fprintln(w, "GameController started earlier; use --return-port 0 to leave them alone.")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "With --replay FILE nothing is opened but the web page: it shows the recording (a")
-		fmt.Fprintln(w, "node's record.* file or dnetwork record's) as the monitor would have shown it live.")
-		fmt.Fprintln(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
-		}
-		return nil, 2
+	if code := parseFlags(fs, args,
+		"usage: dnetwork monitor [flags]",
+		"",
+		"Listens, without sending anything, to the GameController (3838), the robots' return",
+		"packets (3939) and the team ports, and serves a web page with the field, every robot's",
+		"pose, ball and role, the game state and clock, message rates, budget use and bad",
+		"packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of",
+		"silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a",
+		"node or a GameController on the same host: it sees every broadcast, but a unicast",
+		"datagram reaches only one socket, normally the one bound last. Return packets are",
+		"unicast to the GameController's host, so on that host the monitor takes them from a",
+		"GameController started earlier; use --return-port 0 to leave them alone.",
+		"",
+		"With --replay FILE nothing is opened but the web page: it shows the recording (a",
+		"node's record.* file or dnetwork record's) as the monitor would have shown it live.",
+	); code >= 0 {
+		return nil, code
 	}
 	fail := func(err error) (*monitorOptions, int) {
 		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
@@ -224,19 +217,11 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
 		return 2
 	}
-	ln, err := net.Listen("tcp", o.http)
-	if err != nil {
-		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
-		return 1
+	g, gctx, ln, stop, code := startPage(ctx, o, m.Run, m.Handler(), stderr)
+	if g == nil {
+		return code
 	}
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return m.Run(gctx) })
-	g.Go(func() error { return monitor.Serve(gctx, ln, m.Handler()) })
+	defer stop()
 
 	upCtx, cancelUp := context.WithTimeout(gctx, 5*time.Second)
 	upErr := m.WaitUp(upCtx)
@@ -282,19 +267,11 @@ func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.
 		fmt.Fprintf(stderr, "dnetwork monitor: %s: %v\n", o.replay, err)
 		return 2
 	}
-	ln, err := net.Listen("tcp", o.http)
-	if err != nil {
-		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
-		return 1
+	g, _, ln, stop, code := startPage(ctx, o, p.Run, p.Handler(), stderr)
+	if g == nil {
+		return code
 	}
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return p.Run(gctx) })
-	g.Go(func() error { return monitor.Serve(gctx, ln, p.Handler()) })
+	defer stop()
 	r := p.State().Replay
 	fmt.Fprintf(stdout, "dnetwork monitor: replaying %s: %d datagrams over %v from %s\n", o.replay, r.Packets,
 		time.Duration(r.DurationS*float64(time.Second)).Round(time.Second), r.Start.Local().Format(time.DateTime))
@@ -304,4 +281,24 @@ func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.
 		return 1
 	}
 	return 0
+}
+
+// startPage listens on o.http and runs run and the web page h under one errgroup, for
+// o.duration if set. On failure g is nil and code the exit status; otherwise stop
+// releases the duration's timer once g is waited for.
+func startPage(ctx context.Context, o *monitorOptions, run func(context.Context) error, h http.Handler, stderr io.Writer) (
+	g *errgroup.Group, gctx context.Context, ln net.Listener, stop func(), code int) {
+	ln, err := net.Listen("tcp", o.http)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
+		return nil, nil, nil, nil, 1
+	}
+	stop = func() {}
+	if o.duration > 0 {
+		ctx, stop = context.WithTimeout(ctx, o.duration)
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.Go(func() error { return run(gctx) })
+	g.Go(func() error { return monitor.Serve(gctx, ln, h) })
+	return g, gctx, ln, stop, -1
 }

@@ -38,23 +38,16 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		duration = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	)
 	finish := addMonitorFlags(fs)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "usage: dnetwork record [flags]")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Listens, without sending anything, on the ports dnetwork monitor listens on (the")
-		fmt.Fprintln(w, "GameController, return packets, the team ports, and the team ports of the teams the")
-		fmt.Fprintln(w, "GameController names) and writes every datagram to a pcapng file, one interface per")
-		fmt.Fprintln(w, "port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay.")
-		fmt.Fprintln(w, "The same port-sharing rules as for the monitor apply (see dnetwork monitor -h).")
-		fmt.Fprintln(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code := parseFlags(fs, args,
+		"usage: dnetwork record [flags]",
+		"",
+		"Listens, without sending anything, on the ports dnetwork monitor listens on (the",
+		"GameController, return packets, the team ports, and the team ports of the teams the",
+		"GameController names) and writes every datagram to a pcapng file, one interface per",
+		"port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay.",
+		"The same port-sharing rules as for the monitor apply (see dnetwork monitor -h).",
+	); code >= 0 {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "dnetwork record: %v\n", err)

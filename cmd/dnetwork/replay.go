@@ -55,23 +55,16 @@ func runReplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		dir   = fs.String("dir", "all", "datagrams the recording host received, sent, or all")
 		iface = fs.String("interface", "any", "interface of the sending socket")
 	)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "usage: dnetwork replay --to PORT=ADDRESS:PORT [flags] FILE ...")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Sends the UDP datagrams of pcap/pcapng recordings (a node's record.*, dnetwork record,")
-		fmt.Fprintln(w, "tcpdump) again, in file order and at the recorded pace, each to the address its")
-		fmt.Fprintln(w, "recorded destination port is mapped to; unmapped datagrams are skipped. Point it at")
-		fmt.Fprintln(w, "loopback or a test network only: it sends real GameController and team packets.")
-		fmt.Fprintln(w, "  dnetwork replay --to 3838=127.0.0.1:3838 robot3.pcapng   # drive a node on this host")
-		fmt.Fprintln(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code := parseFlags(fs, args,
+		"usage: dnetwork replay --to PORT=ADDRESS:PORT [flags] FILE ...",
+		"",
+		"Sends the UDP datagrams of pcap/pcapng recordings (a node's record.*, dnetwork record,",
+		"tcpdump) again, in file order and at the recorded pace, each to the address its",
+		"recorded destination port is mapped to; unmapped datagrams are skipped. Point it at",
+		"loopback or a test network only: it sends real GameController and team packets.",
+		"  dnetwork replay --to 3838=127.0.0.1:3838 robot3.pcapng   # drive a node on this host",
+	); code >= 0 {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "dnetwork replay: %v\n", err)
