@@ -131,12 +131,12 @@ func TestTsharkOpensRecording(t *testing.T) {
 	stop()
 	out, err := exec.Command("tshark", "-r", path, "-T", "fields", "-E", "separator=,",
 		"-e", "frame.interface_name", "-e", "ip.src", "-e", "udp.srcport", "-e", "ip.dst", "-e", "udp.dstport",
-		"-e", "udp.checksum.status", "-e", "eth.src", "-o", "udp.check_checksum:TRUE").Output()
+		"-e", "udp.checksum.status", "-e", "eth.src", "-e", "frame.interface_description", "-o", "udp.check_checksum:TRUE").Output()
 	if err != nil {
 		t.Fatalf("tshark: %v\n%s", err, out)
 	}
-	want := "gamecontroller,10.0.1.2,41234,10.0.1.13,3838,1,02:00:0a:00:01:02\n" +
-		"gamecontroller,10.0.1.13,3838,10.0.1.2,41234,1,02:64:6e:65:74:00\n"
+	want := "gamecontroller,10.0.1.2,41234,10.0.1.13,3838,1,02:00:0a:00:01:02,udp 0.0.0.0:3838\n" +
+		"gamecontroller,10.0.1.13,3838,10.0.1.2,41234,1,02:64:6e:65:74:00,udp 0.0.0.0:3838\n"
 	if string(out) != want {
 		t.Fatalf("tshark printed\n%s\nwant\n%s", out, want)
 	}

@@ -70,6 +70,9 @@ type Config struct {
 	Application string
 }
 
+// directionComment explains the direction convention in every interface block.
+var directionComment = fmt.Sprintf("sent by the recording host: eth.src == %v; received: eth.dst == %v", HostMAC, HostMAC)
+
 // Record is one datagram to write.
 type Record struct {
 	// Interface is an id returned by AddInterface.
@@ -87,7 +90,7 @@ type Record struct {
 // Stats counts what a Writer did with the records offered to it.
 type Stats struct {
 	Offered   uint64 // records passed to Write
-	Written   uint64 // records written to a file
+	Written   uint64 // records written to a file's buffer (a failing flush is reported in LastError)
 	QueueFull uint64 // dropped: the queue was full (the file could not keep up)
 	NoSpace   uint64 // dropped: the file system had less than MinFree available
 	Failed    uint64 // dropped: opening or writing the file failed, or the payload was too large
@@ -168,7 +171,7 @@ func (w *Writer) AddInterface(name, desc string) int {
 	w.ifMu.Lock()
 	defer w.ifMu.Unlock()
 	w.ifaces = append(w.ifaces, pcapgo.NgInterface{
-		Name: name, Description: desc, OS: runtime.GOOS, LinkType: layers.LinkTypeEthernet,
+		Name: name, Description: desc, Comment: directionComment, OS: runtime.GOOS, LinkType: layers.LinkTypeEthernet,
 	})
 	return len(w.ifaces) - 1
 }
