@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
@@ -123,6 +124,28 @@ func checkRecording(t *testing.T, dir string) {
 		if len(protocols) < 5 {
 			t.Errorf("decode recognised %v, want the team packets too", protocols)
 		}
+	}
+
+	// The monitor's replay shows the game at the recording's end: all three robots of
+	// the team online and the GameController's packet.
+	mcfg := monitor.DefaultConfig()
+	mcfg.AuthKey = []byte("netns-team-secret")
+	pl, err := monitor.NewPlayer(mcfg, pkts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.Seek(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	s := pl.State()
+	online := 0
+	for _, r := range s.Robots {
+		if r.Team == testTeam && r.Online && r.Auth == "verified" {
+			online++
+		}
+	}
+	if online != netnsRobots || s.GameController.Game == nil || s.Replay.Played != s.Replay.Packets {
+		t.Errorf("monitor replay at the end: %d robots online (want %d), %+v, game %+v", online, netnsRobots, s.Robots, s.GameController.Game)
 	}
 
 	// The GameController's packets, replayed to a fresh node, give the same GCInfo steps.
