@@ -257,8 +257,21 @@ func TestE2ENetnsRobot(t *testing.T) {
 		t.Errorf("GCInfo %+v", g)
 	}
 	neighbors.wait(t, 0, within, "two neighbours", func(m *dmsgs.Neighbors) bool { return len(m.Names) == netnsRobots-1 })
-	// Keep talking for a while, so that the other robots hear this one too.
+	// Keep talking for a while, so that the other robots hear this one too; robot 1
+	// stays until it has seen the GameController's whole cycle, for the replay check.
 	time.Sleep(3 * time.Second)
+	for deadline := time.Now().Add(20 * time.Second); id == 1 && time.Now().Before(deadline); {
+		states := map[uint8]bool{}
+		for _, m := range gcInfos.since(0) {
+			if m.Connected {
+				states[m.State] = true
+			}
+		}
+		if len(states) == 4 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 
 	// The recorder's counters are on /diagnostics; the GCInfo sequence this robot
 	// published is kept beside the recording for the replay check.
