@@ -75,7 +75,9 @@ func TestE2ESim3d(t *testing.T) {
 	for i := range robots {
 		mate := 2 - i
 		m := infos[i].wait(t, 0, 10*time.Second, fmt.Sprintf("robot %d hears robot %d", i+1, mate), func(m *dmsgs.TeamInfo) bool {
-			return int(m.PlayerNumber) == mate && m.SeeBall
+			// The first messages may precede some of the speaker's inputs: wait for one
+			// that carries both its vision (ball) and its behaviour (role).
+			return int(m.PlayerNumber) == mate && m.SeeBall && m.Role == uint8(mate)
 		})
 		if m.TeamNumber != testTeam || !near(m.RobotPos.X, 100*float64(mate)) || !near(m.RobotPos.Y, -50*float64(mate)) ||
 			m.Role != uint8(mate) || m.Format != dmsgs.TeamInfoFormatDnet {
