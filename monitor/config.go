@@ -12,6 +12,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // Well-known ports.
@@ -165,6 +166,9 @@ type Config struct {
 	Clock clock.Clock
 	// Logger receives the socket state changes; nil means slog.Default().
 	Logger *slog.Logger
+	// Tap, if set, gives the transport.Tap of each port's socket when it is created
+	// (dnetwork record writes what the sockets hear to a file with it).
+	Tap func(Port) transport.Tap
 }
 
 // DefaultConfig returns a configuration for the GameController and return ports, following

@@ -87,6 +87,14 @@
 // many GameController hosts; the packets of further robots are counted in dropped_robots,
 // and the source heard from longest ago makes room for a new one.
 //
+// # Replay
+//
+// A Player replays a recording (package transport/capture) into a monitor that opens no
+// socket: datagrams are observed at their capture times on a manual clock, so the page
+// shows each moment as a live monitor showed it. It plays at a chosen speed, pauses, and
+// seeks; seeking back rebuilds the state from the recording's start. Snapshot.Replay
+// describes the position and POST /api/replay controls it.
+//
 // # HTTP
 //
 // Monitor.Handler serves the web page at GET / (index.html, app.js and style.css,

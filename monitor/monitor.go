@@ -96,6 +96,9 @@ func (m *Monitor) newListener(p Port) (*listener, error) {
 	if p.Kind == KindTeam {
 		tc.Groups = m.cfg.Groups
 	}
+	if m.cfg.Tap != nil {
+		tc.Tap = m.cfg.Tap(p)
+	}
 	w, err := transport.New(tc)
 	if err != nil {
 		return nil, fmt.Errorf("monitor: %s: %w", p.Name(), err)

@@ -29,6 +29,8 @@ type Snapshot struct {
 	Ports          []PortView   `json:"ports"`
 	Sources        []SourceView `json:"sources"`
 	DroppedRobots  uint64       `json:"dropped_robots"`
+	// Replay is set while a recording is replayed (Player).
+	Replay *ReplayView `json:"replay,omitempty"`
 }
 
 // GCView is the GameController as heard on its port.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
@@ -76,6 +77,9 @@ type Config struct {
 	// Sim3D configures it (sim3d.*).
 	Sim3D sim3d.Config
 
+	// Record configures the recording of the node's traffic (record.*); off by default.
+	Record record.Config
+
 	// Diagnostics configures /diagnostics (diagnostics.*). An empty Prefix means the node's
 	// name, an empty HardwareID "robot<id>".
 	Diagnostics diagnostics.Config
@@ -94,6 +98,7 @@ func DefaultConfig() Config {
 		WorldInfo:          worldinfo.DefaultConfig(),
 		Swarm:              swarm.DefaultConfig(),
 		Sim3D:              sim3d.DefaultConfig(),
+		Record:             record.DefaultConfig(),
 		Diagnostics:        diagnostics.DefaultConfig(),
 	}
 	c.WorldInfo.Interface = "" // the node's interface
@@ -184,6 +189,7 @@ func (c Config) Validate() error {
 	if r.Sim3DEnabled {
 		add(r.Sim3D.Validate())
 	}
+	add(r.Record.Validate())
 	add(r.Diagnostics.Validate())
 	return errors.Join(errs...)
 }

@@ -24,6 +24,7 @@ const (
 	DiagWorldInfo      = "worldinfo"
 	DiagSwarm          = "swarm"
 	DiagSim3d          = "sim3d"
+	DiagRecord         = "record"
 	DiagSocketPrefix   = "socket " // + the socket's name: gamecontroller, team, worldinfo, swarm
 )
 
@@ -44,6 +45,9 @@ func (n *Node) sources() []diagnostics.Source {
 	}
 	if n.sim3d != nil {
 		src = append(src, one(n.sim3dStatus))
+	}
+	if n.rec != nil {
+		src = append(src, one(func(time.Time) dm.DiagnosticStatus { return n.rec.Status(DiagRecord) }))
 	}
 	src = append(src, func(now time.Time) []dm.DiagnosticStatus {
 		var out []dm.DiagnosticStatus

@@ -85,6 +85,8 @@
 //	worldinfo       senders, cycles, drops (when enabled)
 //	swarm           neighbours, send and receive counters (when enabled)
 //	sim3d           slots, heard and dropped messages (when enabled)
+//	record          the recording's file, records written and dropped by cause (when
+//	                record.enabled; see package node/record)
 //	socket <name>   chosen interface, state, every transport counter (see transport.Stats)
 //
 // # Logging and shutdown

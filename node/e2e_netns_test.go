@@ -28,6 +28,7 @@ import (
 const (
 	netnsRobotEnv = "DNETWORK_NETNS_ROBOT"   // the robot's id
 	netnsDDSEnv   = "DNETWORK_NETNS_CYCLONE" // the Cyclone configuration file
+	netnsRecEnv   = "DNETWORK_NETNS_RECORD"  // the directory of the recordings
 	netnsRobots   = 3
 )
 
@@ -39,8 +40,15 @@ const (
 // (multicast) and swarm (network mode) are switched on as well. Each robot process
 // checks on its own DDS topics that it hears both teammates' TeamInfo, WorldInfo and
 // swarm messages and the GameController's PLAYING, and the GameController receives
-// return packets from all three. The robots' clocks disagree on purpose
-// (netnsClockOffset); each robot checks its estimates of its teammates' clocks.
+// return packets from all three. The GameController cycles through INITIAL, READY, SET
+// and PLAYING with a clock that counts down, so every second's GCInfo differs. The
+// robots' clocks disagree on purpose (netnsClockOffset); each robot checks its
+// estimates of its teammates' clocks.
+//
+// Every robot records its traffic (record.*); robot 1's recording must open with
+// tshark and dnetwork decode, hold every socket's traffic in both directions, and,
+// replayed to a fresh node, drive that node through the GCInfo sequence robot 1
+// published (see checkRecording).
 func TestE2ENetns(t *testing.T) {
 	netnstest.Require(t)
 	hub := netnstest.New(t, "hub")
@@ -70,11 +78,7 @@ func TestE2ENetns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gc.Close()
-	p := gamePacket(gcproto.LayoutHSL20, gcproto.StatePlaying)
-	control, err := p.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recDir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -82,7 +86,13 @@ func TestE2ENetns(t *testing.T) {
 	wg.Go(func() {
 		tk := time.NewTicker(200 * time.Millisecond)
 		defer tk.Stop()
-		for {
+		for tick := 0; ; tick++ {
+			p := cyclingPacket(tick)
+			control, err := p.MarshalBinary()
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			_, _ = gc.WriteToUDPAddrPort(control, netip.MustParseAddrPort("10.91.0.255:3838"))
 			select {
 			case <-ctx.Done():
@@ -122,7 +132,7 @@ func TestE2ENetns(t *testing.T) {
 			defer ccancel()
 			cmd := exec.CommandContext(cctx, "ip", "netns", "exec", ns.Name, exe,
 				"-test.run", "^TestE2ENetnsRobot$", "-test.count", "1", "-test.v")
-			cmd.Env = append(os.Environ(), netnsRobotEnv+"="+strconv.Itoa(i+1), netnsDDSEnv+"="+cyclone)
+			cmd.Env = append(os.Environ(), netnsRobotEnv+"="+strconv.Itoa(i+1), netnsDDSEnv+"="+cyclone, netnsRecEnv+"="+recDir)
 			out, err := cmd.CombinedOutput()
 			outs[i], errs[i] = string(out), err
 		})
@@ -134,13 +144,29 @@ func TestE2ENetns(t *testing.T) {
 		}
 	}
 	mu.Lock()
-	defer mu.Unlock()
 	for id := uint8(1); id <= netnsRobots; id++ {
 		r, ok := returns[id]
 		if !ok || r.Version != gcproto.ReturnVersion || r.Team != testTeam {
 			t.Errorf("return packet of robot %d: %+v (received: %v)", id, r, ok)
 		}
 	}
+	mu.Unlock()
+	if !t.Failed() {
+		checkRecording(t, recDir)
+	}
+}
+
+// cyclingPacket is the GameController's packet number tick (5 per second): INITIAL,
+// READY, SET and PLAYING for one second each, then PLAYING for three, over and over,
+// with the seconds remaining counting down from 600.
+func cyclingPacket(tick int) gcproto.Packet {
+	sec := tick / 5
+	states := []gcproto.State{gcproto.StateInitial, gcproto.StateReady, gcproto.StateSet,
+		gcproto.StatePlaying, gcproto.StatePlaying, gcproto.StatePlaying, gcproto.StatePlaying}
+	p := gamePacket(gcproto.LayoutHSL20, states[sec%len(states)])
+	p.PacketNumber = uint8(tick)
+	p.SecsRemaining = int32(600 - sec%600)
+	return p
 }
 
 // TestE2ENetnsRobot is one robot of TestE2ENetns, run inside its namespace.
@@ -163,6 +189,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 	cfg.WorldInfo.Enabled = true
 	cfg.WorldInfo.Interval = 200 * time.Millisecond
 	cfg.Swarm.Enabled = true
+	cfg.Record.Enabled, cfg.Record.Dir, cfg.Record.MinFreeMiB = true, os.Getenv(netnsRecEnv), 0
 	for j := 1; j <= netnsRobots; j++ {
 		cfg.Swarm.Hosts = append(cfg.Swarm.Hosts, fmt.Sprintf("robot%d=10.91.0.%d", j, j))
 	}
@@ -208,7 +235,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 		}
 		// A packet sent after the mate heard the GameController and its VisionInfo.
 		m := infos.wait(t, 0, within, fmt.Sprintf("TeamInfo of robot %d", mate), func(m *dmsgs.TeamInfo) bool {
-			return int(m.PlayerNumber) == mate && m.GCConnected && m.SeeBall
+			return int(m.PlayerNumber) == mate && m.GCConnected && m.SeeBall && m.GCState == dmsgs.GCInfoStatePlaying
 		})
 		if !m.Authenticated || !near(m.RobotPos.X, 100*float64(mate)) || m.GCState != dmsgs.GCInfoStatePlaying {
 			t.Errorf("TeamInfo of robot %d: %+v", mate, m)
@@ -227,11 +254,57 @@ func TestE2ENetnsRobot(t *testing.T) {
 		})
 	}
 	checkClockOffsets(t, infos, id, netnsRobots, within)
-	g := gcInfos.wait(t, 0, within, "GameController", func(m *dmsgs.GCInfo) bool { return m.Connected })
+	g := gcInfos.wait(t, 0, within, "GameController", func(m *dmsgs.GCInfo) bool {
+		return m.Connected && m.State == dmsgs.GCInfoStatePlaying
+	})
 	if g.State != dmsgs.GCInfoStatePlaying || g.GCVersion != "HSL20" {
 		t.Errorf("GCInfo %+v", g)
 	}
 	neighbors.wait(t, 0, within, "two neighbours", func(m *dmsgs.Neighbors) bool { return len(m.Names) == netnsRobots-1 })
-	// Keep talking for a while, so that the other robots hear this one too.
+	// Keep talking for a while, so that the other robots hear this one too; robot 1
+	// stays until it has seen the GameController's whole cycle, for the replay check.
 	time.Sleep(3 * time.Second)
+	for deadline := time.Now().Add(20 * time.Second); id == 1 && time.Now().Before(deadline); {
+		states := map[uint8]bool{}
+		for _, m := range gcInfos.since(0) {
+			if m.Connected {
+				states[m.State] = true
+			}
+		}
+		if len(states) == 4 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// The recorder's counters are on /diagnostics; the GCInfo sequence this robot
+	// published is kept beside the recording for the replay check.
+	diag := n.Diagnostics()
+	name := node.NodeName(id) + ": " + node.DiagRecord
+	if w, _ := diagValue(&diag, name, "written"); w == "" || w == "0" {
+		t.Errorf("record status %q: written %q", name, w)
+	}
+	if d, _ := diagValue(&diag, name, "dropped_queue_full"); d != "0" {
+		t.Errorf("record status %q: dropped_queue_full %q", name, d)
+	}
+	var seq []string
+	for _, m := range gcInfos.since(0) {
+		seq = appendGCStep(seq, m)
+	}
+	if err := os.WriteFile(filepath.Join(os.Getenv(netnsRecEnv), fmt.Sprintf("gcinfo_%d.txt", id)), []byte(strings.Join(seq, "\n")), 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// appendGCStep appends the part of a connected GCInfo that the GameController's packets
+// decide (state and clock) unless it equals the last step.
+func appendGCStep(seq []string, m *dmsgs.GCInfo) []string {
+	if !m.Connected {
+		return seq
+	}
+	s := fmt.Sprintf("state %d secs %d", m.State, m.SecsRemaining)
+	if len(seq) > 0 && seq[len(seq)-1] == s {
+		return seq
+	}
+	return append(seq, s)
 }

@@ -4,25 +4,31 @@ package node_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
 // TestE2ESim3d runs two robots whose team talk goes over the 3D simulator's say/hear
 // channel (team.enabled false, sim3d.enabled true). The test plays the simulator: every
 // message a robot publishes on /dnetwork_<id>/sim3d/say is heard by both robots on
 // /dnetwork_<id>/sim3d/hear (by the speaker as its own). Each robot must publish its
-// teammate's state on TeamInfo and count its own echo in /diagnostics.
+// teammate's state on TeamInfo and count its own echo in /diagnostics. Robot 1 records:
+// its say and hear messages are in the file, as sent and received.
 func TestE2ESim3d(t *testing.T) {
 	getenv := testEnv(t, domainSim3d)
 	const robots = 2
+	recDir := t.TempDir()
 	for id := 1; id <= robots; id++ {
 		cfg := baseConfig(id)
 		cfg.TeamEnabled = false
@@ -31,6 +37,10 @@ func TestE2ESim3d(t *testing.T) {
 		cfg.Sim3D.Key = "ZJUDancer"
 		cfg.Sim3D.TeamName = "ZJU"
 		cfg.Sim3D.TeamSize = robots
+		if id == 1 {
+			cfg.Record.Enabled, cfg.Record.Dir, cfg.Record.MinFreeMiB = true, recDir, 0
+			cfg.Record.FlushInterval = 50 * time.Millisecond
+		}
 		startNode(t, getenv, cfg)
 	}
 	tester := rosNode(t, getenv, "tester", &syncBuffer{})
@@ -67,7 +77,9 @@ func TestE2ESim3d(t *testing.T) {
 	for i := range robots {
 		mate := 2 - i
 		m := infos[i].wait(t, 0, 10*time.Second, fmt.Sprintf("robot %d hears robot %d", i+1, mate), func(m *dmsgs.TeamInfo) bool {
-			return int(m.PlayerNumber) == mate && m.SeeBall
+			// The first messages may precede some of the speaker's inputs: wait for one
+			// that carries both its vision (ball) and its behaviour (role).
+			return int(m.PlayerNumber) == mate && m.SeeBall && m.Role == uint8(mate)
 		})
 		if m.TeamNumber != testTeam || !near(m.RobotPos.X, 100*float64(mate)) || !near(m.RobotPos.Y, -50*float64(mate)) ||
 			m.Role != uint8(mate) || m.Format != dmsgs.TeamInfoFormatDnet {
@@ -80,9 +92,38 @@ func TestE2ESim3d(t *testing.T) {
 		return ok && v != "0" && acc != "0"
 	})
 	mu.Lock()
-	defer mu.Unlock()
 	if said[0] == 0 || said[1] == 0 {
 		t.Errorf("messages said: %v", said)
+	}
+	mu.Unlock()
+
+	// Robot 1's recording holds what it said and what it heard (its own echo and robot 2).
+	files, _ := filepath.Glob(filepath.Join(recDir, "dnetwork_1_*.pcapng"))
+	if len(files) != 1 {
+		t.Fatalf("recordings: %v", files)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pkts, _ := capture.ReadFile(files[0])
+		sent, heard := map[string]bool{}, 0
+		for _, p := range pkts {
+			if p.Interface != "sim3d" {
+				continue
+			}
+			switch {
+			case p.Dir == transport.Sent && p.Dst == record.Sim3dServer && len(p.Payload) > 0:
+				sent[string(p.Payload)] = true
+			case p.Dir == transport.Received && p.Src == record.Sim3dServer:
+				heard++
+			}
+		}
+		if len(sent) > 0 && heard > len(sent) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sim3d in the recording: %d said, %d heard, want some and more heard than said", len(sent), heard)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -13,8 +13,10 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
@@ -91,6 +93,7 @@ type Node struct {
 	swarm *swarm.Component
 	sim3d *sim3d.Team // nil unless enabled
 	diag  *diagnostics.Component
+	rec   *record.Recorder // nil unless recording
 
 	in       inputs
 	inSubs   []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
@@ -165,10 +168,17 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	sockLog := sl.With("component", "socket")
 	prefix := r.TopicPrefix() + "/"
 
+	if r.Record.Enabled {
+		if n.rec, err = record.New(r.Record, n.clk, NodeName(r.RobotID)); err != nil {
+			return nil, err
+		}
+	}
+
 	// Sockets.
 	if n.gcSock, err = transport.New(transport.Config{
 		Name: "gamecontroller", Interface: r.Interface, Port: r.GameControllerPort,
 		MaxDatagram: GameControllerMaxDatagram, Logger: sockLog,
+		Tap: n.tap("gamecontroller", r.GameControllerPort, r.Interface),
 	}); err != nil {
 		return nil, err
 	}
@@ -176,6 +186,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.teamSock, err = transport.New(transport.Config{
 			Name: "team", Interface: r.Interface, Port: r.Team.TeamPort(),
 			MaxDatagram: TeamMaxDatagram, Logger: sockLog,
+			Tap: n.tap("team", r.Team.TeamPort(), r.Interface),
 		}); err != nil {
 			return nil, err
 		}
@@ -183,6 +194,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if r.WorldInfo.Enabled {
 		tc := r.WorldInfo.TransportConfig(nil)
 		tc.Logger = sockLog
+		tc.Tap = n.tap("worldinfo", tc.Port, tc.Interface)
 		if n.wiSock, err = transport.New(tc); err != nil {
 			return nil, err
 		}
@@ -226,10 +238,19 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if err != nil {
 			return nil, err
 		}
-		if n.sim3d, err = sim3d.New(r.Sim3D, n.clk, say, teamInfo); err != nil {
+		var sayPub bus.Publisher[dmsgs.Sim3dSay] = say
+		if n.rec != nil {
+			n.rec.Sim3d()
+			sayPub = n.rec.SayPublisher(say)
+		}
+		if n.sim3d, err = sim3d.New(r.Sim3D, n.clk, sayPub, teamInfo); err != nil {
 			return nil, err
 		}
-		hear, err := ros.NewSubscription(rn, prefix+TopicSim3dHear, ros.QoSDefault, n.sim3d.HandleHear)
+		onHear := n.sim3d.HandleHear
+		if n.rec != nil {
+			onHear = func(m *dmsgs.Sim3dHear) { n.rec.Hear(m); n.sim3d.HandleHear(m) }
+		}
+		hear, err := ros.NewSubscription(rn, prefix+TopicSim3dHear, ros.QoSDefault, onHear)
 		if err != nil {
 			return nil, err
 		}
@@ -261,6 +282,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 
 	// Swarm.
 	if r.Swarm.Enabled {
+		r.Swarm.Tap = n.tap("swarm", r.Swarm.UDPPort, r.Swarm.Interface)
 		recv, err := publisher[dmsgs.SwarmMessage](n, prefix+TopicSwarmReceived, ros.QoSDefault)
 		if err != nil {
 			return nil, err
@@ -311,6 +333,14 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// tap returns the recorder's Tap for a socket, nil when not recording.
+func (n *Node) tap(name string, port uint16, iface string) transport.Tap {
+	if n.rec == nil {
+		return nil
+	}
+	return n.rec.Socket(name, fmt.Sprintf("udp port %d on %s", port, iface))
 }
 
 // publisher creates a publisher on the node's ROS node and remembers it for cleanup.
@@ -382,6 +412,18 @@ func (n *Node) Run(ctx context.Context) error {
 	if !n.running.CompareAndSwap(false, true) {
 		return errors.New("node: Run called twice")
 	}
+	// The recorder outlives the sockets, so that what they do while stopping is written.
+	recDone := make(chan error, 1)
+	recCtx, recStop := context.WithCancel(context.Background())
+	if n.rec != nil {
+		go func() { recDone <- n.rec.Run(recCtx) }()
+	} else {
+		recDone <- nil
+	}
+	defer func() {
+		recStop()
+		<-recDone
+	}()
 	g, gctx := errgroup.WithContext(ctx)
 	run := func(name string, f func(context.Context) error) {
 		g.Go(func() error {
@@ -433,6 +475,9 @@ func (n *Node) summary() string {
 	}
 	if c.Sim3DEnabled {
 		s += ", 3D simulator channel"
+	}
+	if n.rec != nil {
+		s += ", recording to " + n.rec.Path()
 	}
 	return s
 }

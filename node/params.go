@@ -263,6 +263,16 @@ func (b *binder) bind(c *Config) {
 	b.seconds("sim3d.cycle", &d.Cycle, 0.001, 1, "The simulator's cycle, seconds.")
 	b.seconds("sim3d.ball_forget", &d.BallForget, 0.1, 12.7, "How long after it was last seen the ball is still reported, seconds.")
 
+	// Recording.
+	rc := &c.Record
+	b.boolean("record.enabled", &rc.Enabled, "Record every datagram the node's sockets receive and send, and the 3D simulator's say/hear messages, to pcapng files (Wireshark, dnetwork decode).")
+	b.text("record.dir", rc.Dir, "Directory of the recordings, one file dnetwork_<id>_<UTC start>.pcapng per run; empty: ~/.ros/dnetwork.", "",
+		func(v string) error { rc.Dir = v; return nil })
+	b.integer("record.max_size", &rc.MaxSizeMiB, 0, 1<<20, "Size at which a recording continues in a new file (name_001.pcapng, ...), MiB; 0: no limit.")
+	b.integer("record.rotate", &rc.Rotate, 0, 100000, "Most files of one run kept, the oldest removed first; 0: all.")
+	b.integer("record.min_free", &rc.MinFreeMiB, 0, 1<<20, "Free disk space below which nothing is written (and the loss counted), MiB; 0: no floor.")
+	b.seconds("record.flush_interval", &rc.FlushInterval, 0.05, 60, "Longest time a record stays in memory before it is written to the file, seconds.")
+
 	// Diagnostics.
 	b.seconds("diagnostics.period", &c.Diagnostics.Period, 0.1, 60, "Period of /diagnostics, seconds.")
 	b.text("diagnostics.hardware_id", c.Diagnostics.HardwareID, "hardware_id of every status; empty: robot<robot_id>.", "",

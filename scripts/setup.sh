@@ -5,7 +5,8 @@ set -euo pipefail
 
 pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
-      python3-colcon-recursive-crawl python3-colcon-package-information)
+      python3-colcon-recursive-crawl python3-colcon-package-information
+      tshark)
 # The RoboCup 3D simulation server of the end-to-end test, when ../shared/simspark lies
 # beside the clone: its runtime packages here, the server itself (to /opt/simspark) below.
 simspark_tar="$(cd "$(dirname "$0")/.." && pwd)/../shared/simspark/simspark-install.tar.gz"

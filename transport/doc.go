@@ -29,6 +29,9 @@
 //
 // so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed.
 //
+// A [Tap] in the Config sees every datagram received (before the Filter) and sent, on
+// the goroutine that moved it; recorders use it and must never block it.
+//
 // # Interface selection
 //
 // Config.Interface is parsed by [ParseSelector]: an interface name ("wlan0"), a CIDR

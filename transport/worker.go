@@ -63,6 +63,34 @@ var (
 // d or d.Payload. Rejected datagrams are counted as Filtered.
 type Filter func(d Datagram) bool
 
+// Direction tells a Tap whether a datagram was received or sent.
+type Direction uint8
+
+const (
+	// Received marks a datagram read from the socket.
+	Received Direction = iota + 1
+	// Sent marks a datagram the kernel accepted for sending.
+	Sent
+)
+
+// String returns "received" or "sent".
+func (d Direction) String() string {
+	switch d {
+	case Received:
+		return "received"
+	case Sent:
+		return "sent"
+	}
+	return "direction(" + fmt.Sprint(uint8(d)) + ")"
+}
+
+// Tap observes every datagram a worker receives (before the Filter, oversize ones
+// excepted) and every one it sends, for instance to record them. It runs on the
+// goroutine that read or sent the datagram, so it must return at once; it must not keep
+// d.Payload. A sent datagram has Src set to the worker's local address and Time to the
+// send time.
+type Tap func(dir Direction, d Datagram)
+
 // AllowFrom returns a Filter that accepts datagrams whose source address lies in one of
 // the prefixes (use a /32 for a single host, e.g. the GameController).
 func AllowFrom(prefixes ...netip.Prefix) Filter {
@@ -105,6 +133,8 @@ type Config struct {
 	ReadBuffer int
 	// Filter, if set, is asked about every datagram before it is queued.
 	Filter Filter
+	// Tap, if set, sees every datagram received and sent.
+	Tap Tap
 	// Recheck is how often the worker verifies its interface; 0 means DefaultRecheck.
 	Recheck time.Duration
 	// BackoffMin and BackoffMax bound the wait between open attempts; 0 means the
@@ -507,6 +537,9 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		d.Dst = netip.AddrPortFrom(dst, s.port)
 		d.Cast = classify(dst, info.bcast)
 	}
+	if w.cfg.Tap != nil {
+		w.cfg.Tap(Received, d)
+	}
 	if w.cfg.Filter != nil && !w.cfg.Filter(d) {
 		w.c.filtered.Add(1)
 		return
@@ -637,7 +670,23 @@ func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
 		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
 	}
 	w.c.sent.Add(1)
+	if w.cfg.Tap != nil {
+		w.tapSent(s, b, dst)
+	}
 	return nil
+}
+
+// tapSent passes a sent datagram to the Tap.
+func (w *Worker) tapSent(s *socket, b []byte, dst netip.AddrPort) {
+	src := netip.IPv4Unspecified()
+	if !s.choice.IsAny() {
+		src = s.choice.Addr.Addr()
+	}
+	now := time.Now()
+	if w.cfg.Now != nil {
+		now = w.cfg.Now()
+	}
+	w.cfg.Tap(Sent, Datagram{Payload: b, Src: netip.AddrPortFrom(src, s.port), Dst: dst, Interface: s.choice.Name, IfIndex: s.choice.Index, Time: now})
 }
 
 // Join adds group to the worker's multicast groups and joins it on the open socket.

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
 // decodeOptions are the flags a protocol decoder may need.
@@ -69,7 +71,7 @@ func sortedDecoders() []*packetDecoder {
 func init() {
 	register(&command{
 		name:    "decode",
-		summary: "print packets given as hex lines or raw files as JSON Lines",
+		summary: "print packets given as hex lines, raw files or pcap/pcapng captures as JSON Lines",
 		run:     runDecode,
 	})
 }
@@ -88,6 +90,7 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	var (
 		proto = fs.String("proto", "auto", "protocol to decode (auto detects the binary protocols)")
 		raw   = fs.Bool("raw", false, "each input file (or stdin) is one raw binary packet instead of hex lines")
+		port  = fs.Int("port", 0, "captures: only UDP datagrams from or to this port")
 		opts  decodeOptions
 	)
 	fs.StringVar(&opts.Key, "key", "AllemaniACsX0rz", "worldinfo encryption key string")
@@ -100,6 +103,10 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "Reads packets from the files, or stdin when none are given, and prints one JSON")
 		fmt.Fprintln(stderr, "object per packet. Hex input is one packet per line; blank lines and lines")
 		fmt.Fprintln(stderr, "starting with # are skipped, white space and colons inside a line are ignored.")
+		fmt.Fprintln(stderr, "pcap and pcapng files (tcpdump, Wireshark, dnetwork record, the node's record.*)")
+		fmt.Fprintln(stderr, "are recognised by their magic number: every UDP datagram of a known protocol is")
+		fmt.Fprintln(stderr, "printed with its capture time, addresses, ports, interface and direction; other")
+		fmt.Fprintln(stderr, "frames and datagrams are skipped and counted on stderr.")
 		fmt.Fprintln(stderr, "Exit status is 1 if any packet was rejected.")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "protocols:")
@@ -128,7 +135,11 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 2
 		}
 	}
-	dec := &decodeRun{forced: forced, opts: &opts, out: json.NewEncoder(stdout)}
+	if *port < 0 || *port > 65535 {
+		fmt.Fprintf(stderr, "dnetwork decode: --port %d outside 0..65535\n", *port)
+		return 2
+	}
+	dec := &decodeRun{forced: forced, opts: &opts, out: json.NewEncoder(stdout), port: uint16(*port), stderr: stderr}
 	dec.out.SetEscapeHTML(false)
 
 	files := fs.Args()
@@ -152,6 +163,8 @@ type decodeRun struct {
 	forced          *packetDecoder
 	opts            *decodeOptions
 	out             *json.Encoder
+	port            uint16 // captures: only datagrams from or to it; 0: all
+	stderr          io.Writer
 	total, rejected int
 }
 
@@ -166,6 +179,11 @@ func (r *decodeRun) file(name string, stdin io.Reader, raw bool) error {
 		defer f.Close()
 		in, label = f, name
 	}
+	br := bufio.NewReader(in)
+	if head, _ := br.Peek(4); capture.IsCapture(head) {
+		return r.capture(br, label)
+	}
+	in = br
 	if raw {
 		b, err := io.ReadAll(in)
 		if err != nil {
@@ -217,12 +235,7 @@ func (r *decodeRun) packet(b []byte, src string) error {
 	r.total++
 	d := r.forced
 	if d == nil {
-		for _, c := range sortedDecoders() {
-			if c.match != nil && c.match(b) {
-				d = c
-				break
-			}
-		}
+		d = r.detect(b)
 	}
 	if d == nil {
 		r.rejected++

@@ -10,6 +10,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -80,4 +82,25 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "dnetwork <command> -h" for a command's flags.`)
+}
+
+// parseFlags sets fs's usage text (the lines, a blank line, then the flags) and parses
+// args. It returns -1 when the command should go on, or its exit status: 0 after -h,
+// 2 after a bad flag (which fs has reported).
+func parseFlags(fs *flag.FlagSet, args []string, usage ...string) int {
+	fs.Usage = func() {
+		w := fs.Output()
+		for _, l := range usage {
+			fmt.Fprintln(w, l)
+		}
+		fmt.Fprintln(w)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	return -1
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"net"
+	"net/http"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
 func init() {
@@ -34,13 +35,58 @@ type monitorOptions struct {
 	http     string
 	cfg      monitor.Config
 	duration time.Duration
+	replay   string // a recording to replay instead of listening
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	fs := flag.NewFlagSet("monitor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	httpAddr := fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
+	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
+	finish := addMonitorFlags(fs)
+	if code := parseFlags(fs, args,
+		"usage: dnetwork monitor [flags]",
+		"",
+		"Listens, without sending anything, to the GameController (3838), the robots' return",
+		"packets (3939) and the team ports, and serves a web page with the field, every robot's",
+		"pose, ball and role, the game state and clock, message rates, budget use and bad",
+		"packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of",
+		"silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a",
+		"node or a GameController on the same host: it sees every broadcast, but a unicast",
+		"datagram reaches only one socket, normally the one bound last. Return packets are",
+		"unicast to the GameController's host, so there the monitor would take them from a",
+		"GameController started earlier: when it hears the GameController from one of this",
+		"host's addresses it closes the return port 3939 and says so (--keep-return-port: it",
+		"only warns). --return-port 0 leaves the return packets alone from the start.",
+		"",
+		"With --replay FILE nothing is opened but the web page: it shows the recording (a",
+		"node's record.* file or dnetwork record's) as the monitor would have shown it live.",
+	); code >= 0 {
+		return nil, code
+	}
+	fail := func(err error) (*monitorOptions, int) {
+		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	cfg, err := finish()
+	if err != nil {
+		return fail(err)
+	}
+	if *duration < 0 {
+		return fail(fmt.Errorf("--duration %v is negative", *duration))
+	}
+	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration, replay: *replayFile}, -1
+}
+
+// addMonitorFlags declares the flags that choose what the monitor's sockets listen to
+// (shared by monitor and record) and returns the function that builds the monitor's
+// configuration from them after parsing.
+func addMonitorFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 	var (
-		httpAddr  = fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
 		iface     = fs.String("interface", "any", "interface of the sockets: any, auto, a name, an IPv4 address or a CIDR")
 		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
 		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
@@ -54,75 +100,42 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
 		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
 		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
-		duration  = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "usage: dnetwork monitor [flags]")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Listens, without sending anything, to the GameController (3838), the robots' return")
-		fmt.Fprintln(w, "packets (3939) and the team ports, and serves a web page with the field, every robot's")
-		fmt.Fprintln(w, "pose, ball and role, the game state and clock, message rates, budget use and bad")
-		fmt.Fprintln(w, "packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of")
-		fmt.Fprintln(w, "silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a")
-		fmt.Fprintln(w, "node or a GameController on the same host: it sees every broadcast, but a unicast")
-		fmt.Fprintln(w, "datagram reaches only one socket, normally the one bound last. Return packets are")
-		fmt.Fprintln(w, "unicast to the GameController's host, so there the monitor would take them from a")
-		fmt.Fprintln(w, "GameController started earlier: when it hears the GameController from one of this")
-		fmt.Fprintln(w, "host's addresses it closes the return port 3939 and says so (--keep-return-port: it")
-		fmt.Fprintln(w, "only warns). --return-port 0 leaves the return packets alone from the start.")
-		fmt.Fprintln(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
-		}
-		return nil, 2
-	}
-	fail := func(err error) (*monitorOptions, int) {
-		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
-		return nil, 2
-	}
-	if fs.NArg() > 0 {
-		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
-	}
-	cfg := monitor.DefaultConfig()
-	cfg.Interface = *iface
-	cfg.FollowGC = *follow
-	cfg.AuthKey = []byte(*authKey)
-	cfg.KeepReturnPort = *keepRet
-	cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
-	l, err := league.Parse(*leagueArg)
-	if err != nil {
-		return fail(err)
-	}
-	cfg.League = l
-	cfg.Field = monitor.LeagueField(l)
-	for _, p := range []struct {
-		name string
-		v    uint
-	}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
-		if p.v > 65535 {
-			return fail(fmt.Errorf("--%s %d is not a port", p.name, p.v))
-		}
-	}
-	ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
-	if err != nil {
-		return fail(err)
-	}
-	cfg.Ports = ports
-	for f := range strings.FieldsFuncSeq(*groups, isListSep) {
-		g, err := netip.ParseAddr(f)
+	return func() (monitor.Config, error) {
+		cfg := monitor.DefaultConfig()
+		cfg.Interface = *iface
+		cfg.FollowGC = *follow
+		cfg.AuthKey = []byte(*authKey)
+		cfg.KeepReturnPort = *keepRet
+		cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
+		l, err := league.Parse(*leagueArg)
 		if err != nil {
-			return fail(fmt.Errorf("--group %q: %v", f, err))
+			return cfg, err
 		}
-		cfg.Groups = append(cfg.Groups, g)
+		cfg.League = l
+		cfg.Field = monitor.LeagueField(l)
+		for _, p := range []struct {
+			name string
+			v    uint
+		}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
+			if p.v > 65535 {
+				return cfg, fmt.Errorf("--%s %d is not a port", p.name, p.v)
+			}
+		}
+		ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Ports = ports
+		for f := range strings.FieldsFuncSeq(*groups, isListSep) {
+			g, err := netip.ParseAddr(f)
+			if err != nil {
+				return cfg, fmt.Errorf("--group %q: %v", f, err)
+			}
+			cfg.Groups = append(cfg.Groups, g)
+		}
+		return cfg, nil
 	}
-	if *duration < 0 {
-		return fail(fmt.Errorf("--duration %v is negative", *duration))
-	}
-	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration}, -1
 }
 
 func isListSep(r rune) bool { return r == ',' || r == ' ' }
@@ -200,24 +213,19 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 	errw := &syncWriter{w: stderr}
 	o.cfg.Logger = slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if o.replay != "" {
+		return runMonitorReplay(ctx, o, stdout, errw)
+	}
 	m, err := monitor.New(o.cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
 		return 2
 	}
-	ln, err := net.Listen("tcp", o.http)
-	if err != nil {
-		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
-		return 1
+	g, gctx, ln, stop, code := startPage(ctx, o, m.Run, m.Handler(), stderr)
+	if g == nil {
+		return code
 	}
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return m.Run(gctx) })
-	g.Go(func() error { return monitor.Serve(gctx, ln, m.Handler()) })
+	defer stop()
 
 	upCtx, cancelUp := context.WithTimeout(gctx, 5*time.Second)
 	upErr := m.WaitUp(upCtx)
@@ -246,4 +254,55 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		return 1
 	}
 	return 0
+}
+
+// runMonitorReplay serves the web page for a recording.
+func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.Writer) int {
+	pkts, err := capture.ReadFile(o.replay)
+	if err != nil {
+		if len(pkts) == 0 {
+			fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "dnetwork monitor: %v (replaying the %d datagrams before it)\n", err, len(pkts))
+	}
+	p, err := monitor.NewPlayer(o.cfg, pkts)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: %s: %v\n", o.replay, err)
+		return 2
+	}
+	g, _, ln, stop, code := startPage(ctx, o, p.Run, p.Handler(), stderr)
+	if g == nil {
+		return code
+	}
+	defer stop()
+	r := p.State().Replay
+	fmt.Fprintf(stdout, "dnetwork monitor: replaying %s: %d datagrams over %v from %s\n", o.replay, r.Packets,
+		time.Duration(r.DurationS*float64(time.Second)).Round(time.Second), r.Start.Local().Format(time.DateTime))
+	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())
+	if err := g.Wait(); err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// startPage listens on o.http and runs run and the web page h under one errgroup, for
+// o.duration if set. On failure g is nil and code the exit status; otherwise stop
+// releases the duration's timer once g is waited for.
+func startPage(ctx context.Context, o *monitorOptions, run func(context.Context) error, h http.Handler, stderr io.Writer) (
+	g *errgroup.Group, gctx context.Context, ln net.Listener, stop func(), code int) {
+	ln, err := net.Listen("tcp", o.http)
+	if err != nil {
+		fmt.Fprintf(stderr, "dnetwork monitor: web page: %v\n", err)
+		return nil, nil, nil, nil, 1
+	}
+	stop = func() {}
+	if o.duration > 0 {
+		ctx, stop = context.WithTimeout(ctx, o.duration)
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.Go(func() error { return run(gctx) })
+	g.Go(func() error { return monitor.Serve(gctx, ln, h) })
+	return g, gctx, ln, stop, -1
 }

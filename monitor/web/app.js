@@ -294,7 +294,78 @@ function drawPorts(state) {
   f.replaceChildren(...items);
 }
 
+// Replay controls (dnetwork monitor --replay): play/pause, speed and a time slider over
+// the whole recording. While the slider is dragged, polling leaves it alone.
+let replay = null;
+let sliderBusy = false;
+let hashApplied = false;
+
+function seconds(s) {
+  return mmss(Math.floor(s));
+}
+
+async function replayCommand(cmd) {
+  try {
+    const res = await fetch("api/replay", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(cmd),
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    render(await res.json());
+  } catch (e) {
+    document.getElementById("gc-line").textContent = `replay control failed: ${e.message}`;
+  }
+}
+
+function setupReplay() {
+  const slider = document.getElementById("replay-slider");
+  slider.addEventListener("input", () => {
+    sliderBusy = true;
+    if (replay) document.getElementById("replay-time").textContent = `${seconds(Number(slider.value))} / ${seconds(replay.duration_s)}`;
+  });
+  slider.addEventListener("change", () => {
+    sliderBusy = false;
+    replayCommand({ position_s: Number(slider.value) });
+  });
+  document.getElementById("replay-play").addEventListener("click", () => {
+    if (replay) replayCommand({ playing: !replay.playing });
+  });
+  document.getElementById("replay-speed").addEventListener("change", (e) => {
+    replayCommand({ speed: Number(e.target.value) });
+  });
+}
+
+function drawReplay(state) {
+  const bar = document.getElementById("replay");
+  replay = state.replay || null;
+  if (!replay) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  const slider = document.getElementById("replay-slider");
+  slider.max = replay.duration_s.toFixed(1);
+  if (!sliderBusy) slider.value = replay.position_s.toFixed(1);
+  document.getElementById("replay-play").textContent = replay.playing ? "Pause" : "Play";
+  const speed = document.getElementById("replay-speed");
+  if (document.activeElement !== speed) speed.value = String(replay.speed);
+  document.getElementById("replay-time").textContent = `${seconds(replay.position_s)} / ${seconds(replay.duration_s)}`;
+  document.body.dataset.replayPosition = replay.position_s.toFixed(1);
+  document.body.dataset.replayPlaying = String(replay.playing);
+  // A link may name a moment (#t=93.5) or start playing (#play): the page moves the
+  // slider and plays it as a person would.
+  if (!hashApplied) {
+    hashApplied = true;
+    const at = location.hash.match(/[#&]t=([0-9.]+)/);
+    if (at) {
+      slider.value = at[1];
+      slider.dispatchEvent(new Event("change"));
+    }
+    if (/[#&]play\b/.test(location.hash)) document.getElementById("replay-play").click();
+  }
+}
+
 function render(state) {
+  drawReplay(state);
   drawField(state.field);
   drawHeader(state);
   drawRobots(state);
@@ -319,4 +390,5 @@ async function poll() {
   }
 }
 
+setupReplay();
 poll();

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/transport"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
 
@@ -62,6 +63,8 @@ type Config struct {
 	WarnInterval time.Duration
 	// Logger receives warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// Tap, if set, sees every frame the socket sends and receives (a recorder).
+	Tap transport.Tap
 }
 
 // DefaultConfig returns the defaults: disabled, ModeNetwork on UDP 4100, port 4100 bound,

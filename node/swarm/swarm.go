@@ -159,6 +159,7 @@ func New(cfg Config, clk clock.Clock, received bus.Publisher[dmsgs.SwarmMessage]
 		Range:          cfg.Range,
 		QueueLen:       cfg.QueueLen,
 		Logger:         cfg.Logger,
+		Tap:            cfg.Tap,
 		Now:            clk.Now,
 	}
 	if cfg.Range > 0 {

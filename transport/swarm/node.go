@@ -123,7 +123,9 @@ type Config struct {
 	QueueLen int
 	// OnStatus and Logger are passed to the transport worker.
 	OnStatus func(transport.Status)
-	Logger   *slog.Logger
+	// Tap, if set, is the transport worker's Tap: it sees every frame sent and received.
+	Tap    transport.Tap
+	Logger *slog.Logger
 	// Now is the clock of the neighbour table; nil means time.Now.
 	Now func() time.Time
 }
@@ -234,6 +236,7 @@ func New(cfg Config) (*Node, error) {
 		MaxDatagram:       MaxFrameSize,
 		QueueLen:          cfg.QueueLen,
 		OnStatus:          cfg.OnStatus,
+		Tap:               cfg.Tap,
 		Logger:            cfg.Logger,
 	}
 	switch cfg.Mode {

@@ -1,0 +1,166 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
+)
+
+// recordedGame is a 30-second recording as a robot of team 5 makes it: the
+// GameController twice a second with its clock counting down from 600, robot 5/1
+// walking 0.25 m/s from x = -4 and sending once a second, and robot 5/2 joining at
+// 10 s. Robot 5/1 is the recording host: its own broadcasts are in the file twice,
+// as sent and as received.
+func recordedGame(t testing.TB) []capture.Packet {
+	t.Helper()
+	gcAddr := netip.MustParseAddrPort("10.0.0.254:3838")
+	bcast := func(port uint16) netip.AddrPort { return netip.AddrPortFrom(netip.MustParseAddr("10.0.0.255"), port) }
+	r1, r2 := netip.MustParseAddrPort("10.0.0.1:10005"), netip.MustParseAddrPort("10.0.0.2:10005")
+	var pkts []capture.Packet
+	for ms := 0; ms <= 30000; ms += 500 {
+		at := t0.Add(time.Duration(ms) * time.Millisecond)
+		sec := ms / 1000
+		g := game{state: gamecontroller.StatePlaying, firstHalf: true, kicking: 5, secs: int32(600 - sec),
+			teams: [2]uint8{5, 12}, scores: [2]uint8{uint8(sec / 15), 0}}
+		pkts = append(pkts, capture.Packet{Time: at, Src: gcAddr, Dst: bcast(3838), Payload: g.packet(t), Dir: transport.Received})
+		if ms%1000 != 0 {
+			continue
+		}
+		own := mate{team: 5, player: 1, x: -4 + 0.25*float64(sec), role: teaminfo.RoleStriker, play: teaminfo.PlayPlaying}.dnet(t, nil)
+		pkts = append(pkts,
+			capture.Packet{Time: at, Src: r1, Dst: bcast(10005), Payload: own, Dir: transport.Sent},
+			capture.Packet{Time: at.Add(time.Millisecond), Src: r1, Dst: bcast(10005), Payload: own, Dir: transport.Received})
+		if sec >= 10 {
+			other := mate{team: 5, player: 2, x: 1, y: float64(sec) / 10, role: teaminfo.RoleDefender, play: teaminfo.PlayPlaying}.dnet(t, nil)
+			pkts = append(pkts, capture.Packet{Time: at.Add(2 * time.Millisecond), Src: r2, Dst: bcast(10005), Payload: other, Dir: transport.Received})
+		}
+	}
+	// Traffic the monitor does not show: world info multicast.
+	pkts = append(pkts, capture.Packet{Time: t0, Src: r1, Dst: netip.MustParseAddrPort("224.16.0.1:2806"), Payload: []byte("x")})
+	return pkts
+}
+
+func newPlayer(t testing.TB) *Player {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Logger = quiet
+	p, err := NewPlayer(cfg, recordedGame(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPlayerSeek: the state at a position is the state a live monitor had at that
+// moment, forwards and backwards.
+func TestPlayerSeek(t *testing.T) {
+	p := newPlayer(t)
+	s := p.State()
+	if r := s.Replay; r == nil || !near(r.DurationS, 30.002) || r.PositionS != 0 || r.Playing || r.Packets != 61+31+21 || r.Played != 1 {
+		t.Fatalf("replay view %+v", s.Replay)
+	}
+	for _, c := range []struct {
+		at     time.Duration
+		robots int
+		x      float64
+		secs   int32
+	}{
+		{20500 * time.Millisecond, 2, 1, 580},
+		{5500 * time.Millisecond, 1, -2.75, 595}, // back: rebuilt from the start
+		{5900 * time.Millisecond, 1, -2.75, 595},
+		{time.Hour, 2, 3.5, 570}, // clamped to the end
+	} {
+		if err := p.Seek(c.at); err != nil {
+			t.Fatal(err)
+		}
+		s := p.State()
+		r := findRobot(s, 5, 1)
+		if len(s.Robots) != c.robots || r == nil || r.Pose == nil || !near(r.Pose.X, c.x) {
+			t.Errorf("at %v: %d robots, 5/1 %+v; want %d robots, x %g", c.at, len(s.Robots), r, c.robots, c.x)
+		}
+		if g := s.GameController.Game; g == nil || g.SecsRemaining != c.secs {
+			t.Errorf("at %v: game %+v, want %d s remaining", c.at, g, c.secs)
+		}
+		// The robot's own broadcast counts once: one message a second.
+		if r != nil && r.TeamMsgs.Count != uint64(min(c.at, 30500*time.Millisecond)/time.Second)+1 {
+			t.Errorf("at %v: robot 5/1 counted %d team messages", c.at, r.TeamMsgs.Count)
+		}
+	}
+	if ps := p.State().Ports; len(ps) != 2 || ps[0].Name != "gamecontroller" || ps[0].Received != 61 || ps[1].Name != "team 5" || ps[1].Received != 52 {
+		t.Errorf("ports %+v", ps)
+	}
+}
+
+// TestPlayerPlays: a playing replay follows the wall clock at its speed and stops at
+// the end; the HTTP controls drive it.
+func TestPlayerPlays(t *testing.T) {
+	p := newPlayer(t)
+	srv := httptest.NewServer(p.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	post := func(body string) (int, Snapshot) {
+		t.Helper()
+		res, err := http.Post(srv.URL+"/api/replay", "application/json", bytes.NewBufferString(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var s Snapshot
+		if res.StatusCode == http.StatusOK {
+			if err := json.NewDecoder(res.Body).Decode(&s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return res.StatusCode, s
+	}
+	if code, s := post(`{"position_s": 25, "speed": 16, "playing": true}`); code != 200 || !s.Replay.Playing || s.Replay.Speed != 16 || s.Replay.PositionS < 25 {
+		t.Fatalf("play: %d %+v", code, s.Replay)
+	}
+	eventually(t, "the end of the recording", func() bool {
+		r := p.State().Replay
+		return !r.Playing && r.PositionS == r.DurationS && r.Played == r.Packets
+	})
+	// Play at the end starts again from the beginning.
+	if code, s := post(`{"playing": true, "speed": 0.5}`); code != 200 || !s.Replay.Playing || s.Replay.PositionS > 1 {
+		t.Fatalf("replay again: %d %+v", code, s.Replay)
+	}
+	if code, s := post(`{"playing": false, "position_s": 12.5}`); code != 200 || s.Replay.Playing || len(s.Robots) != 2 {
+		t.Fatalf("pause: %d %+v", code, s.Replay)
+	}
+	for _, bad := range []string{`{"speed": 0}`, `{"speed": 1000}`, `{"jump": 1}`, `not json`} {
+		if code, _ := post(bad); code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", bad, code)
+		}
+	}
+	res, err := http.Get(srv.URL + "/api/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Snapshot
+	err = json.NewDecoder(res.Body).Decode(&s)
+	res.Body.Close()
+	if err != nil || s.Replay == nil || len(s.Robots) == 0 {
+		t.Fatalf("GET /api/state: %v %+v", err, s.Replay)
+	}
+}
+
+func TestPlayerNeedsPackets(t *testing.T) {
+	_, err := NewPlayer(DefaultConfig(), []capture.Packet{{Time: t0, Dst: netip.MustParseAddrPort("224.16.0.1:2806"), Payload: []byte("x")}})
+	if err != ErrNoPackets {
+		t.Fatalf("err %v, want ErrNoPackets", err)
+	}
+}
