@@ -44,8 +44,8 @@ func TestBrowserReplay(t *testing.T) {
 		clock string
 		rows  []string
 	}{
-		{"20.5", 1, ">9:40<", []string{"5/1", "5/2"}},
-		{"5.5", -2.75, ">9:55<", []string{"5/1"}},
+		{"20.5", 1, ">09:40<", []string{"5/1", "5/2"}},
+		{"5.5", -2.75, ">09:55<", []string{"5/1"}},
 	} {
 		dom := runChromium(t, bin, url+"#t="+c.at, "--dump-dom")
 		if !strings.Contains(dom, `data-replay-position="`+c.at+`"`) || strings.Contains(dom, `id="replay" class="replay" hidden`) {
