@@ -165,6 +165,18 @@ type spec struct {
 	setPlays   []wireSetPlay // indexed by the wire value
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
+	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
+}
+
+func init() {
+	for i := range specs {
+		s := &specs[i]
+		for p := range s.undefined {
+			if p >= len(s.penalties) || s.penalties[p] == "" {
+				s.undefined[p] = 1
+			}
+		}
+	}
 }
 
 var specs = [numLayouts]spec{

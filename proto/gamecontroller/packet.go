@@ -227,12 +227,59 @@ func (t *TeamInfo) decode(b []byte, s *spec, ti int) error {
 		t.SingleShots = binary.LittleEndian.Uint16(b[6:])
 		t.MessageBudget = binary.LittleEndian.Uint16(b[8:])
 	}
+	if t.decodePlayers(b[s.playersOff:s.playersOff+s.players*s.robotSize], s) {
+		return nil
+	}
+	// Some value is out of range: find the first one, in wire order, for the error.
 	for i := range s.players {
 		if err := t.Players[i].decode(b[s.playersOff+i*s.robotSize:], s, ti, i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decodePlayers reads the players from b (exactly s.players robots) and reports whether
+// every penalty and goalkeeper flag is in range. It is the hot loop of the decoder: one
+// pass, range checks folded into one flag instead of a branch per robot.
+func (t *TeamInfo) decodePlayers(b []byte, s *spec) bool {
+	undefined := &s.undefined
+	var bad uint8
+	if s.robotSize == RobotSizeSPL {
+		players := t.Players[:len(b)/RobotSizeSPL]
+		for i := range players {
+			rb := b[2*i : 2*i+2 : 2*i+2]
+			pen := rb[0]
+			players[i].Penalty, players[i].SecsTillUnpenalised = Penalty(pen), rb[1]
+			bad |= undefined[pen]
+		}
+		return bad == 0
+	}
+	size := s.robotSize
+	warn, yellow, red, goalie := s.warnOff, s.yellowOff, s.redOff, s.goalieOff
+	players := t.Players[:len(b)/size]
+	for i := range players {
+		rb := b[i*size : i*size+size : i*size+size]
+		r := &players[i]
+		pen := rb[0]
+		r.Penalty, r.SecsTillUnpenalised = Penalty(pen), rb[1]
+		bad |= undefined[pen]
+		if warn >= 0 {
+			r.Warnings = rb[warn]
+		}
+		if yellow >= 0 {
+			r.YellowCards = rb[yellow]
+		}
+		if red >= 0 {
+			r.RedCards = rb[red]
+		}
+		if goalie >= 0 {
+			g := rb[goalie]
+			r.Goalkeeper = g == 1
+			bad |= g >> 1 // 0 or 1 only, as bool bytes
+		}
+	}
+	return bad == 0
 }
 
 // decode reads one RobotInfo; i is the player index, -1 for the HL coach.
@@ -267,7 +314,9 @@ func (r *RobotInfo) decode(b []byte, s *spec, ti, i int) error {
 	return nil
 }
 
-func validPenalty(s *spec, p Penalty) bool { return int(p) < len(s.penalties) && s.penalties[p] != "" }
+// validPenalty reports whether the layout defines p, from a byte table rather than the
+// name table: it runs for every robot of every packet.
+func validPenalty(s *spec, p Penalty) bool { return s.undefined[p] == 0 }
 
 func robotField(ti, i int, name string) string {
 	if i < 0 {
