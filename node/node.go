@@ -164,14 +164,14 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	// Sockets.
 	if n.gcSock, err = transport.New(transport.Config{
 		Name: "gamecontroller", Interface: r.Interface, Port: r.GameControllerPort,
-		MaxDatagram: GameControllerMaxDatagram, Logger: sockLog,
+		MaxDatagram: GameControllerMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
 	}); err != nil {
 		return nil, err
 	}
 	if r.TeamEnabled {
 		if n.teamSock, err = transport.New(transport.Config{
 			Name: "team", Interface: r.Interface, Port: r.Team.TeamPort(),
-			MaxDatagram: TeamMaxDatagram, Logger: sockLog,
+			MaxDatagram: TeamMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
 		}); err != nil {
 			return nil, err
 		}
