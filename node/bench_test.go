@@ -178,65 +178,7 @@ func BenchmarkTeamOfSix(b *testing.B) {
 		mateSocks[i] = udpSocket(b, "127.0.0.1:0")
 		cfg.Team.Peers = append(cfg.Team.Peers, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mateSocks[i])))
 	}
-	text, err := json.Marshal(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-
-	// The node process.
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchNodeChild$")
-	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(text),
-		"CYCLONEDDS_URI="+getenv("CYCLONEDDS_URI"), "ROS_DOMAIN_ID="+getenv("ROS_DOMAIN_ID"),
-		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	}()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	next := func(prefix string) string {
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					b.Fatal("node process ended")
-				}
-				if strings.HasPrefix(l, prefix) {
-					return l
-				}
-			case <-time.After(10 * time.Second):
-				b.Fatalf("node process: no %q line", prefix)
-			}
-		}
-	}
-	next("ready")
-	stats := func() childStats {
-		if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
-			b.Fatal(err)
-		}
-		f := strings.Fields(next("stats "))
-		var v [4]uint64
-		for i := range v {
-			if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
-				b.Fatal(err)
-			}
-		}
-		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3]}
-	}
+	stats := startBenchChild(b, getenv, cfg)
 
 	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
 	tester := rosNode(b, getenv, "tester", &syncBuffer{})
@@ -337,6 +279,98 @@ func BenchmarkTeamOfSix(b *testing.B) {
 	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
 	b.ReportMetric(float64(gcInfos.Load()-gi0)/secs, "GCInfo/s")
 	b.ReportMetric(float64(heard.Load()-h0)/mates/secs, "sent-per-mate/s")
+}
+
+// startBenchChild starts a node process with cfg (see TestBenchNodeChild), stops it
+// when the benchmark ends and returns a function reading its counters.
+func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) func() childStats {
+	text, err := json.Marshal(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchNodeChild$")
+	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(text),
+		"CYCLONEDDS_URI="+getenv("CYCLONEDDS_URI"), "ROS_DOMAIN_ID="+getenv("ROS_DOMAIN_ID"),
+		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func(prefix string) string {
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					b.Fatal("node process ended")
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatalf("node process: no %q line", prefix)
+			}
+		}
+	}
+	next("ready")
+	stats := func() childStats {
+		if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+			b.Fatal(err)
+		}
+		f := strings.Fields(next("stats "))
+		var v [4]uint64
+		for i := range v {
+			if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3]}
+	}
+
+	return stats
+}
+
+// BenchmarkIdleNode measures a node with nothing to do, in a process of its own: team
+// communication on (one silent peer to send to, no GameController, no inputs, so it
+// sends at the Alone rate), diagnostics at 1 Hz. Each iteration is one second; the metric is the
+// process's CPU time per second.
+func BenchmarkIdleNode(b *testing.B) {
+	const domainBenchIdle = 53
+	getenv := testEnv(b, domainBenchIdle)
+	cfg := baseConfig(1)
+	ports := freePorts(b, 2)
+	cfg.Team.Port, cfg.GameControllerPort = ports[0], ports[1]
+	mate := udpSocket(b, "127.0.0.1:0") // never read: the node only sends to it
+	cfg.Team.Peers = []netip.AddrPort{netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mate))}
+	cfg.Diagnostics.Period = time.Second
+	stats := startBenchChild(b, getenv, cfg)
+	time.Sleep(1500 * time.Millisecond) // discovery and start-up settled
+	start := stats()
+	b.ResetTimer()
+	for range b.N {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	end := stats()
+	secs := end.at.Sub(start.at).Seconds()
+	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
+	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
 }
 
 // fullRateInputs publishes MotionInfo, BehaviorInfo (ball handling) and VisionInfo (the
