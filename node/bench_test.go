@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"os"
@@ -164,8 +165,22 @@ type childStats struct {
 // handling) and VisionInfo at 30 Hz each, and a subscriber reads TeamInfo and GCInfo.
 // The node sends to its five teammates at 15 Hz. Each iteration is one second of this;
 // the metrics are the node process's CPU time and Go allocations per second of play.
-func BenchmarkTeamOfSix(b *testing.B) {
-	getenv := testEnv(b, domainBenchSix)
+func BenchmarkTeamOfSix(b *testing.B) { benchTeamOfSix(b, domainBenchSix, false) }
+
+// BenchmarkJunkFlood is BenchmarkTeamOfSix while one loopback sender offers random
+// datagrams of 16..600 bytes to the team and GameController ports, alternately, as fast
+// as it can (at most 2,000,000 in all). Extra metrics: junk/s offered, valid-lost (teammate
+// packets sent during the measurement minus TeamInfo published; a few in flight at
+// either end may count), gc-disconnected (GCInfo samples saying not connected) and the
+// node's CPU time per datagram it received (cpu-µs/datagram). The kernel's drops of
+// each socket show in /diagnostics (dropped_kernel).
+func BenchmarkJunkFlood(b *testing.B) {
+	const domainBenchFlood = 59
+	benchTeamOfSix(b, domainBenchFlood, true)
+}
+
+func benchTeamOfSix(b *testing.B, domain int, junk bool) {
+	getenv := testEnv(b, domain)
 	const mates = 5
 	ports := freePorts(b, 2)
 	mateSocks := make([]*net.UDPConn, mates)
@@ -182,12 +197,17 @@ func BenchmarkTeamOfSix(b *testing.B) {
 
 	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
 	tester := rosNode(b, getenv, "tester", &syncBuffer{})
-	var teamInfos, gcInfos atomic.Uint64
+	var teamInfos, gcInfos, gcDisconnected atomic.Uint64
 	ti, err := ros.NewSubscription(tester, "/dnetwork_1/TeamInfo", ros.QoSDefault, func(*dmsgs.TeamInfo) { teamInfos.Add(1) })
 	if err != nil {
 		b.Fatal(err)
 	}
-	gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(*dmsgs.GCInfo) { gcInfos.Add(1) })
+	gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
+		gcInfos.Add(1)
+		if !m.Connected {
+			gcDisconnected.Add(1)
+		}
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -199,7 +219,7 @@ func BenchmarkTeamOfSix(b *testing.B) {
 	fullRateInputs(ctx, b, &wg, tester, 1)
 
 	// The teammates and the GameController.
-	var heard atomic.Uint64
+	var heard, mateSent, junkSent atomic.Uint64
 	for _, s := range mateSocks {
 		wg.Go(func() {
 			buf := make([]byte, 1500)
@@ -233,7 +253,9 @@ func BenchmarkTeamOfSix(b *testing.B) {
 				st.Seq++
 				st.Stamp = time.Duration(time.Now().UnixMilli()) * time.Millisecond
 				buf, _ = teaminfo.AppendDNet(buf[:0], &st, key)
-				_, _ = s.WriteToUDPAddrPort(buf, teamDst)
+				if _, err := s.WriteToUDPAddrPort(buf, teamDst); err == nil {
+					mateSent.Add(1)
+				}
 				select {
 				case <-ctx.Done():
 					return
@@ -265,6 +287,26 @@ func BenchmarkTeamOfSix(b *testing.B) {
 
 	time.Sleep(1500 * time.Millisecond) // teammates online, budget known, rates settled
 	start, ti0, gi0, h0 := stats(), teamInfos.Load(), gcInfos.Load(), heard.Load()
+	ms0, gd0 := mateSent.Load(), gcDisconnected.Load()
+	if junk {
+		junkSock := udpSocket(b, "127.0.0.1:0")
+		wg.Go(func() {
+			const maxJunk = 2_000_000
+			rng := rand.New(rand.NewPCG(1, 2))
+			buf := make([]byte, 600)
+			dsts := [2]netip.AddrPort{teamDst, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort)}
+			for i := 0; i < maxJunk && ctx.Err() == nil; i++ {
+				n := 16 + rng.IntN(600-16+1)
+				for j := range buf[:n] {
+					buf[j] = byte(rng.Uint32())
+				}
+				if _, err := junkSock.WriteToUDPAddrPort(buf[:n], dsts[i%2]); err == nil {
+					junkSent.Add(1)
+				}
+			}
+		})
+	}
+	j0 := junkSent.Load()
 	b.ResetTimer()
 	for range b.N {
 		time.Sleep(time.Second)
@@ -279,6 +321,15 @@ func BenchmarkTeamOfSix(b *testing.B) {
 	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
 	b.ReportMetric(float64(gcInfos.Load()-gi0)/secs, "GCInfo/s")
 	b.ReportMetric(float64(heard.Load()-h0)/mates/secs, "sent-per-mate/s")
+	if junk {
+		junkN := junkSent.Load() - j0
+		valid := mateSent.Load() - ms0
+		got := teamInfos.Load() - ti0
+		b.ReportMetric(float64(junkN)/secs, "junk/s")
+		b.ReportMetric(float64(int64(valid)-int64(got)), "valid-lost")
+		b.ReportMetric(float64(gcDisconnected.Load()-gd0), "gc-disconnected")
+		b.ReportMetric(float64(end.cpu-start.cpu)/1e3/float64(max(junkN+valid, 1)), "cpu-µs/datagram")
+	}
 }
 
 // startBenchChild starts a node process with cfg (see TestBenchNodeChild), stops it
