@@ -165,6 +165,8 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if n.gcSock, err = transport.New(transport.Config{
 		Name: "gamecontroller", Interface: r.Interface, Port: r.GameControllerPort,
 		MaxDatagram: GameControllerMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
+		// The component exists before Run starts the worker that calls this.
+		Filter: func(d transport.Datagram) bool { return n.gc.Prefilter(d) },
 	}); err != nil {
 		return nil, err
 	}
@@ -172,6 +174,8 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.teamSock, err = transport.New(transport.Config{
 			Name: "team", Interface: r.Interface, Port: r.Team.TeamPort(),
 			MaxDatagram: TeamMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
+			// The component exists before Run starts the worker that calls this.
+			Filter: func(d transport.Datagram) bool { return n.team.Prefilter(d) },
 		}); err != nil {
 			return nil, err
 		}
