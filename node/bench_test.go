@@ -29,6 +29,7 @@ import (
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
@@ -213,6 +214,41 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 	}
 	waitMatched(b, "TeamInfo", ti.PublisherCount)
 	waitMatched(b, "GCInfo", gi.PublisherCount)
+	// The node's socket counters, from its /diagnostics (kernel drops, queue full).
+	var sockMu sync.Mutex
+	sockCounters := map[string]uint64{}
+	if junk {
+		di, err := ros.NewSubscription(tester, "/diagnostics", ros.QoSDefault, func(a *dm.DiagnosticArray) {
+			sockMu.Lock()
+			defer sockMu.Unlock()
+			for _, st := range a.Status {
+				if !strings.Contains(st.Name, node.DiagSocketPrefix) {
+					continue
+				}
+				for _, kv := range st.Values {
+					if kv.Key == "dropped_kernel" || kv.Key == "dropped_queue_full" {
+						v, _ := strconv.ParseUint(kv.Value, 10, 64)
+						sockCounters[st.Name+" "+kv.Key] = v
+					}
+				}
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitMatched(b, "diagnostics", di.PublisherCount)
+	}
+	sockTotal := func(key string) uint64 {
+		sockMu.Lock()
+		defer sockMu.Unlock()
+		var n uint64
+		for k, v := range sockCounters {
+			if strings.HasSuffix(k, " "+key) {
+				n += v
+			}
+		}
+		return n
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }()
@@ -307,6 +343,7 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 		})
 	}
 	j0 := junkSent.Load()
+	kd0, qf0 := sockTotal("dropped_kernel"), sockTotal("dropped_queue_full")
 	b.ResetTimer()
 	for range b.N {
 		time.Sleep(time.Second)
@@ -329,6 +366,9 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 		b.ReportMetric(float64(int64(valid)-int64(got)), "valid-lost")
 		b.ReportMetric(float64(gcDisconnected.Load()-gd0), "gc-disconnected")
 		b.ReportMetric(float64(end.cpu-start.cpu)/1e3/float64(max(junkN+valid, 1)), "cpu-µs/datagram")
+		// Diagnostics come once a second: these cover about the measured seconds.
+		b.ReportMetric(float64(sockTotal("dropped_kernel")-kd0), "kernel-drops")
+		b.ReportMetric(float64(sockTotal("dropped_queue_full")-qf0), "queue-full")
 	}
 }
 
