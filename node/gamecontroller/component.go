@@ -275,13 +275,14 @@ func (c *Component) handle(d transport.Datagram) {
 }
 
 // screen applies the checks that need no decode, in handle's order: the allow-list,
-// then header, length and version (gcproto.Identify; err is its error), then monitor
-// copies (RGTD). ok false: the datagram is dropped with cause k.
+// then header, length and version (gcproto.Classify), then monitor
+// copies (RGTD). ok false: the datagram is dropped with cause k; err is the bare
+// sentinel of gcproto.Classify.
 func (c *Component) screen(d transport.Datagram) (k kind, err error, ok bool) {
 	if !c.allowed(d.Src.Addr().Unmap()) {
 		return causeFiltered, nil, false
 	}
-	hk, _, err := gcproto.Identify(d.Payload)
+	hk, _, err := gcproto.Classify(d.Payload)
 	switch {
 	case err != nil:
 		return classify(err), err, false
@@ -292,13 +293,14 @@ func (c *Component) screen(d transport.Datagram) (k kind, err error, ok bool) {
 }
 
 // screenWarning returns the warning for a datagram screen dropped with cause k; msg
-// "" for none (monitor copies are expected).
+// "" for none (monitor copies are expected). The error is explained only here.
 func screenWarning(k kind, err error, d transport.Datagram) (msg string, args []any) {
 	switch {
 	case k == causeFiltered:
 		return "GameController packet from a source outside the allow-list", []any{"from", d.Src}
 	case err != nil:
-		return "undecodable GameController packet", []any{"from", d.Src, "bytes", len(d.Payload), "err", err}
+		_, _, detail := gcproto.Identify(d.Payload)
+		return "undecodable GameController packet", []any{"from", d.Src, "bytes", len(d.Payload), "err", detail}
 	}
 	return "", nil
 }
@@ -315,14 +317,14 @@ func (c *Component) Prefilter(d transport.Datagram) bool {
 		return true
 	}
 	c.drop(k)
-	msg, args := screenWarning(k, err, d)
-	if msg == "" {
-		return false
+	if k == causeMonitor {
+		return false // expected: no warning
 	}
 	c.mu.Lock()
 	warn, suppressed := c.preWarn.Allow(k, c.clk.Now())
 	c.mu.Unlock()
-	if warn {
+	if warn { // the warning's arguments are built only now: junk costs no allocation
+		msg, args := screenWarning(k, err, d)
 		if suppressed > 0 {
 			args = append(args, "suppressed", suppressed)
 		}

@@ -4,6 +4,9 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -56,5 +59,21 @@ func TestPrefilterCountsAsRun(t *testing.T) {
 	}
 	if a, b := len(all.logs.lines("undecodable")), len(screened.logs.lines("undecodable")); a != b || a == 0 {
 		t.Errorf("undecodable warnings: %d through Run, %d with Prefilter", a, b)
+	}
+}
+
+// BenchmarkPrefilter measures the screening of one junk datagram on the socket worker
+// (counted, warning rate-limited): it must not allocate.
+func BenchmarkPrefilter(b *testing.B) {
+	c, err := New(testConfig(), bus.NewFakeConn(1), clock.NewManual(t0), &bus.Recorder[dmsgs.GCInfo]{}, &bus.Recorder[dmsgs.GameControlData]{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := transport.Datagram{Payload: make([]byte, 300), Src: gcA}
+	b.ReportAllocs()
+	for b.Loop() {
+		if c.Prefilter(d) {
+			b.Fatal("junk passed")
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -55,5 +57,21 @@ func TestPrefilterCountsAsRun(t *testing.T) {
 				t.Fatalf("received %d of %d", r.Received, len(steps))
 			}
 		})
+	}
+}
+
+// BenchmarkPrefilter measures the screening of one junk datagram on the socket worker
+// (counted, warning rate-limited): it must not allocate.
+func BenchmarkPrefilter(b *testing.B) {
+	c, err := New(testConfig(), Deps{Conn: bus.NewFakeConn(1), Publisher: &bus.Recorder[dmsgs.TeamInfo]{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := transport.Datagram{Payload: make([]byte, 300), Src: netip.MustParseAddrPort("10.0.0.9:10017")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if c.Prefilter(d) {
+			b.Fatal("junk passed")
+		}
 	}
 }

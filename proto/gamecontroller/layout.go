@@ -308,8 +308,18 @@ func (l Layout) SignedTimes() bool { return l.Valid() && l.spec().family != Fami
 // v14 62, v15 … v18 118 (a 118-byte version 18 packet is SPL v18, never the short-lived
 // HSL development v18), HSL v19 198 and v20 158.
 func Identify(b []byte) (HeaderKind, Layout, error) {
+	kind, l, err := Classify(b)
+	if err != nil {
+		return kind, LayoutInvalid, identifyDetail(b, err)
+	}
+	return kind, l, nil
+}
+
+// Classify is Identify with a bare sentinel error (ErrLength, ErrHeader or ErrVersion)
+// instead of a detailed one: it never allocates, for screening junk on a socket.
+func Classify(b []byte) (HeaderKind, Layout, error) {
 	if len(b) < offVersion+1 {
-		return 0, LayoutInvalid, errorf(ErrLength, "%d bytes are too short for a header and version", len(b))
+		return 0, LayoutInvalid, ErrLength
 	}
 	var kind HeaderKind
 	switch string(b[:4]) {
@@ -318,7 +328,7 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 	case MagicMonitor:
 		kind = HeaderRGTD
 	default:
-		return 0, LayoutInvalid, errorf(ErrHeader, "header %q is neither %q nor %q", b[:4], MagicControl, MagicMonitor)
+		return 0, LayoutInvalid, ErrHeader
 	}
 	v := b[offVersion]
 	n := len(b)
@@ -329,8 +339,7 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 			return kind, LayoutSPL12, nil
 		case SizeHL640, SizeHL664, SizeHL688:
 			if b[offVersion+1] != 0 {
-				return kind, LayoutInvalid, errorf(ErrVersion, "%d-byte packet has uint16 version %d, want HL version 12",
-					n, uint16(v)|uint16(b[offVersion+1])<<8)
+				return kind, LayoutInvalid, ErrVersion
 			}
 			switch n {
 			case SizeHL640:
@@ -340,14 +349,36 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 			}
 			return kind, LayoutHL688, nil
 		}
-		return kind, LayoutInvalid, errorf(ErrLength, "version 12 needs %d (SPL) or %d, %d or %d (HL) bytes, got %d",
-			SizeSPL12, SizeHL640, SizeHL664, SizeHL688, n)
+		return kind, LayoutInvalid, ErrLength
 	case 13, 14, 15, 16, 17, 18, 19, 20:
 		l := LayoutSPL13 + Layout(v-13)
-		if want := specs[l].size; n != want {
-			return kind, LayoutInvalid, errorf(ErrLength, "version %d needs %d bytes, got %d", v, want, n)
+		if specs[l].size != n {
+			return kind, LayoutInvalid, ErrLength
 		}
 		return kind, l, nil
 	}
-	return kind, LayoutInvalid, errorf(ErrVersion, "unknown version %d (%d bytes)", v, n)
+	return kind, LayoutInvalid, ErrVersion
+}
+
+// identifyDetail explains the sentinel Classify returned for b.
+func identifyDetail(b []byte, sentinel error) error {
+	n := len(b)
+	if n < offVersion+1 {
+		return errorf(ErrLength, "%d bytes are too short for a header and version", n)
+	}
+	if sentinel == ErrHeader {
+		return errorf(ErrHeader, "header %q is neither %q nor %q", b[:4], MagicControl, MagicMonitor)
+	}
+	v := b[offVersion]
+	switch {
+	case v == 12 && sentinel == ErrVersion:
+		return errorf(ErrVersion, "%d-byte packet has uint16 version %d, want HL version 12",
+			n, uint16(v)|uint16(b[offVersion+1])<<8)
+	case v == 12:
+		return errorf(ErrLength, "version 12 needs %d (SPL) or %d, %d or %d (HL) bytes, got %d",
+			SizeSPL12, SizeHL640, SizeHL664, SizeHL688, n)
+	case v >= 13 && v <= 20:
+		return errorf(ErrLength, "version %d needs %d bytes, got %d", v, specs[LayoutSPL13+Layout(v-13)].size, n)
+	}
+	return errorf(ErrVersion, "unknown version %d (%d bytes)", v, n)
 }
