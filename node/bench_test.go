@@ -344,15 +344,7 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 	}
 	j0 := junkSent.Load()
 	kd0, qf0 := sockTotal("dropped_kernel"), sockTotal("dropped_queue_full")
-	b.ResetTimer()
-	for range b.N {
-		time.Sleep(time.Second)
-	}
-	b.StopTimer()
-	end := stats()
-	secs := end.at.Sub(start.at).Seconds()
-	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
-	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
+	end, secs := playSeconds(b, stats, start)
 	b.ReportMetric(float64(end.bytes-start.bytes)/1024/secs, "KiB/s")
 	b.ReportMetric(float64(end.gcCount-start.gcCount)/secs, "gc/s")
 	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
@@ -452,7 +444,13 @@ func BenchmarkIdleNode(b *testing.B) {
 	cfg.Diagnostics.Period = time.Second
 	stats := startBenchChild(b, getenv, cfg)
 	time.Sleep(1500 * time.Millisecond) // discovery and start-up settled
-	start := stats()
+	playSeconds(b, stats, stats())
+}
+
+// playSeconds lets the node run one second per iteration from start, reports its CPU
+// time (cpu-ms/s) and allocations (allocs/s) per second and returns the end counters
+// and the seconds measured.
+func playSeconds(b *testing.B, stats func() childStats, start childStats) (childStats, float64) {
 	b.ResetTimer()
 	for range b.N {
 		time.Sleep(time.Second)
@@ -462,6 +460,7 @@ func BenchmarkIdleNode(b *testing.B) {
 	secs := end.at.Sub(start.at).Seconds()
 	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
+	return end, secs
 }
 
 // fullRateInputs publishes MotionInfo, BehaviorInfo (ball handling) and VisionInfo (the
