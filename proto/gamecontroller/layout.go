@@ -166,11 +166,28 @@ type spec struct {
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
 	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
+	// robotFormat names a RobotInfo layout with a decoding loop of its own (init).
+	robotFormat robotFormat
 }
+
+// robotFormat selects a specialised player loop; robotGeneric reads the offsets above.
+type robotFormat uint8
+
+const (
+	robotGeneric robotFormat = iota
+	robotHSL20
+	robotHL688
+)
 
 func init() {
 	for i := range specs {
 		s := &specs[i]
+		switch {
+		case s.robotSize == RobotSizeHSL20 && s.warnOff < 0 && s.yellowOff == 2 && s.redOff < 0 && s.goalieOff < 0:
+			s.robotFormat = robotHSL20
+		case s.robotSize == RobotSizeHL688 && s.warnOff == 2 && s.yellowOff == 3 && s.redOff == 4 && s.goalieOff == 5:
+			s.robotFormat = robotHL688
+		}
 		for p := range s.undefined {
 			if p >= len(s.penalties) || s.penalties[p] == "" {
 				s.undefined[p] = 1

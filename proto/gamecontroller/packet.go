@@ -114,7 +114,8 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		*p = Packet{}
 		return err
 	}
-	*p = Packet{Header: kind, Layout: l}
+	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	p.Header, p.Layout = kind, l
 	s := &specs[l]
 	if s.family == FamilyHL {
 		err = p.decodeHL(b, s)
@@ -252,6 +253,28 @@ func (t *TeamInfo) decodePlayers(b []byte, s *spec) bool {
 			pen := rb[0]
 			players[i].Penalty, players[i].SecsTillUnpenalised = Penalty(pen), rb[1]
 			bad |= undefined[pen]
+		}
+		return bad == 0
+	}
+	switch s.robotFormat {
+	case robotHSL20: // penalty, secsTillUnpenalised, cautions
+		players := t.Players[:len(b)/RobotSizeHSL20]
+		for i := range players {
+			rb := b[3*i : 3*i+3 : 3*i+3]
+			pen := rb[0]
+			players[i].Penalty, players[i].SecsTillUnpenalised, players[i].YellowCards = Penalty(pen), rb[1], rb[2]
+			bad |= undefined[pen]
+		}
+		return bad == 0
+	case robotHL688: // penalty, secsTillUnpenalised, warnings, yellow, red, goalKeeper
+		players := t.Players[:len(b)/RobotSizeHL688]
+		for i := range players {
+			rb := b[6*i : 6*i+6 : 6*i+6]
+			r := &players[i]
+			pen := rb[0]
+			r.Penalty, r.SecsTillUnpenalised = Penalty(pen), rb[1]
+			r.Warnings, r.YellowCards, r.RedCards, r.Goalkeeper = rb[2], rb[3], rb[4], rb[5] == 1
+			bad |= undefined[pen] | rb[5]>>1
 		}
 		return bad == 0
 	}
