@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"os"
@@ -28,6 +29,7 @@ import (
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
@@ -164,8 +166,22 @@ type childStats struct {
 // handling) and VisionInfo at 30 Hz each, and a subscriber reads TeamInfo and GCInfo.
 // The node sends to its five teammates at 15 Hz. Each iteration is one second of this;
 // the metrics are the node process's CPU time and Go allocations per second of play.
-func BenchmarkTeamOfSix(b *testing.B) {
-	getenv := testEnv(b, domainBenchSix)
+func BenchmarkTeamOfSix(b *testing.B) { benchTeamOfSix(b, domainBenchSix, false) }
+
+// BenchmarkJunkFlood is BenchmarkTeamOfSix while one loopback sender offers random
+// datagrams of 16..600 bytes to the team and GameController ports, alternately, as fast
+// as it can (at most 2,000,000 in all). Extra metrics: junk/s offered, valid-lost (teammate
+// packets sent during the measurement minus TeamInfo published; a few in flight at
+// either end may count), gc-disconnected (GCInfo samples saying not connected) and the
+// node's CPU time per datagram it received (cpu-µs/datagram). The kernel's drops of
+// each socket show in /diagnostics (dropped_kernel).
+func BenchmarkJunkFlood(b *testing.B) {
+	const domainBenchFlood = 59
+	benchTeamOfSix(b, domainBenchFlood, true)
+}
+
+func benchTeamOfSix(b *testing.B, domain int, junk bool) {
+	getenv := testEnv(b, domain)
 	const mates = 5
 	ports := freePorts(b, 2)
 	mateSocks := make([]*net.UDPConn, mates)
@@ -178,12 +194,184 @@ func BenchmarkTeamOfSix(b *testing.B) {
 		mateSocks[i] = udpSocket(b, "127.0.0.1:0")
 		cfg.Team.Peers = append(cfg.Team.Peers, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mateSocks[i])))
 	}
+	stats := startBenchChild(b, getenv, cfg)
+
+	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
+	tester := rosNode(b, getenv, "tester", &syncBuffer{})
+	var teamInfos, gcInfos, gcDisconnected atomic.Uint64
+	ti, err := ros.NewSubscription(tester, "/dnetwork_1/TeamInfo", ros.QoSDefault, func(*dmsgs.TeamInfo) { teamInfos.Add(1) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
+		gcInfos.Add(1)
+		if !m.Connected {
+			gcDisconnected.Add(1)
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitMatched(b, "TeamInfo", ti.PublisherCount)
+	waitMatched(b, "GCInfo", gi.PublisherCount)
+	// The node's socket counters, from its /diagnostics (kernel drops, queue full).
+	var sockMu sync.Mutex
+	sockCounters := map[string]uint64{}
+	if junk {
+		di, err := ros.NewSubscription(tester, "/diagnostics", ros.QoSDefault, func(a *dm.DiagnosticArray) {
+			sockMu.Lock()
+			defer sockMu.Unlock()
+			for _, st := range a.Status {
+				if !strings.Contains(st.Name, node.DiagSocketPrefix) {
+					continue
+				}
+				for _, kv := range st.Values {
+					if kv.Key == "dropped_kernel" || kv.Key == "dropped_queue_full" {
+						v, _ := strconv.ParseUint(kv.Value, 10, 64)
+						sockCounters[st.Name+" "+kv.Key] = v
+					}
+				}
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitMatched(b, "diagnostics", di.PublisherCount)
+	}
+	sockTotal := func(key string) uint64 {
+		sockMu.Lock()
+		defer sockMu.Unlock()
+		var n uint64
+		for k, v := range sockCounters {
+			if strings.HasSuffix(k, " "+key) {
+				n += v
+			}
+		}
+		return n
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	fullRateInputs(ctx, b, &wg, tester, 1)
+
+	// The teammates and the GameController.
+	var heard, mateSent, junkSent atomic.Uint64
+	for _, s := range mateSocks {
+		wg.Go(func() {
+			buf := make([]byte, 1500)
+			for {
+				if _, _, err := s.ReadFromUDPAddrPort(buf); err != nil {
+					return
+				}
+				heard.Add(1)
+			}
+		})
+	}
+	defer func() {
+		for _, s := range mateSocks {
+			s.Close()
+		}
+	}()
+	key, err := teaminfo.NewKey(cfg.Team.AuthKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	teamDst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.Team.Port)
+	for i, s := range mateSocks {
+		wg.Go(func() {
+			st := teaminfo.State{Team: testTeam, Player: uint8(i + 2), SeeBall: true, PlayState: teaminfo.PlayState(dmsgs.BehaviorInfoStateBallHandling),
+				RobotPos: teaminfo.Pose{X: float64(i), Y: 1}, BallField: teaminfo.Point{X: 0.3}, BallGlobal: teaminfo.Point{X: 1, Y: 1},
+				TimeSinceLastKick: 3, TimeToReachBall: 1, BallAge: 0.1, BallQuality: 0.9, FieldQuality: 0.8, FieldConsistency: 0.7}
+			buf := make([]byte, 0, 256)
+			tk := time.NewTicker(67 * time.Millisecond)
+			defer tk.Stop()
+			for {
+				st.Seq++
+				st.Stamp = time.Duration(time.Now().UnixMilli()) * time.Millisecond
+				buf, _ = teaminfo.AppendDNet(buf[:0], &st, key)
+				if _, err := s.WriteToUDPAddrPort(buf, teamDst); err == nil {
+					mateSent.Add(1)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-tk.C:
+				}
+			}
+		})
+	}
+	gcSock := udpSocket(b, "127.0.0.1:0")
+	p := gamePacket(gcproto.LayoutHSL20, gcproto.StatePlaying)
+	p.FirstHalf, p.SecsRemaining = false, 600
+	p.Teams[0].MessageBudget, p.Teams[1].MessageBudget = 65535, 65535
+	gcBytes, err := p.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	wg.Go(func() {
+		tk := time.NewTicker(500 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			sendTo(b, gcSock, gcBytes, cfg.GameControllerPort)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+		}
+	})
+
+	time.Sleep(1500 * time.Millisecond) // teammates online, budget known, rates settled
+	start, ti0, gi0, h0 := stats(), teamInfos.Load(), gcInfos.Load(), heard.Load()
+	ms0, gd0 := mateSent.Load(), gcDisconnected.Load()
+	if junk {
+		junkSock := udpSocket(b, "127.0.0.1:0")
+		wg.Go(func() {
+			const maxJunk = 2_000_000
+			rng := rand.New(rand.NewPCG(1, 2))
+			buf := make([]byte, 600)
+			dsts := [2]netip.AddrPort{teamDst, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort)}
+			for i := 0; i < maxJunk && ctx.Err() == nil; i++ {
+				n := 16 + rng.IntN(600-16+1)
+				for j := range buf[:n] {
+					buf[j] = byte(rng.Uint32())
+				}
+				if _, err := junkSock.WriteToUDPAddrPort(buf[:n], dsts[i%2]); err == nil {
+					junkSent.Add(1)
+				}
+			}
+		})
+	}
+	j0 := junkSent.Load()
+	kd0, qf0 := sockTotal("dropped_kernel"), sockTotal("dropped_queue_full")
+	end, secs := playSeconds(b, stats, start)
+	b.ReportMetric(float64(end.bytes-start.bytes)/1024/secs, "KiB/s")
+	b.ReportMetric(float64(end.gcCount-start.gcCount)/secs, "gc/s")
+	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
+	b.ReportMetric(float64(gcInfos.Load()-gi0)/secs, "GCInfo/s")
+	b.ReportMetric(float64(heard.Load()-h0)/mates/secs, "sent-per-mate/s")
+	if junk {
+		junkN := junkSent.Load() - j0
+		valid := mateSent.Load() - ms0
+		got := teamInfos.Load() - ti0
+		b.ReportMetric(float64(junkN)/secs, "junk/s")
+		b.ReportMetric(float64(int64(valid)-int64(got)), "valid-lost")
+		b.ReportMetric(float64(gcDisconnected.Load()-gd0), "gc-disconnected")
+		b.ReportMetric(float64(end.cpu-start.cpu)/1e3/float64(max(junkN+valid, 1)), "cpu-µs/datagram")
+		// Diagnostics come once a second: these cover about the measured seconds.
+		b.ReportMetric(float64(sockTotal("dropped_kernel")-kd0), "kernel-drops")
+		b.ReportMetric(float64(sockTotal("dropped_queue_full")-qf0), "queue-full")
+	}
+}
+
+// startBenchChild starts a node process with cfg (see TestBenchNodeChild), stops it
+// when the benchmark ends and returns a function reading its counters.
+func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) func() childStats {
 	text, err := json.Marshal(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 
-	// The node process.
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchNodeChild$")
 	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(text),
 		"CYCLONEDDS_URI="+getenv("CYCLONEDDS_URI"), "ROS_DOMAIN_ID="+getenv("ROS_DOMAIN_ID"),
@@ -196,10 +384,10 @@ func BenchmarkTeamOfSix(b *testing.B) {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer func() {
+	b.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
-	}()
+	})
 	lines := make(chan string, 16)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -238,91 +426,31 @@ func BenchmarkTeamOfSix(b *testing.B) {
 		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3]}
 	}
 
-	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
-	tester := rosNode(b, getenv, "tester", &syncBuffer{})
-	var teamInfos, gcInfos atomic.Uint64
-	ti, err := ros.NewSubscription(tester, "/dnetwork_1/TeamInfo", ros.QoSDefault, func(*dmsgs.TeamInfo) { teamInfos.Add(1) })
-	if err != nil {
-		b.Fatal(err)
-	}
-	gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(*dmsgs.GCInfo) { gcInfos.Add(1) })
-	if err != nil {
-		b.Fatal(err)
-	}
-	waitMatched(b, "TeamInfo", ti.PublisherCount)
-	waitMatched(b, "GCInfo", gi.PublisherCount)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
-	fullRateInputs(ctx, b, &wg, tester, 1)
+	return stats
+}
 
-	// The teammates and the GameController.
-	var heard atomic.Uint64
-	for _, s := range mateSocks {
-		wg.Go(func() {
-			buf := make([]byte, 1500)
-			for {
-				if _, _, err := s.ReadFromUDPAddrPort(buf); err != nil {
-					return
-				}
-				heard.Add(1)
-			}
-		})
-	}
-	defer func() {
-		for _, s := range mateSocks {
-			s.Close()
-		}
-	}()
-	key, err := teaminfo.NewKey(cfg.Team.AuthKey)
-	if err != nil {
-		b.Fatal(err)
-	}
-	teamDst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.Team.Port)
-	for i, s := range mateSocks {
-		wg.Go(func() {
-			st := teaminfo.State{Team: testTeam, Player: uint8(i + 2), SeeBall: true, PlayState: teaminfo.PlayState(dmsgs.BehaviorInfoStateBallHandling),
-				RobotPos: teaminfo.Pose{X: float64(i), Y: 1}, BallField: teaminfo.Point{X: 0.3}, BallGlobal: teaminfo.Point{X: 1, Y: 1},
-				TimeSinceLastKick: 3, TimeToReachBall: 1, BallAge: 0.1, BallQuality: 0.9, FieldQuality: 0.8, FieldConsistency: 0.7}
-			buf := make([]byte, 0, 256)
-			tk := time.NewTicker(67 * time.Millisecond)
-			defer tk.Stop()
-			for {
-				st.Seq++
-				st.Stamp = time.Duration(time.Now().UnixMilli()) * time.Millisecond
-				buf, _ = teaminfo.AppendDNet(buf[:0], &st, key)
-				_, _ = s.WriteToUDPAddrPort(buf, teamDst)
-				select {
-				case <-ctx.Done():
-					return
-				case <-tk.C:
-				}
-			}
-		})
-	}
-	gcSock := udpSocket(b, "127.0.0.1:0")
-	p := gamePacket(gcproto.LayoutHSL20, gcproto.StatePlaying)
-	p.FirstHalf, p.SecsRemaining = false, 600
-	p.Teams[0].MessageBudget, p.Teams[1].MessageBudget = 65535, 65535
-	gcBytes, err := p.MarshalBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	wg.Go(func() {
-		tk := time.NewTicker(500 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			sendTo(b, gcSock, gcBytes, cfg.GameControllerPort)
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-			}
-		}
-	})
+// BenchmarkIdleNode measures a node with nothing to do, in a process of its own: team
+// communication on (one silent peer to send to, no GameController, no inputs, so it
+// sends at the Alone rate), diagnostics at 1 Hz. Each iteration is one second; the metric is the
+// process's CPU time per second.
+func BenchmarkIdleNode(b *testing.B) {
+	const domainBenchIdle = 53
+	getenv := testEnv(b, domainBenchIdle)
+	cfg := baseConfig(1)
+	ports := freePorts(b, 2)
+	cfg.Team.Port, cfg.GameControllerPort = ports[0], ports[1]
+	mate := udpSocket(b, "127.0.0.1:0") // never read: the node only sends to it
+	cfg.Team.Peers = []netip.AddrPort{netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mate))}
+	cfg.Diagnostics.Period = time.Second
+	stats := startBenchChild(b, getenv, cfg)
+	time.Sleep(1500 * time.Millisecond) // discovery and start-up settled
+	playSeconds(b, stats, stats())
+}
 
-	time.Sleep(1500 * time.Millisecond) // teammates online, budget known, rates settled
-	start, ti0, gi0, h0 := stats(), teamInfos.Load(), gcInfos.Load(), heard.Load()
+// playSeconds lets the node run one second per iteration from start, reports its CPU
+// time (cpu-ms/s) and allocations (allocs/s) per second and returns the end counters
+// and the seconds measured.
+func playSeconds(b *testing.B, stats func() childStats, start childStats) (childStats, float64) {
 	b.ResetTimer()
 	for range b.N {
 		time.Sleep(time.Second)
@@ -332,11 +460,7 @@ func BenchmarkTeamOfSix(b *testing.B) {
 	secs := end.at.Sub(start.at).Seconds()
 	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
-	b.ReportMetric(float64(end.bytes-start.bytes)/1024/secs, "KiB/s")
-	b.ReportMetric(float64(end.gcCount-start.gcCount)/secs, "gc/s")
-	b.ReportMetric(float64(teamInfos.Load()-ti0)/secs, "TeamInfo/s")
-	b.ReportMetric(float64(gcInfos.Load()-gi0)/secs, "GCInfo/s")
-	b.ReportMetric(float64(heard.Load()-h0)/mates/secs, "sent-per-mate/s")
+	return end, secs
 }
 
 // fullRateInputs publishes MotionInfo, BehaviorInfo (ball handling) and VisionInfo (the

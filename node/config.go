@@ -46,6 +46,11 @@ type Config struct {
 	// Interface selects the network interface of every socket (interface: a name, a
 	// CIDR, an IPv4 address, "auto" or "any"; see package transport).
 	Interface string
+	// ReceiveBuffer is the SO_RCVBUF of the GameController and team sockets in bytes
+	// (receive_buffer, default DefaultReceiveBuffer; 0 keeps the system default), so a
+	// burst of junk does not push teammate and GameController packets out of the queue
+	// before the socket's worker reads them.
+	ReceiveBuffer int
 	// InputsReliable subscribes MotionInfo, BehaviorInfo and VisionInfo with reliable
 	// QoS (inputs.reliable). Off by default: a best-effort subscription matches
 	// publishers of either reliability, so a vision node that publishes with the
@@ -85,12 +90,19 @@ type Config struct {
 	Diagnostics diagnostics.Config
 }
 
+// DefaultReceiveBuffer is the default receive_buffer (1 MiB); MaxReceiveBuffer its limit.
+const (
+	DefaultReceiveBuffer = 1 << 20
+	MaxReceiveBuffer     = 64 << 20
+)
+
 // DefaultConfig returns the defaults of every parameter. RobotID and TeamNumber are 0
 // and must be set.
 func DefaultConfig() Config {
 	c := Config{
 		League:             team.LeagueHSL,
 		Interface:          "auto",
+		ReceiveBuffer:      DefaultReceiveBuffer,
 		TeamEnabled:        true,
 		Team:               team.DefaultConfig(),
 		GameControllerPort: gamecontroller.ControlPort,

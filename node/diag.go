@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,7 +72,8 @@ func socketStatus(name string, st transport.Stats, s transport.Status) dm.Diagno
 	d := diagnostics.Socket(DiagSocketPrefix+name, st, s.Interface, s.State == transport.StateUp, s.Err)
 	d.Values = append(d.Values,
 		dm.KeyValue{Key: "state", Value: s.State.String()},
-		dm.KeyValue{Key: "local", Value: s.Local.String()})
+		dm.KeyValue{Key: "local", Value: s.Local.String()},
+		dm.KeyValue{Key: "read_buffer", Value: strconv.Itoa(s.ReadBuffer)})
 	return d
 }
 

@@ -177,16 +177,20 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	// Sockets.
 	if n.gcSock, err = transport.New(transport.Config{
 		Name: "gamecontroller", Interface: r.Interface, Port: r.GameControllerPort,
-		MaxDatagram: GameControllerMaxDatagram, Logger: sockLog,
-		Tap: n.tap("gamecontroller", r.GameControllerPort, r.Interface),
+		MaxDatagram: GameControllerMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
+		// The component exists before Run starts the worker that calls this.
+		Filter: func(d transport.Datagram) bool { return n.gc.Prefilter(d) },
+		Tap:    n.tap("gamecontroller", r.GameControllerPort, r.Interface),
 	}); err != nil {
 		return nil, err
 	}
 	if r.TeamEnabled {
 		if n.teamSock, err = transport.New(transport.Config{
 			Name: "team", Interface: r.Interface, Port: r.Team.TeamPort(),
-			MaxDatagram: TeamMaxDatagram, Logger: sockLog,
-			Tap: n.tap("team", r.Team.TeamPort(), r.Interface),
+			MaxDatagram: TeamMaxDatagram, ReadBuffer: r.ReceiveBuffer, Logger: sockLog,
+			// The component exists before Run starts the worker that calls this.
+			Filter: func(d transport.Datagram) bool { return n.team.Prefilter(d) },
+			Tap:    n.tap("team", r.Team.TeamPort(), r.Interface),
 		}); err != nil {
 			return nil, err
 		}

@@ -131,6 +131,8 @@ func (b *binder) bind(c *Config) {
 	b.text("interface", c.Interface,
 		"Network interface of every socket: a name (wlan0), a CIDR (10.0.1.0/24), an IPv4 address, auto (the single usable broadcast interface), any or lo.",
 		"", func(v string) error { c.Interface = v; return checkSelector(v) })
+	b.integer("receive_buffer", &c.ReceiveBuffer, 0, MaxReceiveBuffer,
+		"Receive buffer (SO_RCVBUF) of the GameController and team sockets in bytes; 0 keeps the system default. Without CAP_NET_ADMIN the kernel caps it at net.core.rmem_max; /diagnostics shows the effective size (read_buffer).")
 	b.boolean("inputs.reliable", &c.InputsReliable,
 		"Subscribe MotionInfo, BehaviorInfo and VisionInfo with reliable QoS. Off: best effort, which matches publishers of either reliability.")
 

@@ -26,8 +26,16 @@
 //	Sent       datagrams accepted by the kernel
 //	SendErrors sends that failed: socket down, too large, kernel error
 //	Opens      socket opens; above one means the worker recovered
+//	KernelDrops datagrams the kernel dropped before the worker could read them
 //
-// so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed.
+// so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed, and the
+// datagrams that reached the socket are KernelDrops + Received. KernelDrops comes from
+// SO_RXQ_OVFL: the kernel attaches its cumulative drop count for the socket to the next
+// datagram read, so drops show once traffic resumes. The Filter runs before the payload
+// is copied: a consumer that screens junk there (size, header, version, team) keeps its
+// queue free for real packets under a flood. Config.ReadBuffer sets SO_RCVBUF (with
+// SO_RCVBUFFORCE when privileged, else capped by net.core.rmem_max); Status.ReadBuffer
+// is the kernel's effective figure.
 //
 // A [Tap] in the Config sees every datagram received (before the Filter) and sent, on
 // the goroutine that moved it; recorders use it and must never block it.

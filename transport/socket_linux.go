@@ -29,6 +29,8 @@ type sockOpts struct {
 //   - IP_PKTINFO, so each datagram reports its destination address and interface.
 //   - IP_MULTICAST_ALL off, so the socket receives only the groups it joined itself,
 //     not groups other sockets on the same port joined.
+//   - SO_RXQ_OVFL, so each datagram read after the kernel dropped some for this socket
+//     (receive buffer full) reports the socket's drop count so far.
 func listen(ctx context.Context, port uint16, o sockOpts) (*net.UDPConn, error) {
 	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
@@ -64,6 +66,9 @@ func (o sockOpts) apply(fd int) error {
 	if err := set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL"); err != nil {
 		return err
 	}
+	if err := set(unix.SOL_SOCKET, unix.SO_RXQ_OVFL, 1, "SO_RXQ_OVFL"); err != nil {
+		return err
+	}
 	if o.readBuffer > 0 {
 		// SO_RCVBUFFORCE lets a privileged process exceed net.core.rmem_max.
 		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, o.readBuffer) != nil {
@@ -80,28 +85,65 @@ func (o sockOpts) apply(fd int) error {
 	return nil
 }
 
-// oobSize is the control-message buffer for one IP_PKTINFO message.
-var oobSize = unix.CmsgSpace(unix.SizeofInet4Pktinfo)
+// oobSize is the control-message buffer for one IP_PKTINFO and one SO_RXQ_OVFL message.
+var oobSize = unix.CmsgSpace(unix.SizeofInet4Pktinfo) + unix.CmsgSpace(4)
 
 // parsePktinfo extracts the interface index and the header destination address from
 // the control messages of one received datagram. It reports ok=false when there is no
 // well-formed IP_PKTINFO message.
 func parsePktinfo(oob []byte) (ifindex int, dst netip.Addr, ok bool) {
+	c := parseControl(oob)
+	return c.ifindex, c.dst, c.pktinfo
+}
+
+// control is what the control messages of one received datagram say.
+type control struct {
+	pktinfo bool // an IP_PKTINFO message was present: ifindex and dst are valid
+	ifindex int
+	dst     netip.Addr
+	// drops is the socket's kernel drop count when the datagram was queued (SO_RXQ_OVFL);
+	// the kernel sends it only once it is non-zero, so absent means zero.
+	drops uint32
+}
+
+// parseControl reads the IP_PKTINFO and SO_RXQ_OVFL messages of one received datagram.
+func parseControl(oob []byte) control {
+	var c control
 	for len(oob) > 0 {
 		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
 		if err != nil {
-			return 0, netip.Addr{}, false
+			return c
 		}
 		oob = rest
-		if h.Level != unix.IPPROTO_IP || h.Type != unix.IP_PKTINFO || len(data) < unix.SizeofInet4Pktinfo {
-			continue
+		switch {
+		case h.Level == unix.IPPROTO_IP && h.Type == unix.IP_PKTINFO && len(data) >= unix.SizeofInet4Pktinfo && !c.pktinfo:
+			// struct in_pktinfo { int ipi_ifindex; struct in_addr ipi_spec_dst, ipi_addr; }
+			c.ifindex = int(int32(binary.NativeEndian.Uint32(data[0:4])))
+			c.dst = netip.AddrFrom4([4]byte(data[8:12]))
+			c.pktinfo = true
+		case h.Level == unix.SOL_SOCKET && h.Type == unix.SO_RXQ_OVFL && len(data) >= 4:
+			c.drops = binary.NativeEndian.Uint32(data[0:4])
 		}
-		// struct in_pktinfo { int ipi_ifindex; struct in_addr ipi_spec_dst, ipi_addr; }
-		ifindex = int(int32(binary.NativeEndian.Uint32(data[0:4])))
-		dst = netip.AddrFrom4([4]byte(data[8:12]))
-		return ifindex, dst, true
 	}
-	return 0, netip.Addr{}, false
+	return c
+}
+
+// readBufferSize returns the socket's effective SO_RCVBUF in bytes (the kernel doubles
+// the requested size for its bookkeeping and caps requests at net.core.rmem_max unless
+// SO_RCVBUFFORCE succeeded).
+func readBufferSize(c *net.UDPConn) (int, error) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		n, serr = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUF)
+	}); err != nil {
+		return 0, err
+	}
+	return n, serr
 }
 
 // boundDevice returns the SO_BINDTODEVICE name of a socket, for tests and diagnostics.

@@ -32,6 +32,10 @@ type Stats struct {
 	// Opens counts how often the socket was opened; more than one means the worker
 	// recovered from an interface change or failure.
 	Opens uint64
+	// KernelDrops counts datagrams the kernel dropped for the socket before it could read
+	// them (receive buffer full), as SO_RXQ_OVFL reports them with the next datagram
+	// read. They never reached Received: received by the host = KernelDrops + Received.
+	KernelDrops uint64
 }
 
 // Dropped returns the number of received datagrams that were not delivered.
@@ -42,7 +46,7 @@ func (s Stats) Dropped() uint64 {
 // counters are the live atomic counters behind Stats.
 type counters struct {
 	received, queued, queueFull, oversize, filtered, malformed atomic.Uint64
-	sent, sendErrors, opens                                    atomic.Uint64
+	sent, sendErrors, opens, kernelDrops                       atomic.Uint64
 }
 
 // snapshot reads the counters. Outcomes are read before Received (which is incremented
@@ -60,5 +64,6 @@ func (c *counters) snapshot() Stats {
 	s.Sent = c.sent.Load()
 	s.SendErrors = c.sendErrors.Load()
 	s.Opens = c.opens.Load()
+	s.KernelDrops = c.kernelDrops.Load()
 	return s
 }

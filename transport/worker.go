@@ -191,6 +191,9 @@ type Status struct {
 	RetryIn time.Duration
 	// Since is when the state last changed.
 	Since time.Time
+	// ReadBuffer is the socket's effective SO_RCVBUF in bytes while up (the kernel's
+	// figure: twice the request, capped by net.core.rmem_max without privilege).
+	ReadBuffer int
 }
 
 // socket is one open socket and what it was opened for.
@@ -199,6 +202,7 @@ type socket struct {
 	pc     *ipv4.PacketConn
 	choice Choice
 	port   uint16
+	drops  uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
 }
 
 func (s *socket) join(g netip.Addr) error {
@@ -461,11 +465,13 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	}
 	w.port = s.port
 	w.sock.Store(s)
+	rcvbuf, _ := readBufferSize(conn) // 0 when unknown; only reported
 	w.status = Status{
-		State:     StateUp,
-		Interface: choice,
-		Local:     netip.AddrPortFrom(netip.IPv4Unspecified(), s.port),
-		Since:     time.Now(),
+		State:      StateUp,
+		Interface:  choice,
+		Local:      netip.AddrPortFrom(netip.IPv4Unspecified(), s.port),
+		Since:      time.Now(),
+		ReadBuffer: rcvbuf,
 	}
 	close(w.up)
 	clear(w.ifaces)
@@ -522,6 +528,12 @@ func (w *Worker) serve(ctx context.Context, s *socket, buf, oob []byte) error {
 // handle counts one datagram and queues a copy, or counts why it was dropped.
 func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
 	w.c.received.Add(1)
+	c := parseControl(oob)
+	if c.drops != s.drops {
+		// The count is cumulative per socket and wraps at 2^32.
+		w.c.kernelDrops.Add(uint64(c.drops - s.drops))
+		s.drops = c.drops
+	}
 	if n > w.max || flags&unix.MSG_TRUNC != 0 {
 		w.c.oversize.Add(1)
 		return
@@ -531,11 +543,11 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		Src:     netip.AddrPortFrom(src.Addr().Unmap(), src.Port()),
 		Time:    now,
 	}
-	if idx, dst, ok := parsePktinfo(oob); ok {
-		info := w.ifaceInfo(s, idx)
-		d.IfIndex, d.Interface = idx, info.name
-		d.Dst = netip.AddrPortFrom(dst, s.port)
-		d.Cast = classify(dst, info.bcast)
+	if c.pktinfo {
+		info := w.ifaceInfo(s, c.ifindex)
+		d.IfIndex, d.Interface = c.ifindex, info.name
+		d.Dst = netip.AddrPortFrom(c.dst, s.port)
+		d.Cast = classify(c.dst, info.bcast)
 	}
 	if w.cfg.Tap != nil {
 		w.cfg.Tap(Received, d)

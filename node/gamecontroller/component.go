@@ -66,7 +66,8 @@ type Component struct {
 	srcAddr      netip.AddrPort // srcText caches srcAddr.String() for GameControlData
 	srcText      string
 	warn         warnlimit.Limiter[kind]
-	teamsSeen    [4]uint64 // team numbers in not-our-team packets since the last warning
+	preWarn      warnlimit.Limiter[kind] // Prefilter's warnings, guarded by mu
+	teamsSeen    [4]uint64               // team numbers in not-our-team packets since the last warning
 	wasConnected bool
 
 	mu sync.Mutex
@@ -127,6 +128,7 @@ func New(cfg Config, conn bus.Conn, clk clock.Clock, info bus.Publisher[dmsgs.GC
 		retPeriod: ratePeriod(cfg.ReturnRate),
 		flushc:    make(chan chan struct{}),
 		warn:      warnlimit.Limiter[kind]{Every: cfg.WarnInterval},
+		preWarn:   warnlimit.Limiter[kind]{Every: cfg.WarnInterval},
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -196,20 +198,17 @@ func (c *Component) flush(in <-chan transport.Datagram, pub, ret clock.Ticker) {
 func (c *Component) handle(d transport.Datagram) {
 	now := c.clk.Now()
 	src := d.Src.Addr().Unmap()
-	if !c.allowed(src) {
-		c.drop(causeFiltered)
-		c.warnf(causeFiltered, now, "GameController packet from a source outside the allow-list", "from", d.Src)
+	if k, err, ok := c.screen(d); !ok {
+		if err != nil {
+			c.conn.ReportMalformed()
+		}
+		c.drop(k)
+		if msg, args := screenWarning(k, err, d); msg != "" {
+			c.warnf(k, now, msg, args...)
+		}
 		return
 	}
-	hk, _, err := gcproto.Identify(d.Payload)
-	if err == nil && hk == gcproto.HeaderRGTD {
-		c.drop(causeMonitor)
-		return
-	}
-	if err == nil {
-		err = c.pkt.UnmarshalBinary(d.Payload)
-	}
-	if err != nil {
+	if err := c.pkt.UnmarshalBinary(d.Payload); err != nil {
 		c.conn.ReportMalformed()
 		k := classify(err)
 		c.drop(k)
@@ -278,6 +277,65 @@ func (c *Component) handle(d transport.Datagram) {
 	if publishInfo {
 		c.publish(now, func() error { return c.infoPub.Publish(&c.infoMsg) }, &c.s.infoPublished)
 	}
+}
+
+// screen applies the checks that need no decode, in handle's order: the allow-list,
+// then header, length and version (gcproto.Classify), then monitor
+// copies (RGTD). ok false: the datagram is dropped with cause k; err is the bare
+// sentinel of gcproto.Classify.
+func (c *Component) screen(d transport.Datagram) (k kind, err error, ok bool) {
+	if !c.allowed(d.Src.Addr().Unmap()) {
+		return causeFiltered, nil, false
+	}
+	hk, _, err := gcproto.Classify(d.Payload)
+	switch {
+	case err != nil:
+		return classify(err), err, false
+	case hk == gcproto.HeaderRGTD:
+		return causeMonitor, nil, false
+	}
+	return 0, nil, true
+}
+
+// screenWarning returns the warning for a datagram screen dropped with cause k; msg
+// "" for none (monitor copies are expected). The error is explained only here.
+func screenWarning(k kind, err error, d transport.Datagram) (msg string, args []any) {
+	switch {
+	case k == causeFiltered:
+		return "GameController packet from a source outside the allow-list", []any{"from", d.Src}
+	case err != nil:
+		_, _, detail := gcproto.Identify(d.Payload)
+		return "undecodable GameController packet", []any{"from", d.Src, "bytes", len(d.Payload), "err", detail}
+	}
+	return "", nil
+}
+
+// Prefilter is the GameController socket's transport.Filter: it drops, before the
+// payload is copied and queued, every datagram screen drops (allow-list, header,
+// length, version, monitor copies), counted in Counters exactly as Run would count it,
+// with the same rate-limited warnings. The socket counts it as Filtered instead of
+// Malformed or Delivered. Under a flood of junk the hand-off queue then holds only
+// GameController packets. It is safe for concurrent use with Run.
+func (c *Component) Prefilter(d transport.Datagram) bool {
+	k, err, ok := c.screen(d)
+	if ok {
+		return true
+	}
+	c.drop(k)
+	if k == causeMonitor {
+		return false // expected: no warning
+	}
+	c.mu.Lock()
+	warn, suppressed := c.preWarn.Allow(k, c.clk.Now())
+	c.mu.Unlock()
+	if warn { // the warning's arguments are built only now: junk costs no allocation
+		msg, args := screenWarning(k, err, d)
+		if suppressed > 0 {
+			args = append(args, "suppressed", suppressed)
+		}
+		c.log.Warn(msg, args...)
+	}
+	return false
 }
 
 // allowed applies Config.AllowFrom.

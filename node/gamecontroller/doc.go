@@ -19,7 +19,10 @@
 //	Accepted             valid for our team, from the GameController followed    -
 //
 // ("malformed": the datagram is also reported to the socket with ReportMalformed), so
-// Counters.Received == Counters.Accepted + Counters.Dropped(). Every layout of the
+// Counters.Received == Counters.Accepted + Counters.Dropped(). In the node the socket's
+// worker calls Prefilter before its queue: Filtered, Header, Length, Version and Monitor
+// drops are counted there, the same way (the socket counts them as filtered instead of
+// malformed or delivered), so a flood of junk never fills the queue. Every layout of the
 // codec is accepted (HL v12 in three sizes, SPL v12 … v18, HSL v19/v20). Warnings about
 // dropped packets are rate-limited to one per cause per Config.WarnInterval; the
 // not-our-team warning names the team numbers seen since the previous one.

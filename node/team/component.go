@@ -72,6 +72,7 @@ type Component struct {
 	recentN  int
 	warn     warnlimit.Limiter[cause]
 	clocks   clocks
+	pre      prefilter // Prefilter's state, guarded by mu
 
 	buf   []byte
 	tx    teaminfo.State
@@ -149,6 +150,7 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		sched:    Scheduler{Tick: cfg.Tick},
 		monSched: Scheduler{Tick: cfg.Tick},
 		warn:     warnlimit.Limiter[cause]{Every: warnEvery},
+		pre:      prefilter{warn: warnlimit.Limiter[cause]{Every: warnEvery}},
 		buf:      make([]byte, 0, max(teaminfo.ZJUSize, teaminfo.DNetTaggedSize)),
 	}
 	c.cfg.Peers = append([]netip.AddrPort(nil), cfg.Peers...)

@@ -75,7 +75,10 @@
 //	replay         dnet: older than the window, or from before a restart
 //
 // Undecodable datagrams (wrong-size, wrong-format, malformed, auth) are also reported to
-// the socket with ReportMalformed. Accepted packets are published as dmsgs/TeamInfo in
+// the socket with ReportMalformed. In the node the team socket's worker calls Prefilter
+// before its queue: the drops that need only the size and first bytes (wrong-size,
+// wrong-format by magic, foreign-team) are counted there, the same way, and the socket
+// counts them as filtered instead, so a flood of junk never fills the queue. Accepted packets are published as dmsgs/TeamInfo in
 // the ZJUDancer units (cm, z of a pose = heading in degrees) with sender_time,
 // receive_time (our clock), age, sequence, format and authenticated; dnet values the
 // sender did not know stay NaN, and zju packets, which carry no time_to_reach_ball and

@@ -116,31 +116,16 @@ func (c *Component) receive(d transport.Datagram) {
 // is left to the caller.
 func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 	auth := teaminfo.AuthNone
+	if v := c.headerVerdict(b); v != accepted {
+		return v, auth
+	}
 	switch c.cfg.Format {
 	case FormatZJU:
-		if len(b) != teaminfo.ZJUSize {
-			if teaminfo.IsDNet(b) {
-				return dropWrongFormat, auth
-			}
-			return dropWrongSize, auth
-		}
-		if b[zjuTeamOffset] != c.cfg.Team {
-			return dropForeign, auth
-		}
 		if err := c.rzju.UnmarshalBinary(b); err != nil {
 			return dropMalformed, auth
 		}
 		c.rzju.ToState(&c.rx)
 	default:
-		if !teaminfo.IsDNet(b) {
-			if len(b) == teaminfo.ZJUSize {
-				return dropWrongFormat, auth
-			}
-			return dropWrongSize, auth
-		}
-		if len(b) > dnetTeamOffset && knownDNetVersion(b[dnetVerOffset]) && b[dnetTeamOffset] != c.cfg.Team {
-			return dropForeign, auth
-		}
 		a, err := c.rdnet.Decode(b, c.key)
 		switch {
 		case errors.Is(err, teaminfo.ErrAuth):
@@ -194,31 +179,34 @@ func (c *Component) noteClock(now time.Time) offset.Estimate {
 // warnDrop logs drops that point at a problem an operator can fix, at most once per
 // cause every warnEvery.
 func (c *Component) warnDrop(v verdict, d transport.Datagram, now time.Time) {
-	var k cause
-	var msg string
-	switch v {
-	case dropWrongSize:
-		k, msg = causeWrongSize, "team packet of unknown size dropped"
-	case dropWrongFormat:
-		k, msg = causeWrongFormat, "team packet of another format dropped: is a teammate configured with another format?"
-	case dropMalformed:
-		k, msg = causeMalformed, "malformed team packet dropped"
-	case dropForeign:
-		k, msg = causeForeign, "another team's packet dropped"
-	case dropConflict:
-		k, msg = causeConflict, "a packet with our player number that we did not send: another robot uses our number"
-	case dropAuth:
-		k, msg = causeAuth, "team packet failed authentication"
-	case dropReplay:
-		k, msg = causeReplay, "replayed team packet dropped"
-	case dropStale:
-		k, msg = causeStale, "team packet with a sender time too far from our clock dropped"
-	default:
-		return
-	}
-	if c.warnAllowed(k, now) {
+	k, msg := dropWarning(v)
+	if msg != "" && c.warnAllowed(k, now) {
 		c.log.Warn(msg, "from", d.Src, "bytes", len(d.Payload), "format", c.cfg.Format)
 	}
+}
+
+// dropWarning returns the warning cause and text of a drop verdict; "" for drops that
+// are not worth a warning.
+func dropWarning(v verdict) (cause, string) {
+	switch v {
+	case dropWrongSize:
+		return causeWrongSize, "team packet of unknown size dropped"
+	case dropWrongFormat:
+		return causeWrongFormat, "team packet of another format dropped: is a teammate configured with another format?"
+	case dropMalformed:
+		return causeMalformed, "malformed team packet dropped"
+	case dropForeign:
+		return causeForeign, "another team's packet dropped"
+	case dropConflict:
+		return causeConflict, "a packet with our player number that we did not send: another robot uses our number"
+	case dropAuth:
+		return causeAuth, "team packet failed authentication"
+	case dropReplay:
+		return causeReplay, "replayed team packet dropped"
+	case dropStale:
+		return causeStale, "team packet with a sender time too far from our clock dropped"
+	}
+	return 0, ""
 }
 
 // durationMsg converts a duration to builtin_interfaces/Duration (sec rounded down,

@@ -26,11 +26,17 @@ func addControlSeeds(f *testing.F) {
 	f.Add([]byte{})
 }
 
-// FuzzControl: decoding never panics; whatever decodes re-encodes to the same bytes, agrees
+// FuzzControl: decoding never panics; Classify agrees with Identify; whatever decodes re-encodes to the same bytes, agrees
 // with the encoding/binary mirror, and yields a GCInfo for every player of both teams.
 func FuzzControl(f *testing.F) {
 	addControlSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Classify is Identify without the details.
+		k1, l1, e1 := Identify(b)
+		k2, l2, e2 := Classify(b)
+		if k1 != k2 || l1 != l2 || (e1 == nil) != (e2 == nil) || (e2 != nil && !errors.Is(e1, e2)) {
+			t.Fatalf("Identify %v %v %v, Classify %v %v %v", k1, l1, e1, k2, l2, e2)
+		}
 		var p Packet
 		if err := p.UnmarshalBinary(b); err != nil {
 			if !errors.Is(err, ErrLength) && !errors.Is(err, ErrHeader) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrRange) {

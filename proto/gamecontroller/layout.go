@@ -165,6 +165,35 @@ type spec struct {
 	setPlays   []wireSetPlay // indexed by the wire value
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
+	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
+	// robotFormat names a RobotInfo layout with a decoding loop of its own (init).
+	robotFormat robotFormat
+}
+
+// robotFormat selects a specialised player loop; robotGeneric reads the offsets above.
+type robotFormat uint8
+
+const (
+	robotGeneric robotFormat = iota
+	robotHSL20
+	robotHL688
+)
+
+func init() {
+	for i := range specs {
+		s := &specs[i]
+		switch {
+		case s.robotSize == RobotSizeHSL20 && s.warnOff < 0 && s.yellowOff == 2 && s.redOff < 0 && s.goalieOff < 0:
+			s.robotFormat = robotHSL20
+		case s.robotSize == RobotSizeHL688 && s.warnOff == 2 && s.yellowOff == 3 && s.redOff == 4 && s.goalieOff == 5:
+			s.robotFormat = robotHL688
+		}
+		for p := range s.undefined {
+			if p >= len(s.penalties) || s.penalties[p] == "" {
+				s.undefined[p] = 1
+			}
+		}
+	}
 }
 
 var specs = [numLayouts]spec{
@@ -292,8 +321,18 @@ func (l Layout) HasGoalkeeperFlag() bool { return l.Valid() && l.spec().goalieOf
 // v14 62, v15 … v18 118 (a 118-byte version 18 packet is SPL v18, never the short-lived
 // HSL development v18), HSL v19 198 and v20 158.
 func Identify(b []byte) (HeaderKind, Layout, error) {
+	kind, l, err := Classify(b)
+	if err != nil {
+		return kind, LayoutInvalid, identifyDetail(b, err)
+	}
+	return kind, l, nil
+}
+
+// Classify is Identify with a bare sentinel error (ErrLength, ErrHeader or ErrVersion)
+// instead of a detailed one: it never allocates, for screening junk on a socket.
+func Classify(b []byte) (HeaderKind, Layout, error) {
 	if len(b) < offVersion+1 {
-		return 0, LayoutInvalid, errorf(ErrLength, "%d bytes are too short for a header and version", len(b))
+		return 0, LayoutInvalid, ErrLength
 	}
 	var kind HeaderKind
 	switch string(b[:4]) {
@@ -302,7 +341,7 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 	case MagicMonitor:
 		kind = HeaderRGTD
 	default:
-		return 0, LayoutInvalid, errorf(ErrHeader, "header %q is neither %q nor %q", b[:4], MagicControl, MagicMonitor)
+		return 0, LayoutInvalid, ErrHeader
 	}
 	v := b[offVersion]
 	n := len(b)
@@ -313,8 +352,7 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 			return kind, LayoutSPL12, nil
 		case SizeHL640, SizeHL664, SizeHL688:
 			if b[offVersion+1] != 0 {
-				return kind, LayoutInvalid, errorf(ErrVersion, "%d-byte packet has uint16 version %d, want HL version 12",
-					n, uint16(v)|uint16(b[offVersion+1])<<8)
+				return kind, LayoutInvalid, ErrVersion
 			}
 			switch n {
 			case SizeHL640:
@@ -324,14 +362,36 @@ func Identify(b []byte) (HeaderKind, Layout, error) {
 			}
 			return kind, LayoutHL688, nil
 		}
-		return kind, LayoutInvalid, errorf(ErrLength, "version 12 needs %d (SPL) or %d, %d or %d (HL) bytes, got %d",
-			SizeSPL12, SizeHL640, SizeHL664, SizeHL688, n)
+		return kind, LayoutInvalid, ErrLength
 	case 13, 14, 15, 16, 17, 18, 19, 20:
 		l := LayoutSPL13 + Layout(v-13)
-		if want := specs[l].size; n != want {
-			return kind, LayoutInvalid, errorf(ErrLength, "version %d needs %d bytes, got %d", v, want, n)
+		if specs[l].size != n {
+			return kind, LayoutInvalid, ErrLength
 		}
 		return kind, l, nil
 	}
-	return kind, LayoutInvalid, errorf(ErrVersion, "unknown version %d (%d bytes)", v, n)
+	return kind, LayoutInvalid, ErrVersion
+}
+
+// identifyDetail explains the sentinel Classify returned for b.
+func identifyDetail(b []byte, sentinel error) error {
+	n := len(b)
+	if n < offVersion+1 {
+		return errorf(ErrLength, "%d bytes are too short for a header and version", n)
+	}
+	if sentinel == ErrHeader {
+		return errorf(ErrHeader, "header %q is neither %q nor %q", b[:4], MagicControl, MagicMonitor)
+	}
+	v := b[offVersion]
+	switch {
+	case v == 12 && sentinel == ErrVersion:
+		return errorf(ErrVersion, "%d-byte packet has uint16 version %d, want HL version 12",
+			n, uint16(v)|uint16(b[offVersion+1])<<8)
+	case v == 12:
+		return errorf(ErrLength, "version 12 needs %d (SPL) or %d, %d or %d (HL) bytes, got %d",
+			SizeSPL12, SizeHL640, SizeHL664, SizeHL688, n)
+	case v >= 13 && v <= 20:
+		return errorf(ErrLength, "version %d needs %d bytes, got %d", v, specs[LayoutSPL13+Layout(v-13)].size, n)
+	}
+	return errorf(ErrVersion, "unknown version %d (%d bytes)", v, n)
 }

@@ -149,7 +149,8 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		*p = Packet{}
 		return err
 	}
-	*p = Packet{Header: kind, Layout: l}
+	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	p.Header, p.Layout = kind, l
 	s := &specs[l]
 	if s.family == FamilyHL {
 		err = p.decodeHL(b, s)
@@ -262,12 +263,81 @@ func (t *TeamInfo) decode(b []byte, s *spec, ti int) error {
 		t.SingleShots = binary.LittleEndian.Uint16(b[6:])
 		t.MessageBudget = binary.LittleEndian.Uint16(b[8:])
 	}
+	if t.decodePlayers(b[s.playersOff:s.playersOff+s.players*s.robotSize], s) {
+		return nil
+	}
+	// Some value is out of range: find the first one, in wire order, for the error.
 	for i := range s.players {
 		if err := t.Players[i].decode(b[s.playersOff+i*s.robotSize:], s, ti, i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decodePlayers reads the players from b (exactly s.players robots) and reports whether
+// every penalty and goalkeeper flag is in range. It is the hot loop of the decoder: one
+// pass, range checks folded into one flag instead of a branch per robot.
+func (t *TeamInfo) decodePlayers(b []byte, s *spec) bool {
+	undefined := &s.undefined
+	var bad uint8
+	if s.robotSize == RobotSizeSPL {
+		players := t.Players[:len(b)/RobotSizeSPL]
+		for i := range players {
+			rb := b[2*i : 2*i+2 : 2*i+2]
+			pen := rb[0]
+			players[i].Penalty, players[i].SecsTillUnpenalised = Penalty(pen), rb[1]
+			bad |= undefined[pen]
+		}
+		return bad == 0
+	}
+	switch s.robotFormat {
+	case robotHSL20: // penalty, secsTillUnpenalised, cautions
+		players := t.Players[:len(b)/RobotSizeHSL20]
+		for i := range players {
+			rb := b[3*i : 3*i+3 : 3*i+3]
+			pen := rb[0]
+			players[i].Penalty, players[i].SecsTillUnpenalised, players[i].YellowCards = Penalty(pen), rb[1], rb[2]
+			bad |= undefined[pen]
+		}
+		return bad == 0
+	case robotHL688: // penalty, secsTillUnpenalised, warnings, yellow, red, goalKeeper
+		players := t.Players[:len(b)/RobotSizeHL688]
+		for i := range players {
+			rb := b[6*i : 6*i+6 : 6*i+6]
+			r := &players[i]
+			pen := rb[0]
+			r.Penalty, r.SecsTillUnpenalised = Penalty(pen), rb[1]
+			r.Warnings, r.YellowCards, r.RedCards, r.Goalkeeper = rb[2], rb[3], rb[4], rb[5] == 1
+			bad |= undefined[pen] | rb[5]>>1
+		}
+		return bad == 0
+	}
+	size := s.robotSize
+	warn, yellow, red, goalie := s.warnOff, s.yellowOff, s.redOff, s.goalieOff
+	players := t.Players[:len(b)/size]
+	for i := range players {
+		rb := b[i*size : i*size+size : i*size+size]
+		r := &players[i]
+		pen := rb[0]
+		r.Penalty, r.SecsTillUnpenalised = Penalty(pen), rb[1]
+		bad |= undefined[pen]
+		if warn >= 0 {
+			r.Warnings = rb[warn]
+		}
+		if yellow >= 0 {
+			r.YellowCards = rb[yellow]
+		}
+		if red >= 0 {
+			r.RedCards = rb[red]
+		}
+		if goalie >= 0 {
+			g := rb[goalie]
+			r.Goalkeeper = g == 1
+			bad |= g >> 1 // 0 or 1 only, as bool bytes
+		}
+	}
+	return bad == 0
 }
 
 // decode reads one RobotInfo; i is the player index, -1 for the HL coach.
@@ -302,7 +372,9 @@ func (r *RobotInfo) decode(b []byte, s *spec, ti, i int) error {
 	return nil
 }
 
-func validPenalty(s *spec, p Penalty) bool { return int(p) < len(s.penalties) && s.penalties[p] != "" }
+// validPenalty reports whether the layout defines p, from a byte table rather than the
+// name table: it runs for every robot of every packet.
+func validPenalty(s *spec, p Penalty) bool { return s.undefined[p] == 0 }
 
 func robotField(ti, i int, name string) string {
 	if i < 0 {

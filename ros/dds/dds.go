@@ -12,10 +12,13 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 const (
@@ -396,12 +399,13 @@ func matchedHandles(h C.dds_entity_t, subscriptions bool) ([]C.dds_instance_hand
 	}
 }
 
-// Reader receives samples of one topic in its own goroutine, which blocks in a Cyclone
-// waitset and calls the handler for each sample, in order.
+// Reader receives samples of one topic in its own goroutine, which sleeps in Go's
+// netpoller on an eventfd that Cyclone's data-available listener signals, and calls
+// the handler for each sample, in order.
 type Reader struct {
 	p        *Participant
 	handle   C.dds_entity_t
-	ws, gc   C.dds_entity_t
+	wake     *os.File // nonblocking eventfd: the listener adds 1 per sample, Stop adds 1
 	topic    string
 	typeName string
 	guid     GUID
@@ -445,41 +449,38 @@ func (p *Participant) NewReader(topic, typeName string, qos QoS, handler func(Sa
 }
 
 func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
+	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("dds: reader on %q: eventfd: %w", r.topic, err)
+	}
+	// A nonblocking descriptor: os.NewFile registers it with the netpoller.
+	r.wake = os.NewFile(uintptr(fd), "dds-reader-"+r.topic)
+	l := C.rawcdr_wake_listener(C.int(fd))
+	if l == nil {
+		return fmt.Errorf("dds: reader on %q: cannot create listener", r.topic)
+	}
+	defer C.dds_delete_listener(l)
 	cq := cQoS(qos)
 	defer C.dds_delete_qos(cq)
-	if r.handle = C.dds_create_reader(r.p.handle, tp, cq, nil); r.handle < 0 {
+	if r.handle = C.dds_create_reader(r.p.handle, tp, cq, l); r.handle < 0 {
 		return retcode(fmt.Sprintf("create reader on %q (%s)", r.topic, qos), r.handle)
 	}
-	var err error
 	if r.guid, r.ih, err = identity(r.handle, "reader"); err != nil {
 		return err
-	}
-	rc := C.dds_create_readcondition(r.handle, C.DDS_ANY_STATE)
-	if rc < 0 {
-		return retcode("create read condition", rc)
-	}
-	if r.gc = C.dds_create_guardcondition(r.p.handle); r.gc < 0 {
-		return retcode("create guard condition", r.gc)
-	}
-	if r.ws = C.dds_create_waitset(r.p.handle); r.ws < 0 {
-		return retcode("create waitset", r.ws)
-	}
-	if e := C.dds_waitset_attach(r.ws, rc, 0); e < 0 {
-		return retcode("attach read condition", e)
-	}
-	if e := C.dds_waitset_attach(r.ws, r.gc, 1); e < 0 {
-		return retcode("attach guard condition", e)
 	}
 	r.batch = (*C.struct_rawcdr_batch)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rawcdr_batch{}))))
 	return nil
 }
 
-// destroy deletes what create made; entities with a handle <= 0 were never created.
+// destroy deletes what create made; a reader with a handle <= 0 was never created.
+// The eventfd is closed only after the reader is deleted, so the listener never
+// writes to a descriptor number that was reused.
 func (r *Reader) destroy() {
-	for _, h := range []C.dds_entity_t{r.ws, r.gc, r.handle} {
-		if h > 0 {
-			C.dds_delete(h)
-		}
+	if r.handle > 0 {
+		C.dds_delete(r.handle)
+	}
+	if r.wake != nil {
+		r.wake.Close()
 	}
 	if r.batch != nil {
 		C.rawcdr_release(r.batch)
@@ -498,21 +499,23 @@ func (r *Reader) run() {
 		r.destroy()
 		close(r.done)
 	}()
+	var counter [8]byte
 	for !r.stopping.Load() {
-		if n := C.dds_waitset_wait(r.ws, nil, 0, ddsInfinity); n < 0 {
-			r.fail(retcode(fmt.Sprintf("wait on reader of %q", r.topic), n))
-			return
-		}
-		if r.stopping.Load() {
-			return
-		}
+		// Drain before waiting: samples that arrived between the reader's creation and
+		// this goroutine's start signalled the eventfd already, and after a wake-up the
+		// counter is reset before taking, so a sample arriving meanwhile signals again.
 		if err := r.drain(); err != nil {
 			r.fail(err)
 			return
 		}
+		if _, err := r.wake.Read(counter[:]); err != nil {
+			if !r.stopping.Load() {
+				r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
+			}
+			return
+		}
 	}
 }
-
 func (r *Reader) fail(err error) { r.err.Store(&err) }
 
 // drain takes everything the reader holds and hands it to the handler.
@@ -576,7 +579,8 @@ func (r *Reader) Stop() {
 	if r.stopping.Swap(true) {
 		return
 	}
-	C.dds_set_guardcondition(r.gc, true)
+	one := [8]byte{1}
+	_, _ = r.wake.Write(one[:]) // ErrClosed: the goroutine has ended already
 }
 
 // Close stops the reader and waits until its goroutine has ended. It must not be

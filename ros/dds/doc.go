@@ -23,10 +23,16 @@
 //
 // # Readers
 //
-// Each Reader owns a goroutine that blocks in a Cyclone waitset (read condition plus
-// a guard condition for Stop), takes up to 32 samples at a time and calls the handler
-// for each, in order, on that goroutine. Busy polling would starve Cyclone's own
-// receive threads on small machines; listener callbacks would run Go code on them.
+// Each Reader owns a goroutine and a nonblocking eventfd. A data-available listener
+// written in C (rawcdr.c) runs on Cyclone's receive thread and only adds 1 to the
+// eventfd; the goroutine waits for it in Go's netpoller, like any socket, takes up to
+// 32 samples at a time until none are left and calls the handler for each, in order,
+// on that goroutine. No goroutine ever blocks inside a C call: a thread parked in cgo
+// keeps the Go runtime's sysmon thread polling every 20 µs, which on a small machine
+// cost more CPU than the node's own work. Busy polling would starve Cyclone's receive
+// threads; listener callbacks into Go would run Go code on them. The eventfd is closed
+// only after the reader is deleted (Cyclone waits for running listeners then), so the
+// listener never writes to a reused descriptor.
 //
 // # Domains and the environment
 //

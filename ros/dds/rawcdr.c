@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "dds/dds.h"
 #include "dds/ddsi/ddsi_sertype.h"
@@ -334,6 +335,25 @@ dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len)
 {
   const struct rawcdr_sample s = { .len = len, .data = data };
   return dds_write(writer, &s);
+}
+
+// Runs on a Cyclone thread for every sample delivered to the reader. The write only
+// fails with EAGAIN when the eventfd counter is about to overflow, and then the reader
+// is woken already.
+static void on_data_available(dds_entity_t reader, void *arg)
+{
+  (void) reader;
+  const uint64_t one = 1;
+  ssize_t r = write((int) (intptr_t) arg, &one, sizeof(one));
+  (void) r;
+}
+
+dds_listener_t *rawcdr_wake_listener(int fd)
+{
+  dds_listener_t *l = dds_create_listener((void *) (intptr_t) fd);
+  if (l != NULL)
+    dds_lset_data_available(l, on_data_available);
+  return l;
 }
 
 dds_return_t rawcdr_take(dds_entity_t reader, struct rawcdr_batch *b)

@@ -20,6 +20,12 @@ dds_entity_t rawcdr_create_topic(dds_entity_t participant, const char *topic_nam
 // writes it. data is not retained after the call.
 dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len);
 
+// Returns a listener whose data-available callback adds 1 to the eventfd fd, so a
+// reader created with it wakes whoever polls fd (Go's netpoller) instead of holding a
+// thread blocked in a waitset. Cyclone copies the listener into each entity it is
+// given to; delete it with dds_delete_listener. fd must outlive every such entity.
+dds_listener_t *rawcdr_wake_listener(int fd);
+
 // Up to RAWCDR_BATCH samples taken by one rawcdr_take call.
 #define RAWCDR_BATCH 32
 

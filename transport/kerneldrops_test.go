@@ -1,0 +1,91 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestKernelDropsReported fills a socket opened as the worker opens it, with the
+// smallest receive buffer, without reading, then reads: the datagram read carries the
+// kernel's drop count (SO_RXQ_OVFL), which must cover what did not fit.
+func TestKernelDropsReported(t *testing.T) {
+	conn, err := listen(context.Background(), 0, sockOpts{readBuffer: 1}) // the kernel rounds up to its minimum
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	size, err := readBufferSize(conn)
+	if err != nil || size <= 0 {
+		t.Fatalf("read buffer size %d, %v", size, err)
+	}
+	port := conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
+	tx, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	const sent = 200
+	payload := make([]byte, 1000)
+	dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)
+	for range sent {
+		if _, err := tx.WriteToUDPAddrPort(payload, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Read what the buffer held, then send one more datagram: it is queued with the
+	// socket's drop count so far, which is everything that did not fit.
+	buf, oob := make([]byte, 2048), make([]byte, oobSize)
+	read := func() control {
+		t.Helper()
+		n, oobn, _, _, err := conn.ReadMsgUDPAddrPort(buf, oob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != len(payload) {
+			t.Fatalf("read %d bytes", n)
+		}
+		return parseControl(oob[:oobn])
+	}
+	queued := 0
+	for {
+		if err := conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		n, _, _, _, err := conn.ReadMsgUDPAddrPort(buf, oob)
+		if err != nil {
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal(err)
+			}
+			break
+		}
+		if n != len(payload) {
+			t.Fatalf("read %d bytes", n)
+		}
+		queued++
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(waitLimit)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.WriteToUDPAddrPort(payload, dst); err != nil {
+		t.Fatal(err)
+	}
+	c := read()
+	if !c.pktinfo {
+		t.Fatal("no IP_PKTINFO next to SO_RXQ_OVFL")
+	}
+	if queued == sent || int(c.drops) != sent-queued {
+		t.Fatalf("buffer %d bytes: read %d of %d, the kernel reports %d dropped", size, queued, sent, c.drops)
+	}
+	t.Logf("buffer %d bytes: %d read, %d dropped by the kernel", size, queued, c.drops)
+}
+
+func TestParseControlWithoutDrops(t *testing.T) {
+	if c := parseControl(nil); c.pktinfo || c.drops != 0 {
+		t.Fatalf("empty control messages parsed as %+v", c)
+	}
+}
