@@ -108,7 +108,9 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	if err := rosargs.ValidateNamespace(namespace); err != nil {
 		return nil, fmt.Errorf("ros: node namespace: %w", err)
 	}
-	distro, err := ParseDistro(getenv("ROS_DISTRO"))
+	rosDistro := strings.TrimSpace(getenv("ROS_DISTRO"))
+	src := distroSource{build: BuildDistro, installed: installedDistros}
+	distro, _, err := candidateDistro(rosDistro, src)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +165,15 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 		n.cancel()
 		return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)
 	}
+	src.detect = func() (int, int) { return detectGIDSize(n.ctx, n.participant, DetectWindow) }
+	choice, err := chooseDistro(rosDistro, src)
+	if err != nil {
+		n.participant.Close()
+		n.cancel()
+		return nil, err
+	}
+	n.distro = choice.Distro
+	n.log.Infof("%s", choice)
 	if err := n.start(opts); err != nil {
 		n.Close()
 		return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)
