@@ -156,11 +156,18 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	n.log = NewLogger(loggerName, level, out, n.clock)
 	n.ctx, n.cancel = context.WithCancel(ctx)
 
-	n.participant, err = dds.NewParticipant(dds.ParticipantOptions{
+	popts := dds.ParticipantOptions{
 		DomainID: env.DomainID,
 		Config:   env.Config(),
 		UserData: enclaveUserData(args.Enclave),
-	})
+	}
+	if env.Discovery.LocalhostOnly {
+		// Humble's ROS_LOCALHOST_ONLY: without multicast on lo every process needs
+		// a participant index, and Humble's tools only use 0..9; leave those to them.
+		n.participant, err = dds.NewLoopbackParticipant(popts)
+	} else {
+		n.participant, err = dds.NewParticipant(popts)
+	}
 	if err != nil {
 		n.cancel()
 		return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)

@@ -63,6 +63,17 @@ func acquireDomain(id uint32, config string) error {
 	return nil
 }
 
+// processDomainConfig returns the configuration of domain id if this process has it.
+func processDomainConfig(id uint32) (string, bool) {
+	domains.Lock()
+	defer domains.Unlock()
+	d, ok := domains.m[id]
+	if !ok {
+		return "", false
+	}
+	return d.config, true
+}
+
 func releaseDomain(id uint32) {
 	domains.Lock()
 	defer domains.Unlock()

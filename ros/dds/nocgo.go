@@ -19,6 +19,8 @@ func NewParticipant(opts ParticipantOptions) (*Participant, error) {
 	return nil, ErrUnavailable
 }
 
+func processDomainConfig(id uint32) (string, bool) { return "", false }
+
 func (p *Participant) GUID() GUID                     { return GUID{} }
 func (p *Participant) InstanceHandle() InstanceHandle { return 0 }
 func (p *Participant) DomainID() uint32               { return 0 }

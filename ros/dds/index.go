@@ -1,0 +1,72 @@
+package dds
+
+import (
+	"net"
+	"strconv"
+)
+
+// Participant indexes of nodes on the loopback interface without multicast. Cyclone
+// gives a participant without multicast discovery a participant index, i.e. a pair of
+// unicast ports, and looks for peers only at the ports of indexes
+// 0..MaxAutoParticipantIndex; Humble's rmw_cyclonedds keeps Cyclone's default of 9.
+// Nodes take indexes from LoopbackIndexFirst up, so any number of them leaves
+// 0..9 to the ROS tools and ROS nodes of the domain, and they announce themselves
+// to every index up to LoopbackIndexLast, so those tools still discover them.
+const (
+	LoopbackIndexFirst = 10
+	LoopbackIndexLast  = 59
+)
+
+// Cyclone's default port mapping (Discovery/Ports): base, domain gain, participant
+// gain and the offset of the unicast discovery port (the unicast data port is +1).
+const (
+	portBase        = 7400
+	portDomainGain  = 250
+	portPartGain    = 2
+	portUnicastDisc = 10
+)
+
+// loopbackFragment gives a participant an automatic index up to LoopbackIndexLast and
+// unicast discovery of every index up to it on 127.0.0.1.
+var loopbackFragment = `<CycloneDDS><Domain><Discovery><ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>` +
+	strconv.Itoa(LoopbackIndexLast) + `</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`
+
+// NewLoopbackParticipant creates a participant like NewParticipant, for a node on the
+// loopback interface: loopbackFragment followed by opts.Config, with the unicast ports
+// of indexes 0..LoopbackIndexFirst-1 held by this process while Cyclone picks its
+// index, so the node takes the lowest free index from LoopbackIndexFirst up. A port
+// someone else holds is left alone (it is taken anyway). If the process already has
+// the domain, the participant joins it as NewParticipant does.
+func NewLoopbackParticipant(opts ParticipantOptions) (*Participant, error) {
+	if cfg, ok := processDomainConfig(opts.DomainID); ok {
+		opts.Config = cfg
+		return NewParticipant(opts)
+	}
+	if err := ValidateDomainID(int(opts.DomainID)); err != nil {
+		return nil, err
+	}
+	// First, so that a CYCLONEDDS_URI in opts.Config still overrides it.
+	opts.Config = loopbackFragment + "," + opts.Config
+	var held []net.PacketConn
+	for idx := range LoopbackIndexFirst {
+		held = append(held, holdPorts(opts.DomainID, idx)...)
+	}
+	p, err := NewParticipant(opts)
+	for _, c := range held {
+		c.Close()
+	}
+	return p, err
+}
+
+// holdPorts binds those of the unicast discovery and data ports of index idx in
+// domain that are free.
+func holdPorts(domain uint32, idx int) []net.PacketConn {
+	disc := portBase + portDomainGain*int(domain) + portUnicastDisc + portPartGain*idx
+	var held []net.PacketConn
+	for _, port := range []int{disc, disc + 1} {
+		if c, err := net.ListenPacket("udp4", ":"+strconv.Itoa(port)); err == nil {
+			held = append(held, c)
+		}
+	}
+	return held
+}
