@@ -220,6 +220,7 @@ func (n *Node) start(opts NodeOptions) error {
 	if err := n.startParameters(!opts.NoParameterServices); err != nil {
 		return err
 	}
+	go n.watchQoS()
 	return nil
 }
 

@@ -58,6 +58,7 @@ func (r *Reader) Err() error                                            { return
 func (r *Reader) Done() <-chan struct{}                                 { return closedChan }
 func (r *Reader) Stop()                                                 {}
 func (r *Reader) Close() error                                          { return nil }
+func (r *Reader) IncompatibleQoS() (uint32, string, error)              { return 0, "", ErrUnavailable }
 func (r *Reader) MatchedPublications() ([]Endpoint, error)              { return nil, ErrUnavailable }
 func (r *Reader) MatchedPublication(ih InstanceHandle) (Endpoint, bool) { return Endpoint{}, false }
 
