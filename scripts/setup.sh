@@ -5,7 +5,8 @@ set -euo pipefail
 
 pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
-      python3-colcon-recursive-crawl python3-colcon-package-information)
+      python3-colcon-recursive-crawl python3-colcon-package-information
+      python3-colcon-package-selection)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
