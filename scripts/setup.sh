@@ -7,6 +7,26 @@ pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl 
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
       python3-colcon-recursive-crawl python3-colcon-package-information
       python3-colcon-package-selection)
+# ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
+# repository (CI), its Debian package lists join the list above and its tarballs are
+# unpacked to /opt/ros/<distro> below.
+repo=$(cd "$(dirname "$0")/.." && pwd)
+shared_ros="$(dirname "$repo")/shared/ros"
+ros_tarballs=()
+if [ -d "$shared_ros" ]; then
+  for tarball in "$shared_ros"/ros-*-install.tar.gz; do
+    [ -e "$tarball" ] || continue
+    distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
+    for list in runtime-apt buildtime-apt buildtime-apt-cpp-extra; do
+      [ -f "$shared_ros/$list-$distro.txt" ] || continue
+      while read -r p; do
+        [ -n "$p" ] && [ "${p#\#}" = "$p" ] && pkgs+=("$p")
+      done < "$shared_ros/$list-$distro.txt"
+    done
+    ros_tarballs+=("$tarball")
+  done
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +40,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+for tarball in "${ros_tarballs[@]}"; do
+  distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
+  # Not relocatable: it must be exactly /opt/ros/<distro>. An existing install is kept.
+  [ -f "/opt/ros/$distro/setup.bash" ] && continue
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to unpack $tarball to /opt/ros/$distro" >&2
+    exit 1
+  fi
+  echo "setup: unpacking ROS 2 $distro to /opt/ros/$distro"
+  mkdir -p /opt/ros
+  tar -C /opt/ros -xzf "$tarball"
+  [ -f "/opt/ros/$distro/setup.bash" ] || { echo "setup: $tarball did not give /opt/ros/$distro/setup.bash" >&2; exit 1; }
+done
+# Jazzy's LOCALHOST discovery resolves "localhost".
+if [ ${#ros_tarballs[@]} -gt 0 ] && ! getent hosts localhost >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: localhost does not resolve and /etc/hosts is not writable" >&2
+    exit 1
+  fi
+  echo "127.0.0.1 localhost" >> /etc/hosts
 fi
 command -v go >/dev/null || { echo "setup: go not found on PATH (need Go 1.26+)" >&2; exit 1; }
 go mod download
