@@ -193,9 +193,8 @@ func (s *suite) domainEnv(domain int) []string {
 func (s *suite) ros2(domain int, timeout time.Duration, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "ros2", args...)
+	cmd := exec.CommandContext(ctx, lookPath(s.env, "ros2"), args...)
 	cmd.Env, cmd.Dir = s.domainEnv(domain), s.tmp
-	cmd.Path = lookPath(s.env, "ros2")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.CombinedOutput()
@@ -213,7 +212,7 @@ func lookPath(env []string, name string) string {
 			}
 		}
 	}
-	return name
+	return filepath.Join("/nonexistent", name) // not on the ROS PATH: fails with the name
 }
 
 func isExec(f string) bool {
@@ -267,11 +266,11 @@ func (l *lockedBuffer) String() string {
 // group) when the test ends, unless it has stopped before.
 func start(t *testing.T, env []string, dir string, name string, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Path = lookPath(env, name)
-	if filepath.IsAbs(name) {
-		cmd.Path = name
+	path := name
+	if !filepath.IsAbs(name) {
+		path = lookPath(env, name)
 	}
+	cmd := exec.Command(path, args...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &proc{cmd: cmd, out: &lockedBuffer{}, done: make(chan struct{})}
