@@ -163,7 +163,7 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	}
 	if env.Discovery.LocalhostOnly {
 		// Humble's ROS_LOCALHOST_ONLY: without multicast on lo every process needs
-		// a participant index, and Humble's tools only use 0..9; leave those to them.
+		// a participant index, and Humble's tools only use 0..9; keep 0..2 for them.
 		n.participant, err = dds.NewLoopbackParticipant(popts)
 	} else {
 		n.participant, err = dds.NewParticipant(popts)

@@ -8,14 +8,19 @@ import (
 // Participant indexes of nodes on the loopback interface without multicast. Cyclone
 // gives a participant without multicast discovery a participant index, i.e. a pair of
 // unicast ports, and looks for peers only at the ports of indexes
-// 0..MaxAutoParticipantIndex; Humble's rmw_cyclonedds keeps Cyclone's default of 9.
-// Nodes take indexes from LoopbackIndexFirst up, so any number of them leaves
-// 0..9 to the ROS tools and ROS nodes of the domain, and they announce themselves
-// to every index up to LoopbackIndexLast, so those tools still discover them.
+// 0..MaxAutoParticipantIndex; Humble's rmw_cyclonedds keeps Cyclone's default of 9,
+// so the eleventh participant on a host fails to start. Nodes take the lowest free
+// index from LoopbackIndexFirst up to LoopbackIndexLast, which leaves 0..2 to the ROS
+// tools (the ros2 CLI and its daemon, launch, rqt) however many nodes run. Nodes at
+// 3..9 are found by the tools at once; a tool finds a node beyond 9 when the node
+// announces itself to every index, every loopbackSPDPInterval.
 const (
-	LoopbackIndexFirst = 10
+	LoopbackIndexFirst = 3
 	LoopbackIndexLast  = 59
 )
+
+// loopbackSPDPInterval is how often a loopback node announces itself to every index.
+const loopbackSPDPInterval = "2s"
 
 // Cyclone's default port mapping (Discovery/Ports): base, domain gain, participant
 // gain and the offset of the unicast discovery port (the unicast data port is +1).
@@ -29,7 +34,8 @@ const (
 // loopbackFragment gives a participant an automatic index up to LoopbackIndexLast and
 // unicast discovery of every index up to it on 127.0.0.1.
 var loopbackFragment = `<CycloneDDS><Domain><Discovery><ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>` +
-	strconv.Itoa(LoopbackIndexLast) + `</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`
+	strconv.Itoa(LoopbackIndexLast) + `</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers><SPDPInterval>` + loopbackSPDPInterval +
+	`</SPDPInterval></Discovery></Domain></CycloneDDS>`
 
 // NewLoopbackParticipant creates a participant like NewParticipant, for a node on the
 // loopback interface: loopbackFragment followed by opts.Config, with the unicast ports

@@ -38,7 +38,7 @@ func indexPeer() int {
 
 // TestLoopbackParticipantIndexes starts more node processes than Humble's default
 // participant indexes (0..9) hold, each on NewLoopbackParticipant: all start, each has its
-// own index from LoopbackIndexFirst up, and a participant configured like a Humble ROS
+// own index from LoopbackIndexFirst up (beyond Humble's 9), and a participant configured like a Humble ROS
 // tool (ROS_LOCALHOST_ONLY, default indexes) still starts afterwards and discovers
 // every one of them.
 func TestLoopbackParticipantIndexes(t *testing.T) {
