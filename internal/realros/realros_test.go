@@ -490,12 +490,32 @@ func (s *suite) echo(t *testing.T, domain int) {
 		{"/dnetwork_1/GameControlData", "dmsgs/msg/GameControlData", "teams:"},
 		{"/dnetwork_2/TeamInfo", "dmsgs/msg/TeamInfo", "player_number: 1"},
 		{"/diagnostics", "diagnostic_msgs/msg/DiagnosticArray", "dnetwork_"},
-		{"/rosout", "rcl_interfaces/msg/Log", "name: dnetwork_"},
 	}
 	for _, c := range cases {
 		s.eventually(t, domain, 60*time.Second, func(out string) bool { return strings.Contains(out, c.want) },
 			"topic", "echo", "--once", c.topic, c.typ)
 	}
+	// /rosout keeps log lines for 10 s: switching use_sim_time off and on makes the node
+	// log two while the echo listens.
+	env := s.domainEnv(domain)
+	rosout := start(t, env, s.tmp, "ros2", "topic", "echo", "/rosout", "rcl_interfaces/msg/Log")
+	want := "use_sim_time true: the clock follows /clock"
+	deadline := time.Now().Add(90 * time.Second)
+	for !strings.Contains(rosout.out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on /rosout:\n%s", want, tail(rosout.out.String()))
+		}
+		for _, v := range []string{"false", "true"} {
+			if out, err := s.ros2(domain, 30*time.Second, "param", "set", "/dnetwork_1", "use_sim_time", v, "--no-daemon"); err != nil {
+				t.Logf("param set use_sim_time %s: %v\n%s", v, err, out)
+			}
+		}
+		time.Sleep(2 * time.Second)
+	}
+	if out := rosout.out.String(); !strings.Contains(out, "name: dnetwork_1") {
+		t.Errorf("/rosout line without the node's name:\n%s", tail(out))
+	}
+	_ = rosout.interrupt(10 * time.Second)
 }
 
 func (s *suite) params(t *testing.T, domain int) {
@@ -624,14 +644,10 @@ func (s *suite) aggregator(t *testing.T, env []string, domain int) {
 		t.Skipf("diagnostic_aggregator is not installed in /opt/ros/%s", s.distro)
 	}
 	agg := start(t, env, s.tmp, "ros2", "launch", "dnetwork", "diagnostics.launch.py", "team_number:=17")
-	out := s.eventually(t, domain, 60*time.Second, func(out string) bool {
-		return strings.Contains(out, "name: /Team17/Robot1") && strings.Contains(out, "name: /Team17/Robot2")
+	// Both robots' statuses under Team17 -> Robot<n>, the "dnetwork_<n>" prefix gone.
+	s.eventually(t, domain, 90*time.Second, func(out string) bool {
+		return strings.Contains(out, "name: /Team17/Robot1/node\n") && strings.Contains(out, "name: /Team17/Robot2/team\n")
 	}, "topic", "echo", "--once", "/diagnostics_agg", "diagnostic_msgs/msg/DiagnosticArray")
-	for _, w := range []string{"name: /Team17/Robot1/node", "name: /Team17/Robot2/team"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("/diagnostics_agg lacks %q:\n%s", w, tail(out))
-		}
-	}
 	if err := agg.interrupt(30 * time.Second); err != nil {
 		t.Errorf("diagnostics launch after SIGINT: %v\n%s", err, tail(agg.out.String()))
 	}

@@ -19,7 +19,9 @@ deadline = time.monotonic() + float(sys.argv[2])
 def fill(msg, fields):
     for k, v in fields.items():
         if isinstance(v, dict):
-            setattr(msg, k, Vector3(x=v["x"], y=v["y"], z=v["z"]))
+            setattr(msg, k, Vector3(x=float(v["x"]), y=float(v["y"]), z=float(v["z"])))
+        elif isinstance(getattr(msg, k), float):
+            setattr(msg, k, float(v))
         else:
             setattr(msg, k, v)
     return msg
