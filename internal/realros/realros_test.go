@@ -360,7 +360,11 @@ func (s *suite) team(t *testing.T) {
 	t.Run("topic list and info", func(t *testing.T) { s.topics(t, domain) })
 	t.Run("topic echo", func(t *testing.T) { s.echo(t, domain) })
 	t.Run("param", func(t *testing.T) { s.params(t, domain) })
-	t.Run("rclpy inputs to TeamInfo", func(t *testing.T) { s.inputs(t, env) })
+	t.Run("rclpy inputs to TeamInfo", func(t *testing.T) {
+		if !s.inputs(t, env) {
+			t.Logf("launch output:\n%s", tail(launch.out.String()))
+		}
+	})
 	t.Run("rclcpp subscriber", func(t *testing.T) { s.rclcpp(t, env) })
 	t.Run("diagnostic_aggregator", func(t *testing.T) { s.aggregator(t, env, domain) })
 	t.Run("Ctrl-C", func(t *testing.T) {
@@ -495,10 +499,13 @@ func (s *suite) echo(t *testing.T, domain int) {
 		s.eventually(t, domain, 60*time.Second, func(out string) bool { return strings.Contains(out, c.want) },
 			"topic", "echo", "--once", c.topic, c.typ)
 	}
-	// /rosout keeps log lines for 10 s: switching use_sim_time off and on makes the node
-	// log two while the echo listens.
-	env := s.domainEnv(domain)
-	rosout := start(t, env, s.tmp, "ros2", "topic", "echo", "/rosout", "rcl_interfaces/msg/Log")
+	// /rosout: see noDistro, where a log line can be provoked without disturbing the team.
+}
+
+// rosout checks /rosout: /rosout keeps log lines for 10 s, so the echo listens while
+// switching use_sim_time on makes node log a line (its clock then jumps to /clock's).
+func (s *suite) rosout(t *testing.T, domain int, node string) {
+	rosout := start(t, s.domainEnv(domain), s.tmp, "ros2", "topic", "echo", "/rosout", "rcl_interfaces/msg/Log")
 	want := "use_sim_time true: the clock follows /clock"
 	deadline := time.Now().Add(90 * time.Second)
 	for !strings.Contains(rosout.out.String(), want) {
@@ -506,14 +513,14 @@ func (s *suite) echo(t *testing.T, domain int) {
 			t.Fatalf("no %q on /rosout:\n%s", want, tail(rosout.out.String()))
 		}
 		for _, v := range []string{"false", "true"} {
-			if out, err := s.ros2(domain, 30*time.Second, "param", "set", "/dnetwork_1", "use_sim_time", v, "--no-daemon"); err != nil {
+			if out, err := s.ros2(domain, 30*time.Second, "param", "set", "/"+node, "use_sim_time", v, "--no-daemon"); err != nil {
 				t.Logf("param set use_sim_time %s: %v\n%s", v, err, out)
 			}
 		}
 		time.Sleep(2 * time.Second)
 	}
-	if out := rosout.out.String(); !strings.Contains(out, "name: dnetwork_1") {
-		t.Errorf("/rosout line without the node's name:\n%s", tail(out))
+	if out := rosout.out.String(); !strings.Contains(out, "name: "+node) {
+		t.Errorf("/rosout line without the node's name %s:\n%s", node, tail(out))
 	}
 	_ = rosout.interrupt(10 * time.Second)
 }
@@ -526,12 +533,13 @@ func (s *suite) params(t *testing.T, domain int) {
 	s.eventually(t, domain, 30*time.Second, func(out string) bool { return strings.Contains(out, "Integer value is: 17") },
 		"param", "get", n, "team_number", "--no-daemon")
 	s.eventually(t, domain, 30*time.Second, func(out string) bool {
-		return strings.Contains(out, "Type: integer") && strings.Contains(out, "Read only: True")
+		return strings.Contains(out, "Type: integer") && strings.Contains(strings.ToLower(out), "read only: true")
 	}, "param", "describe", n, "team_number", "--no-daemon")
 	out, _ := s.ros2(domain, 30*time.Second, "param", "set", n, "team_number", "5", "--no-daemon")
 	if !strings.Contains(out, "Setting parameter failed") || !strings.Contains(out, "read") {
 		t.Errorf("setting a read-only parameter: want a refusal with its reason, got:\n%s", out)
 	}
+	// Accepted (a run-time parameter), and unchanged, so the robots' clocks do not jump.
 	s.eventually(t, domain, 30*time.Second, func(out string) bool { return strings.Contains(out, "Set parameter successful") },
 		"param", "set", n, "use_sim_time", "true", "--no-daemon")
 	dump := []string{"param", "dump", n, "--no-daemon"}
@@ -572,7 +580,8 @@ var teamField = map[string]string{
 	"current_role": "role", "team_play_state": "state", "team_play_priority": "priority",
 }
 
-func (s *suite) inputs(t *testing.T, env []string) {
+// inputs reports whether robot 2's TeamInfo showed robot 1's inputs.
+func (s *suite) inputs(t *testing.T, env []string) bool {
 	values, err := json.Marshal(inputValues)
 	if err != nil {
 		t.Fatal(err)
@@ -584,12 +593,14 @@ func (s *suite) inputs(t *testing.T, env []string) {
 		t.Fatalf("inputs.py still running after 90 s:\n%s", tail(p.out.String()))
 	}
 	if p.err != nil {
-		t.Fatalf("inputs.py: %v\n%s", p.err, tail(p.out.String()))
+		t.Errorf("inputs.py: %v\n%s", p.err, tail(p.out.String()))
+		return false
 	}
 	out := p.out.String()
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out[strings.LastIndex(out, "\n{")+1:]), &got); err != nil {
-		t.Fatalf("TeamInfo JSON: %v\n%s", err, tail(out))
+		t.Errorf("TeamInfo JSON: %v\n%s", err, tail(out))
+		return false
 	}
 	if got["incapacitated"] != false {
 		t.Errorf("incapacitated = %v with a stable MotionInfo", got["incapacitated"])
@@ -610,6 +621,7 @@ func (s *suite) inputs(t *testing.T, env []string) {
 	if got["player_number"] != float64(1) || got["team_number"] != float64(17) {
 		t.Errorf("TeamInfo from player %v of team %v, want 1 of 17", got["player_number"], got["team_number"])
 	}
+	return !t.Failed()
 }
 
 // jsonEqual compares two JSON values as numbers, bools and objects.
@@ -675,6 +687,7 @@ func (s *suite) noDistro(t *testing.T) {
 		"node", "list", "--no-daemon")
 	s.eventually(t, domain, 60*time.Second, func(out string) bool { return strings.Contains(out, "Integer value is: 7") },
 		"param", "get", "/dnetwork_7", "robot_id", "--no-daemon")
+	t.Run("topic echo /rosout", func(t *testing.T) { s.rosout(t, domain, "dnetwork_7") })
 	if err := node.interrupt(20 * time.Second); err != nil {
 		t.Errorf("node without ROS_DISTRO after SIGINT: %v\n%s", err, tail(node.out.String()))
 	}
