@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,11 +40,21 @@ type distroSource struct {
 	build     string                      // BuildDistro
 	installed func() []string             // ROS 2 installations on this machine (/opt/ros/*)
 	detect    func() (gidSize int, n int) // GID size the domain uses and how many participants showed it; 0 if none
+	// localhostOnly: ROS_LOCALHOST_ONLY=1 without ROS_AUTOMATIC_DISCOVERY_RANGE, the
+	// environment of a Humble setup (Jazzy's replaces it with the range).
+	localhostOnly bool
+}
+
+// localhostOnlyHint reports a Humble-style environment: ROS_LOCALHOST_ONLY=1 and no
+// ROS_AUTOMATIC_DISCOVERY_RANGE.
+func localhostOnlyHint(getenv func(string) string) bool {
+	return strings.TrimSpace(getenv("ROS_LOCALHOST_ONLY")) == "1" && strings.TrimSpace(getenv("ROS_AUTOMATIC_DISCOVERY_RANGE")) == ""
 }
 
 // candidateDistro is the distro a node starts with before it has looked at its
 // domain: ROS_DISTRO, else the one recorded at build time, else the only ROS 2
-// installed, else DefaultDistro. Only its discovery settings are used before
+// installed, else humble in a Humble-style environment (ROS_LOCALHOST_ONLY=1 without
+// a discovery range), else DefaultDistro. Only its discovery settings are used before
 // chooseDistro decides.
 func candidateDistro(env string, src distroSource) (Distro, string, error) {
 	if env != "" {
@@ -60,6 +71,10 @@ func candidateDistro(env string, src distroSource) (Distro, string, error) {
 				return d, "ROS_DISTRO unset; the only ROS 2 installed is /opt/ros/" + names[0], nil
 			}
 		}
+	}
+	if src.localhostOnly {
+		d, err := ParseDistro("humble")
+		return d, "ROS_DISTRO unset; ROS_LOCALHOST_ONLY=1 without ROS_AUTOMATIC_DISCOVERY_RANGE is Humble's setting", err
 	}
 	d, err := ParseDistro(DefaultDistro)
 	return d, "ROS_DISTRO unset, no distro recorded at build time; default " + DefaultDistro, err

@@ -64,6 +64,9 @@ func TestChooseDistro(t *testing.T) {
 		{"", distroSource{installed: func() []string { return []string{"humble"} }, detect: none}, "humble", "only ROS 2 installed"},
 		{"", distroSource{installed: func() []string { return []string{"humble", "jazzy"} }, detect: none}, DefaultDistro, "default"},
 		{"", distroSource{}, DefaultDistro, "default"},
+		{"", distroSource{localhostOnly: true, detect: none}, "humble", "ROS_LOCALHOST_ONLY=1"},
+		{"", distroSource{localhostOnly: true, detect: jazzyDomain}, "jazzy", "use 16-byte GIDs"},
+		{"", distroSource{build: "jazzy", localhostOnly: true, detect: none}, "jazzy", "recorded by the colcon build"},
 	}
 	for _, c := range cases {
 		got, err := chooseDistro(c.env, c.src)
