@@ -134,3 +134,33 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// FuzzGIDSizeOf feeds arbitrary ros_discovery_info samples to GIDSizeOf: it never
+// panics, answers 0, 16 or 24, and a layout it names decodes the sample.
+func FuzzGIDSizeOf(f *testing.F) {
+	guid := dds.GUID{1, 16, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 1, 0xc1}
+	for _, name := range []string{"humble", "jazzy"} {
+		d, _ := ParseDistro(name)
+		for _, nodes := range [][]NodeEntities{nil, {{Namespace: "/", Name: "n", Readers: []dds.GUID{guid}, Writers: []dds.GUID{guid}}}} {
+			b, err := cdr.Append(nil, d.discoveryMessage(guid, nodes))
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		size := GIDSizeOf(b)
+		switch size {
+		case 0:
+			return
+		case 16, 24:
+		default:
+			t.Fatalf("GIDSizeOf = %d", size)
+		}
+		d := Distro{GIDSize: size}
+		if _, err := d.decodeDiscovery(b); err != nil {
+			t.Fatalf("GIDSizeOf says %d, but that layout does not decode: %v", size, err)
+		}
+	})
+}
