@@ -103,8 +103,9 @@ func TestDistroDetectedFromDomain(t *testing.T) {
 		}
 		return env(k)
 	}
-	logs := &lockedBuffer{}
-	n, err := NewNode(context.Background(), "second", "/", NodeOptions{Getenv: unset, LogOutput: logs})
+	var mu sync.Mutex
+	var logs bytes.Buffer
+	n, err := NewNode(context.Background(), "second", "/", NodeOptions{Getenv: unset, LogOutput: lockedWriter{&mu, &logs}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,27 +113,11 @@ func TestDistroDetectedFromDomain(t *testing.T) {
 	if n.Distro().Name != "humble" || n.Distro().GIDSize != 24 {
 		t.Errorf("second node follows %+v, want humble", n.Distro())
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if !strings.Contains(logs.String(), "use 24-byte GIDs") {
 		t.Errorf("log does not say why: %q", logs.String())
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the node's concurrent log writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // FuzzGIDSizeOf feeds arbitrary ros_discovery_info samples to GIDSizeOf: it never

@@ -1,8 +1,10 @@
 package ros
 
 import (
+	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,8 +19,14 @@ const domainQoSWatch = 49
 // naming the topic and the policy, and counts the refused publisher.
 func TestIncompatibleQoSLogged(t *testing.T) {
 	env := testEnv(t, domainQoSWatch, "jazzy")
-	logs := &lockedBuffer{}
-	sub, err := NewNode(context.Background(), "listener", "/", NodeOptions{Getenv: env, LogOutput: logs})
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	logs := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.String()
+	}
+	sub, err := NewNode(context.Background(), "listener", "/", NodeOptions{Getenv: env, LogOutput: lockedWriter{&mu, &buf}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +41,9 @@ func TestIncompatibleQoSLogged(t *testing.T) {
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	want := "subscription /chatter (reliable) cannot receive from 1 publisher(s) of incompatible QoS, last incompatible policy RELIABILITY"
-	for !strings.Contains(logs.String(), want) {
+	for !strings.Contains(logs(), want) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no warning %q in 15 s; log:\n%s", want, logs.String())
+			t.Fatalf("no warning %q in 15 s; log:\n%s", want, logs())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -47,7 +55,7 @@ func TestIncompatibleQoSLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(2 * qosCheckPeriod)
-	if n := strings.Count(logs.String(), "incompatible QoS"); n != 1 {
-		t.Errorf("%d warnings after a compatible publisher joined, want 1:\n%s", n, logs.String())
+	if n := strings.Count(logs(), "incompatible QoS"); n != 1 {
+		t.Errorf("%d warnings after a compatible publisher joined, want 1:\n%s", n, logs())
 	}
 }
