@@ -1,8 +1,12 @@
 package dds
 
 import (
+	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // Participant indexes of nodes on the loopback interface without multicast. Cyclone
@@ -41,7 +45,8 @@ var loopbackFragment = `<CycloneDDS><Domain><Discovery><ParticipantIndex>auto</P
 // loopback interface: loopbackFragment followed by opts.Config, with the unicast ports
 // of indexes 0..LoopbackIndexFirst-1 held by this process while Cyclone picks its
 // index, so the node takes the lowest free index from LoopbackIndexFirst up. A port
-// someone else holds is left alone (it is taken anyway). If the process already has
+// someone else holds is left alone (it is taken anyway); dnetwork processes of one
+// domain on the host take turns through a lock file in the temporary directory. If the process already has
 // the domain, the participant joins it as NewParticipant does.
 func NewLoopbackParticipant(opts ParticipantOptions) (*Participant, error) {
 	if cfg, ok := processDomainConfig(opts.DomainID); ok {
@@ -53,6 +58,15 @@ func NewLoopbackParticipant(opts ParticipantOptions) (*Participant, error) {
 	}
 	// First, so that a CYCLONEDDS_URI in opts.Config still overrides it.
 	opts.Config = loopbackFragment + "," + opts.Config
+	// Nodes started at once (a launch file) take turns: otherwise one node's
+	// Cyclone could pick an index another node holds for the tools just as that one
+	// lets go of it.
+	if lock, err := os.OpenFile(filepath.Join(os.TempDir(), fmt.Sprintf("dnetwork-dds-index-%d.lock", opts.DomainID)), os.O_CREATE|os.O_RDWR, 0o666); err == nil {
+		defer lock.Close()
+		if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX) == nil {
+			defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+		}
+	}
 	var held []net.PacketConn
 	for idx := range LoopbackIndexFirst {
 		held = append(held, holdPorts(opts.DomainID, idx)...)
