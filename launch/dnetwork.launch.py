@@ -2,10 +2,12 @@
 
     ros2 launch dnetwork dnetwork.launch.py robot_id:=3
     ros2 launch dnetwork dnetwork.launch.py robot_id:=3 params_file:=/path/to/robot3.yaml
+    ros2 launch dnetwork dnetwork.launch.py robot_id:=3 use_sim_time:=true
 
 The node is named dnetwork_<robot_id>; its parameters come from params_file (by
 default params/robot<robot_id>.yaml of the installed package), and robot_id is
-passed on top of them. The executable is started directly, so the SIGINT of
+passed on top of them, as is use_sim_time (true: every rate and stamp follows
+a simulator's /clock). The executable is started directly, so the SIGINT of
 Ctrl-C (or launch's SIGTERM on shutdown) reaches it and it exits cleanly.
 """
 
@@ -18,6 +20,16 @@ from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
 MAX_ROBOT_ID = 20
+
+
+def launch_bool(context, name):
+    """Returns the launch argument name as a bool; true/false/1/0, any case."""
+    text = LaunchConfiguration(name).perform(context).strip().lower()
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    raise ValueError(f"{name} must be true or false, got {text!r}")
 
 
 def dnetwork_node(context):
@@ -35,7 +47,7 @@ def dnetwork_node(context):
             executable="dnetwork",
             name=f"dnetwork_{robot_id}",
             arguments=["node"],
-            parameters=[params_file, {"robot_id": robot_id}],
+            parameters=[params_file, {"robot_id": robot_id, "use_sim_time": launch_bool(context, "use_sim_time")}],
             output="screen",
             emulate_tty=True,
         )
@@ -54,6 +66,11 @@ def generate_launch_description():
                 "params_file",
                 default_value="",
                 description="Parameter file of this robot; empty: params/robot<robot_id>.yaml of the package.",
+            ),
+            DeclareLaunchArgument(
+                "use_sim_time",
+                default_value="false",
+                description="true: the node's clock follows /clock (a simulator) instead of the system time.",
             ),
             OpaqueFunction(function=dnetwork_node),
         ]

@@ -10,7 +10,8 @@ robot also has its own GameController port, gc_port_base + robot_id - 1 (3838,
 
     dnetwork gc-sim --teams 17,5 --dest 127.0.0.1:3838-3840
 
-All robots share params/sim_robot.yaml.
+All robots share params/sim_robot.yaml; use_sim_time:=true makes every robot's
+clock follow a simulator's /clock.
 """
 
 from launch import LaunchDescription
@@ -22,11 +23,22 @@ from launch_ros.substitutions import FindPackageShare
 MAX_ROBOTS = 20
 
 
+def launch_bool(context, name):
+    """Returns the launch argument name as a bool; true/false/1/0, any case."""
+    text = LaunchConfiguration(name).perform(context).strip().lower()
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    raise ValueError(f"{name} must be true or false, got {text!r}")
+
+
 def robot_nodes(context):
     count = int(LaunchConfiguration("robots").perform(context))
     base = int(LaunchConfiguration("base_port").perform(context))
     gc_base = int(LaunchConfiguration("gc_port_base").perform(context))
     params_file = LaunchConfiguration("params_file").perform(context)
+    sim_time = launch_bool(context, "use_sim_time")
     if not 1 <= count <= MAX_ROBOTS:
         raise ValueError(f"robots must be 1..{MAX_ROBOTS}, got {count}")
     if base < 1 or base + count > 65535:
@@ -36,7 +48,8 @@ def robot_nodes(context):
     nodes = []
     for robot in range(1, count + 1):
         peers = [f"127.0.0.1:{base + mate}" for mate in range(1, count + 1) if mate != robot]
-        own = {"robot_id": robot, "team.port": base + robot, "gamecontroller.port": gc_base + robot - 1}
+        own = {"robot_id": robot, "team.port": base + robot, "gamecontroller.port": gc_base + robot - 1,
+               "use_sim_time": sim_time}
         if peers:  # a parameter file cannot hold an empty list
             own["team.peers"] = peers
         nodes.append(
@@ -71,6 +84,11 @@ def generate_launch_description():
                 "params_file",
                 default_value=PathJoinSubstitution([FindPackageShare("dnetwork"), "params", "sim_robot.yaml"]),
                 description="Parameters shared by every simulated robot.",
+            ),
+            DeclareLaunchArgument(
+                "use_sim_time",
+                default_value="false",
+                description="true: every robot's clock follows /clock (a simulator) instead of the system time.",
             ),
             OpaqueFunction(function=robot_nodes),
         ]

@@ -56,7 +56,7 @@ func testEnv(t testing.TB, domain int) func(string) string {
 	if err := os.WriteFile(path, []byte(cycloneConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"CYCLONEDDS_URI": "file://" + path, "ROS_DOMAIN_ID": strconv.Itoa(domain)}
+	env := map[string]string{"CYCLONEDDS_URI": "file://" + path, "ROS_DOMAIN_ID": strconv.Itoa(domain), "ROS_DISTRO": "jazzy"}
 	return func(k string) string { return env[k] }
 }
 

@@ -43,9 +43,12 @@
 // keep-last 1) naming its namespace, name and the GIDs of all its readers and
 // writers, and republishes it whenever an endpoint is added or removed; closing the
 // node publishes an empty node list before the participant goes. A GID is the
-// endpoint's 16-byte DDS GUID, zero-padded to 24 bytes on Humble: ROS_DISTRO
-// selects the layout (default jazzy), because Humble and Jazzy use one type name
-// with two layouts. From Iron on every endpoint's USER_DATA also carries
+// endpoint's 16-byte DDS GUID, zero-padded to 24 bytes on Humble, because Humble
+// and Jazzy use one type name with two layouts. ROS_DISTRO selects the layout; without
+// it the node listens to ros_discovery_info for DetectWindow and follows the layout
+// of the participants already on the domain, else the distro recorded at build time
+// (BuildDistro), else the only /opt/ros/* install, else jazzy; the node logs the
+// choice and its reason, and decides before it publishes its first sample. From Iron on every endpoint's USER_DATA also carries
 // "typehash=RIHS01_<sha256>;" of its type.
 //
 // # Services

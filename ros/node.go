@@ -112,7 +112,9 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	if err := rosargs.ValidateNamespace(namespace); err != nil {
 		return nil, fmt.Errorf("ros: node namespace: %w", err)
 	}
-	distro, err := ParseDistro(getenv("ROS_DISTRO"))
+	rosDistro := strings.TrimSpace(getenv("ROS_DISTRO"))
+	src := distroSource{build: BuildDistro, installed: installedDistros, localhostOnly: localhostOnlyHint(getenv)}
+	distro, _, err := candidateDistro(rosDistro, src)
 	if err != nil {
 		return nil, err
 	}
@@ -158,15 +160,31 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	n.log = NewLogger(loggerName, level, out, n.clock)
 	n.ctx, n.cancel = context.WithCancel(ctx)
 
-	n.participant, err = dds.NewParticipant(dds.ParticipantOptions{
-		DomainID: env.DomainID,
-		Config:   env.Config(),
-		UserData: enclaveUserData(args.Enclave),
-	})
-	if err != nil {
+	if n.participant, err = newParticipant(env, args.Enclave); err != nil {
 		n.cancel()
 		return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)
 	}
+	src.detect = func() (int, int) { return detectGIDSize(n.ctx, n.participant, DetectWindow) }
+	choice, err := chooseDistro(rosDistro, src)
+	if err != nil {
+		n.participant.Close()
+		n.cancel()
+		return nil, err
+	}
+	if choice.Distro.Name != distro.Name {
+		// The distro the domain uses may read the environment differently (Humble's
+		// ROS_LOCALHOST_ONLY): join the domain as a node of that distro would.
+		if chosen, err := dds.ReadEnv(getenv, choice.Distro.Name); err == nil && chosen.Config() != env.Config() {
+			n.participant.Close()
+			n.env = chosen
+			if n.participant, err = newParticipant(chosen, args.Enclave); err != nil {
+				n.cancel()
+				return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)
+			}
+		}
+	}
+	n.distro = choice.Distro
+	n.log.Infof("%s", choice)
 	if err := n.start(opts); err != nil {
 		n.Close()
 		return nil, fmt.Errorf("ros: node %s: %w", n.fqn, err)
@@ -179,6 +197,21 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 		}
 	}()
 	return n, nil
+}
+
+// newParticipant creates the node's participant for env.
+func newParticipant(env dds.Env, enclave string) (*dds.Participant, error) {
+	opts := dds.ParticipantOptions{
+		DomainID: env.DomainID,
+		Config:   env.Config(),
+		UserData: enclaveUserData(enclave),
+	}
+	if env.Discovery.LocalhostOnly {
+		// Humble's ROS_LOCALHOST_ONLY: without multicast on lo every process needs
+		// a participant index, and Humble's tools only use 0..9; keep 0..2 for them.
+		return dds.NewLoopbackParticipant(opts)
+	}
+	return dds.NewParticipant(opts)
 }
 
 // start creates the node's standard entities.
@@ -206,6 +239,7 @@ func (n *Node) start(opts NodeOptions) error {
 	if err := n.startParameters(!opts.NoParameterServices); err != nil {
 		return err
 	}
+	go n.watchQoS()
 	return nil
 }
 

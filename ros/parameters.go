@@ -94,6 +94,7 @@ func (n *Node) setUseSimTime(on bool) error {
 		n.clock.setSim(false)
 		err := n.clockSub.Close()
 		n.clockSub = nil
+		n.log.Infof("use_sim_time false: the clock follows the system time")
 		return err
 	}
 	sub, err := NewSubscription(n, "/clock", QoSClock, func(m *rosgraph_msgs.Clock) {
@@ -104,6 +105,7 @@ func (n *Node) setUseSimTime(on bool) error {
 	}
 	n.clockSub = sub
 	n.clock.setSim(true)
+	n.log.Infof("use_sim_time true: the clock follows /clock")
 	return nil
 }
 

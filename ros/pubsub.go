@@ -105,10 +105,12 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	node    *Node
 	topic   string
 	r       *dds.Reader
+	qos     QoS
 	handler func(*T)
 
-	received atomic.Uint64
-	dropped  atomic.Uint64
+	incompatible incompatibleCount
+	received     atomic.Uint64
+	dropped      atomic.Uint64
 }
 
 // NewSubscription subscribes handler to topic (resolved for the node). The handler
@@ -157,6 +159,7 @@ func (s *Subscription[T, P]) start(topic string, qos QoS) error {
 		return fmt.Errorf("ros: subscription: %w", err)
 	}
 	s.topic = fqn
+	s.qos = qos
 	var zero T
 	m := P(&zero)
 	qos.UserData = n.typeHashUserData("", m.TypeHash())

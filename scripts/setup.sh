@@ -6,14 +6,35 @@ set -euo pipefail
 pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
       python3-colcon-recursive-crawl python3-colcon-package-information
-      tshark)
+      python3-colcon-package-selection tshark)
+# ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
+# repository (CI), its Debian package lists join the list above and its tarballs are
+# unpacked to /opt/ros/<distro> below.
+repo=$(cd "$(dirname "$0")/.." && pwd)
+shared_ros="$(dirname "$repo")/shared/ros"
+ros_tarballs=()
+if [ -d "$shared_ros" ]; then
+  for tarball in "$shared_ros"/ros-*-install.tar.gz; do
+    [ -e "$tarball" ] || continue
+    distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
+    for list in runtime-apt buildtime-apt buildtime-apt-cpp-extra; do
+      [ -f "$shared_ros/$list-$distro.txt" ] || continue
+      while read -r p; do
+        [ -n "$p" ] && [ "${p#\#}" = "$p" ] && pkgs+=("$p")
+      done < "$shared_ros/$list-$distro.txt"
+    done
+    ros_tarballs+=("$tarball")
+  done
+fi
+
 # The RoboCup 3D simulation server of the end-to-end test, when ../shared/simspark lies
 # beside the clone: its runtime packages here, the server itself (to /opt/simspark) below.
-simspark_tar="$(cd "$(dirname "$0")/.." && pwd)/../shared/simspark/simspark-install.tar.gz"
+simspark_tar="$(dirname "$repo")/shared/simspark/simspark-install.tar.gz"
 if [ -f "$simspark_tar" ]; then
   pkgs+=(ruby libruby3.1 libode8 libboost-regex1.74.0 libboost-thread1.74.0 libsdl1.2debian
          libdevil1c2 libfreetype6 libgl1 libglu1-mesa)
 fi
+
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +48,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+for tarball in "${ros_tarballs[@]}"; do
+  distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
+  # Not relocatable: it must be exactly /opt/ros/<distro>. An existing install is kept.
+  [ -f "/opt/ros/$distro/setup.bash" ] && continue
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to unpack $tarball to /opt/ros/$distro" >&2
+    exit 1
+  fi
+  echo "setup: unpacking ROS 2 $distro to /opt/ros/$distro"
+  mkdir -p /opt/ros
+  tar -C /opt/ros -xzf "$tarball"
+  [ -f "/opt/ros/$distro/setup.bash" ] || { echo "setup: $tarball did not give /opt/ros/$distro/setup.bash" >&2; exit 1; }
+done
+# Jazzy's LOCALHOST discovery resolves "localhost".
+if [ ${#ros_tarballs[@]} -gt 0 ] && ! getent hosts localhost >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: localhost does not resolve and /etc/hosts is not writable" >&2
+    exit 1
+  fi
+  echo "127.0.0.1 localhost" >> /etc/hosts
 fi
 if [ -f "$simspark_tar" ] && [ ! -e /opt/simspark/run-rcssserver3d.sh ]; then
   if [ "$(id -u)" -ne 0 ]; then

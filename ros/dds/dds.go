@@ -66,6 +66,17 @@ func acquireDomain(id uint32, config string) error {
 	return nil
 }
 
+// processDomainConfig returns the configuration of domain id if this process has it.
+func processDomainConfig(id uint32) (string, bool) {
+	domains.Lock()
+	defer domains.Unlock()
+	d, ok := domains.m[id]
+	if !ok {
+		return "", false
+	}
+	return d.config, true
+}
+
 func releaseDomain(id uint32) {
 	domains.Lock()
 	defer domains.Unlock()
@@ -589,6 +600,44 @@ func (r *Reader) Close() error {
 	r.Stop()
 	<-r.done
 	return nil
+}
+
+// IncompatibleQoS returns how many writers Cyclone has refused to match with r
+// because their QoS cannot serve r's (DDS REQUESTED_INCOMPATIBLE_QOS), and the
+// policy of the last refusal ("RELIABILITY", "DURABILITY", ...).
+func (r *Reader) IncompatibleQoS() (uint32, string, error) {
+	var st C.dds_requested_incompatible_qos_status_t
+	if rc := C.dds_get_requested_incompatible_qos_status(r.handle, &st); rc < 0 {
+		return 0, "", retcode("get requested incompatible QoS status", rc)
+	}
+	return uint32(st.total_count), policyName(C.dds_qos_policy_id_t(st.last_policy_id)), nil
+}
+
+// policyName names a QoS policy as DDS does, without the _QOS_POLICY suffix.
+func policyName(id C.dds_qos_policy_id_t) string {
+	switch id {
+	case C.DDS_RELIABILITY_QOS_POLICY_ID:
+		return "RELIABILITY"
+	case C.DDS_DURABILITY_QOS_POLICY_ID:
+		return "DURABILITY"
+	case C.DDS_DEADLINE_QOS_POLICY_ID:
+		return "DEADLINE"
+	case C.DDS_LIVELINESS_QOS_POLICY_ID:
+		return "LIVELINESS"
+	case C.DDS_OWNERSHIP_QOS_POLICY_ID:
+		return "OWNERSHIP"
+	case C.DDS_PRESENTATION_QOS_POLICY_ID:
+		return "PRESENTATION"
+	case C.DDS_DESTINATIONORDER_QOS_POLICY_ID:
+		return "DESTINATION_ORDER"
+	case C.DDS_LATENCYBUDGET_QOS_POLICY_ID:
+		return "LATENCY_BUDGET"
+	case C.DDS_PARTITION_QOS_POLICY_ID:
+		return "PARTITION"
+	case C.DDS_DATA_REPRESENTATION_QOS_POLICY_ID:
+		return "DATA_REPRESENTATION"
+	}
+	return fmt.Sprintf("policy %d", int(id))
 }
 
 // MatchedPublications describes the writers currently matched with r.

@@ -39,8 +39,11 @@ const testType = "dnetwork_test::msg::dds_::Blob_"
 // TestMain doubles as the echo peer that TestCrossProcessEcho starts in a second
 // process, so that samples cross the network stack instead of Cyclone's in-process path.
 func TestMain(m *testing.M) {
-	if os.Getenv("DDS_TEST_PEER") == "echo" {
+	switch os.Getenv("DDS_TEST_PEER") {
+	case "echo":
 		os.Exit(echoPeer())
+	case "index":
+		os.Exit(indexPeer())
 	}
 	os.Exit(m.Run())
 }

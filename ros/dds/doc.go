@@ -51,6 +51,11 @@
 // the loopback interface: Cyclone refuses to select an interface twice, for ROS tools
 // and for this package alike.
 //
+// NewLoopbackParticipant (used by package ros for Humble's ROS_LOCALHOST_ONLY=1) keeps
+// participant indexes 0..2 free for the ROS tools: it holds their ports while Cyclone
+// picks an automatic index (up to LoopbackIndexLast) and announces the participant to
+// every index every 2 s.
+//
 // Without multicast (the loopback interface of many machines has none), use unicast
 // peers, e.g. for tests on one host (ddsconfig.Loopback builds such a configuration):
 //

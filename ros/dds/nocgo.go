@@ -19,6 +19,8 @@ func NewParticipant(opts ParticipantOptions) (*Participant, error) {
 	return nil, ErrUnavailable
 }
 
+func processDomainConfig(id uint32) (string, bool) { return "", false }
+
 func (p *Participant) GUID() GUID                     { return GUID{} }
 func (p *Participant) InstanceHandle() InstanceHandle { return 0 }
 func (p *Participant) DomainID() uint32               { return 0 }
@@ -56,6 +58,7 @@ func (r *Reader) Err() error                                            { return
 func (r *Reader) Done() <-chan struct{}                                 { return closedChan }
 func (r *Reader) Stop()                                                 {}
 func (r *Reader) Close() error                                          { return nil }
+func (r *Reader) IncompatibleQoS() (uint32, string, error)              { return 0, "", ErrUnavailable }
 func (r *Reader) MatchedPublications() ([]Endpoint, error)              { return nil, ErrUnavailable }
 func (r *Reader) MatchedPublication(ih InstanceHandle) (Endpoint, bool) { return Endpoint{}, false }
 

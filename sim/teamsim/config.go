@@ -68,7 +68,8 @@ type Config struct {
 	AuthKey []byte
 
 	// Domain is the ROS domain of every node of the simulation (0..dds.MaxDomainID);
-	// Distro the ROS_DISTRO convention ("" means ros.DefaultDistro).
+	// Distro the ROS_DISTRO convention ("": the nodes follow the GID layout of the
+	// participants already on the domain, else ros.DefaultDistro; see ros.NewNode).
 	Domain int
 	Distro string
 	// LogLevel is the level of the nodes' console log; LogOutput receives it and the

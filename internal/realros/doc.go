@@ -1,0 +1,29 @@
+// Package realros holds the test suite that checks dnetwork against every real ROS 2
+// installation under /opt/ros (on a robot: the team's own; in CI: Humble and Jazzy built
+// from the official sources, see ../shared/ros). It has no code of its own, only tests.
+//
+// For each distro, in one temporary colcon workspace built once (colcon build
+// --packages-up-to dnetwork, as the README says) and reused by every step:
+//
+//   - ros2 launch of two robots with a parameter file and use_sim_time:=true while an
+//     rclpy /clock publisher runs: stamps follow /clock;
+//   - ros2 node list / node info / topic list -t / topic info -v (Jazzy: the type hash
+//     equals rosidl's) / topic echo of GCInfo, GameControlData, TeamInfo, /diagnostics
+//     and /rosout, with a GameController simulator feeding the robots;
+//   - ros2 param list / get / set / describe / dump, including a refused set and its reason;
+//   - an rclpy publisher of robot 1's MotionInfo, BehaviorInfo and VisionInfo whose
+//     values arrive field by field on robot 2's TeamInfo;
+//   - an rclcpp subscriber built in the same workspace receiving TeamInfo;
+//   - diagnostic_aggregator with launch/diagnostics.launch.py (where it is installed);
+//   - Ctrl-C of the launch: every process exits cleanly;
+//   - a node started without ROS_DISTRO is listed by the distro's CLI.
+//
+// Invariants: loopback only (ROS_LOCALHOST_ONLY on Humble, ROS_AUTOMATIC_DISCOVERY_RANGE
+// LOCALHOST on Jazzy, no multicast needed); ROS domain ids 180..183 and UDP ports
+// 24100..24399 belong to this suite alone; every process is started by the test, bound
+// in time and stopped by its process group id; Debian's python3 and PATH run the ROS
+// tools. Without /opt/ros/*, colcon or cmake the suite skips and says why.
+//
+// DNETWORK_REALROS_WS=<dir> keeps the workspaces in <dir>/<distro> between runs, so a
+// second run rebuilds only what changed.
+package realros

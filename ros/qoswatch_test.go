@@ -1,0 +1,61 @@
+package ros
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
+)
+
+// domainQoSWatch is the domain of TestIncompatibleQoSLogged.
+const domainQoSWatch = 49
+
+// TestIncompatibleQoSLogged pairs a reliable subscription with a best-effort
+// publisher: DDS never matches them, and the subscribing node says so in its log,
+// naming the topic and the policy, and counts the refused publisher.
+func TestIncompatibleQoSLogged(t *testing.T) {
+	env := testEnv(t, domainQoSWatch, "jazzy")
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	logs := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.String()
+	}
+	sub, err := NewNode(context.Background(), "listener", "/", NodeOptions{Getenv: env, LogOutput: lockedWriter{&mu, &buf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	pubNode := newTestNode(t, env, "talker", "/")
+	s, err := NewSubscription[std_msgs.String](sub, "/chatter", QoSDefault, func(*std_msgs.String) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPublisher[std_msgs.String](pubNode, "/chatter", QoSSensorData); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	want := "subscription /chatter (reliable) cannot receive from 1 publisher(s) of incompatible QoS, last incompatible policy RELIABILITY"
+	for !strings.Contains(logs(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning %q in 15 s; log:\n%s", want, logs())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := s.IncompatiblePublishers(); got != 1 {
+		t.Errorf("IncompatiblePublishers = %d, want 1", got)
+	}
+	// A compatible publisher is not reported.
+	if _, err := NewPublisher[std_msgs.String](pubNode, "/chatter", QoSDefault); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * qosCheckPeriod)
+	if n := strings.Count(logs(), "incompatible QoS"); n != 1 {
+		t.Errorf("%d warnings after a compatible publisher joined, want 1:\n%s", n, logs())
+	}
+}
