@@ -74,6 +74,10 @@ type Component struct {
 	clocks   clocks
 	pre      prefilter     // Prefilter's state, guarded by mu
 	poke     chan struct{} // an input changed the rate row (timed Run)
+	// gameChanged: the GameController's view changed since the last tick; planSnap is
+	// the view of the last plan (timed Run).
+	gameChanged bool
+	planSnap    GameSnapshot
 
 	buf   []byte
 	tx    teaminfo.State

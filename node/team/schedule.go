@@ -13,8 +13,9 @@ import (
 // Timed sending. With a clock.TimerClock and a GameNotifier (or no GameView) the
 // component does not wake on every tick: ticks stay on the same grid (the k-th tick is
 // k*Config.Tick after Run started), but a timer is armed only for the next tick on
-// which something is due: our packet (Scheduler), the monitor copy, or a teammate going
-// offline (which changes the Alone rule and the budget's robot count). Everything else
+// which something is due: our packet (Scheduler), the monitor copy, a teammate going
+// offline (which changes the Alone rule and the budget's robot count), or the first tick
+// after a GameController change (which takes the new view, as every tick does). Everything else
 // that can change the decision wakes the component and re-plans: an input that changes
 // the rate row (SetBehavior, SetVision), a new GameController view (Changed), an
 // accepted teammate packet.
@@ -53,9 +54,9 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 				c.hook(eventTick)
 			}
 		case <-c.poke:
-			c.wake(tm, eventPlan)
+			c.wake(tm, false)
 		case <-changed:
-			c.wake(tm, eventPlan)
+			c.wake(tm, true)
 		case d, ok := <-dg:
 			if !ok {
 				dg = nil
@@ -74,13 +75,18 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 	}
 }
 
-// wake re-plans at the clock's time after a change, and reports e to the test hook.
-func (c *Component) wake(tm clock.Timer, e event) {
+// wake re-plans at the clock's time after an input or (game) a GameController change.
+func (c *Component) wake(tm clock.Timer, game bool) {
 	now := c.clk.Now()
 	c.advance(now, false)
+	if game {
+		// The tick after a change takes the new view (the budget figure, the snapshot
+		// the receive side counts by), as a ticking Run's next tick would.
+		c.gameChanged = true
+	}
 	c.plan(now, tm)
 	if c.hook != nil {
-		c.hook(e)
+		c.hook(eventPlan)
 	}
 }
 
@@ -124,12 +130,15 @@ func (c *Component) advance(now time.Time, fired bool) bool {
 	}
 	c.mu.Unlock()
 	if run {
+		c.gameChanged = false
 		c.tick(now)
 		return true
 	}
 	if skip > 0 {
-		// Those ticks took the GameController's view, as the real ones do.
-		snap := c.game.Snapshot()
+		// Those ticks took the GameController's view, as the real ones do: the one
+		// planned with, since every change of it wakes the component.
+		c.gameChanged = false
+		snap := c.planSnap
 		c.snap = snap
 		c.updateBudget(&snap)
 		remaining, known := c.budget.Remaining()
@@ -160,6 +169,7 @@ func (s *shared) countPlanned(n uint64) {
 // is due, and arms tm for it.
 func (c *Component) plan(now time.Time, tm clock.Timer) {
 	snap := c.game.Snapshot()
+	c.planSnap = snap
 	b, gc := c.budget, c.gcBudget
 	applyBudget(&b, &gc, &snap)
 	r := c.read(now, &snap, b)
@@ -177,6 +187,9 @@ func (c *Component) plan(now time.Time, tm clock.Timer) {
 	}
 	if c.cfg.Monitor.IsValid() {
 		wake = min(wake, c.dueTick(&c.monSched, c.cfg.MonitorInterval, origin, done))
+	}
+	if c.gameChanged {
+		wake = done + 1
 	}
 	for p, t := range st.heard {
 		if r.on[p] {

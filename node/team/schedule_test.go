@@ -189,8 +189,13 @@ func timedMatchesTicking(t *testing.T, monitor netip.AddrPort) {
 	w.game(func(s *GameSnapshot) { s.Stopped = true })
 	w.ticks(20)
 	w.game(func(s *GameSnapshot) { s.Stopped = false; s.MessageBudget = 105 })
-	w.ticks(20)
+	w.ticks(1)
+	w.compare("new budget figure") // the status shows it from the next tick on
+	w.ticks(19)
 	w.compare("stopped, budget at reserve")
+	w.game(func(s *GameSnapshot) { s.MessageBudget = 101 }) // nothing falls due
+	w.ticks(1)
+	w.compare("budget figure while not due")
 	w.game(func(s *GameSnapshot) { s.MessageBudget = -1; s.State = StateFinished })
 	w.vision(&dmsgs.VisionInfo{})
 	w.behavior(&dmsgs.BehaviorInfo{})
