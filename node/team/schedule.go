@@ -23,7 +23,9 @@ import (
 // Between two wakes the decision of every tick is the one planned at the first wake
 // (a silent decision or not-due), so the ticks in between are counted in bulk when the
 // component next wakes, and Status adds the ticks elapsed since then: SendCounters
-// keep counting every tick of the grid, and Ticks still equals Decisions().
+// keep counting every tick of the grid, and Ticks still equals Decisions(). A clock that
+// jumps forward (simulation time) counts every tick it jumped over; one that goes back,
+// or had no time yet when Run started, starts the grid again.
 
 // noWake is how far ahead the timer is armed when nothing is due: a wake that only
 // counts ticks.
@@ -111,8 +113,9 @@ func (c *Component) tickAtOrAfter(origin, t time.Time) int64 {
 func (c *Component) advance(now time.Time, fired bool) bool {
 	c.mu.Lock()
 	st := &c.st
-	if now.Before(st.origin) {
-		// The clock went back (a simulation reset): the grid starts again from now.
+	if now.Before(st.origin) || st.origin.IsZero() && !now.IsZero() {
+		// The clock went back (a simulation reset), or it had no time yet when Run
+		// started (simulation time before the first /clock): the grid starts from now.
 		st.origin, st.done = now, 0
 	}
 	k := c.tickIndex(st.origin, now)

@@ -209,3 +209,21 @@ func timedMatchesTicking(t *testing.T, monitor netip.AddrPort) {
 		t.Fatalf("ticks between wakes: %+v, last %v", st.Send, st.LastDecision)
 	}
 }
+
+// TestTimedClockWithoutTime: on simulation time before the first /clock (the zero
+// time) the grid starts at the first time the clock gets, as a ticker's ticks do.
+func TestTimedClockWithoutTime(t *testing.T) {
+	g := &fakeGame{s: NoGame, changed: make(chan struct{}, 1)}
+	h := startHarness(t, testConfig(), time.Time{}, nil, g, notifyingGame{g})
+	h.clk.Set(harnessStart)
+	h.expect(eventTick) // the timer armed for the zero time's first tick
+	if st := h.c.Status(); st.Send.Ticks != 0 {
+		t.Fatalf("%d ticks counted on the jump from the zero time", st.Send.Ticks)
+	}
+	h.clk.Advance(h.c.cfg.Tick)
+	h.expect(eventTick)
+	st := h.checkInvariants()
+	if st.Send.Ticks != 1 || st.Send.Sent != 1 || len(h.broadcasts()) != 1 {
+		t.Fatalf("first tick: %+v, %d broadcasts", st.Send, len(h.broadcasts()))
+	}
+}
