@@ -48,6 +48,7 @@ type Manual struct {
 	now     time.Time
 	set     bool // now has been set
 	tickers map[*manualTicker]struct{}
+	timers  map[*manualTimer]struct{} // armed ones
 }
 
 // NewManual returns a Manual reading start.
@@ -64,15 +65,17 @@ func (c *Manual) Now() time.Time {
 	return c.now
 }
 
-// Set moves the clock to t and fires every ticker whose next tick is due. A ticker
-// that missed several periods fires once and then keeps its phase; if t is before
-// the clock's previous time (a simulation reset), tickers restart from t.
+// Set moves the clock to t and fires every ticker whose next tick is due and every
+// timer whose time has come. A ticker that missed several periods fires once and then
+// keeps its phase; if t is before the clock's previous time (a simulation reset),
+// tickers restart from t and armed timers fire.
 func (c *Manual) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	back := c.set && t.Before(c.now)
 	first := !c.set
 	c.now, c.set = t, true
+	c.fireTimers(back)
 	for tk := range c.tickers {
 		switch {
 		case back || first && tk.unset:

@@ -20,6 +20,15 @@ type gameView struct{ gc snapshotter }
 // Snapshot implements team.GameView.
 func (v gameView) Snapshot() team.GameSnapshot { return TeamGame(v.gc.Snapshot()) }
 
+// Changed implements team.GameNotifier: the GameController component's change signal,
+// or nil (the view never changes) for a snapshotter without one.
+func (v gameView) Changed() <-chan struct{} {
+	if n, ok := v.gc.(interface{ Changed() <-chan struct{} }); ok {
+		return n.Changed()
+	}
+	return nil
+}
+
 // WorldInfoGame implements worldinfo.GameSource.
 func (v gameView) WorldInfoGame() (worldinfo.Game, bool) { return WorldInfoGame(v.gc.Snapshot()) }
 

@@ -101,3 +101,105 @@ func (t *rosTicker) Stop() {
 }
 
 var _ Clock = (*ROSClock)(nil)
+
+// NewTimer returns a disarmed timer on the ROS time (clock.TimerClock): it fires when
+// the system time, or the /clock time while simulation time is on, reaches the time it
+// is armed for. A switch between the two while the timer is armed takes effect at its
+// next Reset.
+func (c *ROSClock) NewTimer() clock.Timer {
+	w := time.NewTimer(time.Hour)
+	w.Stop()
+	t := &rosTimer{
+		c:      make(chan time.Time, 1),
+		wall:   w,
+		sim:    c.sim.NewTimer(),
+		useSim: &c.useSim,
+		offset: c.offset,
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	go t.run()
+	return t
+}
+
+type rosTimer struct {
+	c        chan time.Time
+	wall     *time.Timer // armed for the ROS time minus offset, in system time
+	sim      clock.Timer
+	useSim   *atomic.Bool
+	offset   time.Duration
+	stop     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+
+	mu    sync.Mutex
+	at    time.Time
+	armed bool
+}
+
+func (t *rosTimer) run() {
+	defer close(t.done)
+	for {
+		var now time.Time
+		select {
+		case now = <-t.wall.C:
+			if t.useSim.Load() {
+				continue
+			}
+			now = now.Add(t.offset)
+		case now = <-t.sim.C():
+			if !t.useSim.Load() {
+				continue
+			}
+		case <-t.stop:
+			return
+		}
+		t.fire(now)
+	}
+}
+
+// fire delivers now if the timer is armed for it; a firing of an earlier arming that
+// raced with Reset is not, unless the new time has come too.
+func (t *rosTimer) fire(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.armed || now.Before(t.at) {
+		return
+	}
+	t.armed = false
+	t.drain()
+	t.c <- now
+}
+
+func (t *rosTimer) drain() {
+	select {
+	case <-t.c:
+	default:
+	}
+}
+
+func (t *rosTimer) C() <-chan time.Time { return t.c }
+
+func (t *rosTimer) Reset(at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.drain()
+	t.at, t.armed = at, true
+	t.wall.Reset(time.Until(at.Add(-t.offset)))
+	t.sim.Reset(at)
+}
+
+func (t *rosTimer) Stop() {
+	t.stopOnce.Do(func() {
+		t.wall.Stop()
+		t.sim.Stop()
+		close(t.stop)
+		<-t.done
+		t.mu.Lock()
+		t.armed = false
+		t.drain()
+		t.mu.Unlock()
+	})
+}
+
+var _ clock.TimerClock = (*ROSClock)(nil)

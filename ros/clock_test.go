@@ -74,3 +74,55 @@ func TestROSClockOffset(t *testing.T) {
 		t.Fatalf("sim time with offset: %v", c.Now())
 	}
 }
+
+// A timer fires at its ROS time: system time plus offset, or /clock time.
+func TestROSClockTimer(t *testing.T) {
+	const off = -3 * time.Hour
+	c := ROSClock{offset: off}
+	tm := c.NewTimer()
+	defer tm.Stop()
+	at := c.Now().Add(30 * time.Millisecond)
+	tm.Reset(at)
+	select {
+	case v := <-tm.C():
+		if v.Before(at) || v.Sub(at) > time.Second {
+			t.Fatalf("fired with %v, armed for %v", v, at)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no firing on system time")
+	}
+	// A new arming replaces the old one: the firing comes at the later time only.
+	tm.Reset(c.Now().Add(10 * time.Millisecond))
+	later := c.Now().Add(150 * time.Millisecond)
+	tm.Reset(later)
+	select {
+	case v := <-tm.C():
+		if v.Before(later) {
+			t.Fatalf("fired with %v, before the new arming's %v", v, later)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no firing after Reset")
+	}
+
+	c.setSim(true)
+	sim := time.Unix(42, 0)
+	c.setSimTime(sim)
+	tm.Reset(sim.Add(time.Second))
+	c.setSimTime(sim.Add(999 * time.Millisecond))
+	select {
+	case v := <-tm.C():
+		t.Fatalf("fired with %v before the sim time reached the arming", v)
+	case <-time.After(100 * time.Millisecond):
+	}
+	c.setSimTime(sim.Add(time.Second))
+	select {
+	case v := <-tm.C():
+		if !v.Equal(sim.Add(time.Second)) {
+			t.Fatalf("sim firing carries %v", v)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no firing on sim time")
+	}
+	tm.Stop()
+	tm.Stop() // twice is fine
+}

@@ -8,7 +8,10 @@
 //
 // [New] validates a [Config]; [Worker.Run] opens the socket, reads until its context is
 // cancelled, then closes the socket and the queue and returns. One goroutine (the one
-// calling Run) owns the socket and does all socket and interface work. Each datagram is
+// calling Run) owns the socket and does all socket and interface work. Reads are
+// batched: one recvmmsg takes every datagram already queued on the socket (up to 32, and
+// at most 256 KiB of buffers), each with its own source, destination, interface and
+// kernel drop count, all stamped with the time of the read. Each datagram is
 // stamped, classified and, unless the [Filter] rejects it, copied into the bounded queue
 // returned by [Worker.Datagrams]. The reader never waits for the consumer: when the
 // queue is full the datagram is dropped and counted. A bad datagram never ends the loop.

@@ -382,15 +382,14 @@ func (w *Worker) Run(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, w.stop)
 	defer stop()
 
-	buf := make([]byte, w.max+1) // one spare byte reveals an oversize datagram
-	oob := make([]byte, oobSize)
+	bt := newBatch(w.max)
 	backoff := w.cfg.BackoffMin
 	for {
 		s, err := w.open(ctx)
 		if err == nil {
 			w.report(w.Status())
 			backoff = w.cfg.BackoffMin
-			err = w.serve(ctx, s, buf, oob)
+			err = w.serve(ctx, s, bt)
 			w.detach(s)
 		}
 		if ctx.Err() != nil {
@@ -491,13 +490,19 @@ func (w *Worker) detach(s *socket) {
 }
 
 // serve reads from s until ctx is done, the socket fails or the interface check fails.
-func (w *Worker) serve(ctx context.Context, s *socket, buf, oob []byte) error {
+// Each read takes every datagram already queued, up to the batch's size (recvmmsg);
+// each is handled with its own control messages and stamped with the time of the read.
+func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 	next := time.Now().Add(w.cfg.Recheck)
 	if err := s.conn.SetReadDeadline(next); err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
+	rc, err := s.conn.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+	}
 	for {
-		n, oobn, flags, src, err := s.conn.ReadMsgUDPAddrPort(buf, oob)
+		n, err := bt.read(rc)
 		now := time.Now()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -511,7 +516,10 @@ func (w *Worker) serve(ctx context.Context, s *socket, buf, oob []byte) error {
 			if w.cfg.Now != nil {
 				stamp = w.cfg.Now()
 			}
-			w.handle(s, buf, n, oob[:oobn], flags, src, stamp)
+			for i := range n {
+				buf, size, oob, flags, src := bt.message(i)
+				w.handle(s, buf, size, oob, flags, src, stamp)
+			}
 		}
 		if !now.Before(next) {
 			if err := s.choice.check(); err != nil {

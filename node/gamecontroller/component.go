@@ -57,6 +57,9 @@ type Component struct {
 	// flushc asks the Run goroutine to process everything already queued (datagrams
 	// and due ticks) and then close the channel sent; tests step the component with it.
 	flushc chan chan struct{}
+	// changed receives a value (without blocking) after every accepted packet: the
+	// view Snapshot returns was replaced.
+	changed chan struct{}
 
 	// Owned by the goroutine that runs Run.
 	pkt          gcproto.Packet // decode target, reused
@@ -127,6 +130,7 @@ func New(cfg Config, conn bus.Conn, clk clock.Clock, info bus.Publisher[dmsgs.GC
 		pubPeriod: ratePeriod(cfg.PublishRate),
 		retPeriod: ratePeriod(cfg.ReturnRate),
 		flushc:    make(chan chan struct{}),
+		changed:   make(chan struct{}, 1),
 		warn:      warnlimit.Limiter[kind]{Every: cfg.WarnInterval},
 		preWarn:   warnlimit.Limiter[kind]{Every: cfg.WarnInterval},
 	}
@@ -258,6 +262,10 @@ func (c *Component) handle(d transport.Datagram) {
 		fillGCInfo(&c.infoMsg, &info, true, true, now)
 	}
 	c.mu.Unlock()
+	select {
+	case c.changed <- struct{}{}:
+	default: // one is pending: the receiver reads the newest view anyway
+	}
 
 	if !connected {
 		c.wasConnected = true
@@ -698,6 +706,12 @@ func (c *Component) Snapshot() Snapshot {
 		GCInfo:    c.s.info,
 	}
 }
+
+// Changed returns a channel that receives a value after an accepted packet has
+// replaced the view Snapshot returns; several replacements may give one value. It has
+// one receiver, which reads Snapshot after each value (the team component re-plans its
+// sending).
+func (c *Component) Changed() <-chan struct{} { return c.changed }
 
 // Status returns the component's health for diagnostics. It is safe for concurrent use.
 func (c *Component) Status() Status {

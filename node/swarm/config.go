@@ -64,7 +64,7 @@ type Config struct {
 	// Logger receives warnings; nil means slog.Default().
 	Logger *slog.Logger
 	// Tap, if set, sees every frame the socket sends and receives (a recorder).
-	Tap transport.Tap
+	Tap transport.Tap `json:"-"`
 }
 
 // DefaultConfig returns the defaults: disabled, ModeNetwork on UDP 4100, port 4100 bound,

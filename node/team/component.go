@@ -72,7 +72,12 @@ type Component struct {
 	recentN  int
 	warn     warnlimit.Limiter[cause]
 	clocks   clocks
-	pre      prefilter // Prefilter's state, guarded by mu
+	pre      prefilter     // Prefilter's state, guarded by mu
+	poke     chan struct{} // an input changed the rate row (timed Run)
+	// gameChanged: the GameController's view changed since the last tick; planSnap is
+	// the view of the last plan (timed Run).
+	gameChanged bool
+	planSnap    GameSnapshot
 
 	buf   []byte
 	tx    teaminfo.State
@@ -124,6 +129,15 @@ type shared struct {
 	decision Decision
 	lastSend time.Time
 	lastTick time.Time
+
+	// The tick grid of a timed Run (schedule.go): tick k is at origin + k*Tick; done
+	// ticks are counted, the timer is armed for tick wakeK, and the ticks before it
+	// decide planned.
+	timed   bool
+	origin  time.Time
+	done    int64
+	wakeK   int64
+	planned Decision
 }
 
 // New validates cfg and returns a component; nothing runs before Run.
@@ -152,13 +166,14 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		warn:     warnlimit.Limiter[cause]{Every: warnEvery},
 		pre:      prefilter{warn: warnlimit.Limiter[cause]{Every: warnEvery}},
 		buf:      make([]byte, 0, max(teaminfo.ZJUSize, teaminfo.DNetTaggedSize)),
+		poke:     make(chan struct{}, 1),
 	}
 	c.cfg.Peers = append([]netip.AddrPort(nil), cfg.Peers...)
 	if c.clk == nil {
 		c.clk = clock.Wall
 	}
 	if c.game == nil {
-		c.game = GameFunc(func() GameSnapshot { return NoGame })
+		c.game = noGame{}
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -175,20 +190,28 @@ func New(cfg Config, deps Deps) (*Component, error) {
 }
 
 // Run ticks and receives until ctx is cancelled, then returns nil. It must be called once.
-// All sending, receiving and publishing happens on the calling goroutine.
+// All sending, receiving and publishing happens on the calling goroutine. With a clock
+// that makes timers and a GameView that notifies its changes (GameNotifier) or none, it
+// wakes only when something is due (schedule.go); otherwise on every tick.
 func (c *Component) Run(ctx context.Context) error {
 	if !c.running.CompareAndSwap(false, true) {
 		return ErrRunTwice
 	}
+	if tc, ok := c.clk.(clock.TimerClock); ok {
+		switch g := c.game.(type) {
+		case noGame:
+			return c.runTimed(ctx, tc, nil)
+		case GameNotifier:
+			return c.runTimed(ctx, tc, g.Changed())
+		}
+	}
 	tk := c.clk.NewTicker(c.cfg.Tick)
 	defer tk.Stop()
 	dg := c.conn.Datagrams()
+	c.logRunning()
 	if c.hook != nil {
 		c.hook(eventReady)
 	}
-	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
-		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
-		"monitor", c.cfg.Monitor, "authenticated", c.key != nil, "interface", c.conn.Interface())
 	for {
 		select {
 		case <-ctx.Done():
@@ -214,6 +237,18 @@ func (c *Component) Run(ctx context.Context) error {
 	}
 }
 
+// logRunning logs the component's configuration as Run starts.
+func (c *Component) logRunning() {
+	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
+		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
+		"monitor", c.cfg.Monitor, "authenticated", c.key != nil, "interface", c.conn.Interface())
+}
+
+// noGame is the GameView without a GameController: NoGame, never changing.
+type noGame struct{}
+
+func (noGame) Snapshot() GameSnapshot { return NoGame }
+
 // SetMotion records the latest MotionInfo: stable (incapacitated and fallen are its
 // negation; incapacitated is true until the first MotionInfo). Safe for concurrent use.
 func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
@@ -235,12 +270,14 @@ func (c *Component) SetBehavior(m *dmsgs.BehaviorInfo) {
 	now := c.clk.Now()
 	c.mu.Lock()
 	in := &c.in
+	was := *in
 	in.behaviorAt = now
 	in.role, in.playState, in.kickerID = m.CurrentRole, m.TeamPlayState, m.KickerID
 	in.attackRight, in.priority = m.AttackRight, m.TeamPlayPriority
 	in.dest, in.finalDest, in.target = m.Dest, m.FinalDest, m.AttackTarget
 	in.sinceKick, in.toBall, in.teamBall = m.TimeSinceLastKick, m.TimeToReachBall, m.BallGlobal
 	in.voronoiLen = copy(in.voronoi[:], m.Voronoi)
+	c.pokeIfRate(&was, in)
 	c.mu.Unlock()
 }
 
@@ -253,6 +290,7 @@ func (c *Component) SetVision(m *dmsgs.VisionInfo) {
 	now := c.clk.Now()
 	c.mu.Lock()
 	in := &c.in
+	was := *in
 	in.visionAt = now
 	in.seeBall, in.seeCircle, in.seeGoal = m.SeeBall, m.SeeCircle, m.SeeGoal
 	in.robotPos, in.ballField, in.ballGlobal = m.RobotPos, m.BallField, m.BallGlobal
@@ -262,6 +300,7 @@ func (c *Component) SetVision(m *dmsgs.VisionInfo) {
 	if m.SeeBall {
 		in.ballSeenAt = now
 	}
+	c.pokeIfRate(&was, in)
 	c.mu.Unlock()
 }
 
@@ -275,6 +314,8 @@ const (
 	eventReady event = iota
 	eventTick
 	eventDatagram
+	// eventPlan: a timed Run re-planned after an input or GameController change.
+	eventPlan
 )
 
 // warnEvery is the least time between two warnings of the same cause.

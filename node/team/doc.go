@@ -22,8 +22,15 @@
 // # Sending
 //
 // The component ticks every Config.Tick (30 Hz) of its clock (the ROS clock, so sim
-// time when use_sim_time is set). Each tick ends in exactly one Decision, checked in
-// this order:
+// time when use_sim_time is set): the k-th tick is k ticks after Run started. With a
+// clock that makes timers (clock.TimerClock) and a GameView that notifies its changes
+// (GameNotifier, as the node's does), it does not wake on every tick: it plans the
+// decision of the coming ticks and arms a timer for the first tick on which something
+// is due (our packet, the monitor copy, a teammate's timeout), and plans again when an
+// input changes the rate row, the GameController's view changes or a teammate packet is
+// accepted. The ticks in between are counted when it next wakes (Status adds those
+// elapsed since), so the counters read as if it had woken on every tick. Each tick
+// ends in exactly one Decision, checked in this order:
 //
 //	silent-penalised  the GameController penalises us
 //	silent-stopped    play is stopped and SilentWhenStopped is set (off by default)

@@ -3,11 +3,21 @@ package team
 import "github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 
 // GameView is the team component's view of the GameController: whatever keeps the
-// referee state (the GameController component) implements it. Snapshot is called once per
-// tick from the component's goroutine, so it must be safe for concurrent use and fast (no
-// I/O, no waiting).
+// referee state (the GameController component) implements it. Snapshot is called on
+// every tick and wake of the component's goroutine, so it must be safe for concurrent use
+// and fast (no I/O, no waiting).
 type GameView interface {
 	Snapshot() GameSnapshot
+}
+
+// GameNotifier is a GameView that says when its snapshot may have changed. With one,
+// and a clock that makes timers (clock.TimerClock), the component sleeps until its next
+// due event instead of waking on every tick, and re-plans on every value of Changed. A
+// nil channel means the snapshot never changes. Time alone must not change a snapshot's
+// State, GamePhase, Penalised, Stopped, FirstHalf, SecsRemaining or MessageBudget.
+type GameNotifier interface {
+	GameView
+	Changed() <-chan struct{}
 }
 
 // GameSnapshot is the referee state the team rules read. Values follow dmsgs GCInfo;

@@ -19,8 +19,9 @@ import (
 
 // fakeGame is a GameView a test changes at will.
 type fakeGame struct {
-	mu sync.Mutex
-	s  GameSnapshot
+	mu      sync.Mutex
+	s       GameSnapshot
+	changed chan struct{} // notifyingGame's; nil for a plain fakeGame
 }
 
 func (g *fakeGame) Snapshot() GameSnapshot {
@@ -33,7 +34,15 @@ func (g *fakeGame) set(f func(s *GameSnapshot)) {
 	g.mu.Lock()
 	f(&g.s)
 	g.mu.Unlock()
+	if g.changed != nil {
+		g.changed <- struct{}{}
+	}
 }
+
+// notifyingGame is a fakeGame that says when it changes (GameNotifier).
+type notifyingGame struct{ *fakeGame }
+
+func (g notifyingGame) Changed() <-chan struct{} { return g.changed }
 
 // harness runs a Component on a manual clock with a fake socket and a recorder, and
 // steps it deterministically: every step waits until Run has handled it.
@@ -58,20 +67,27 @@ func testConfig() Config {
 	return cfg
 }
 
-// newHarness starts a component; prepare, if not nil, runs before Run starts.
+// newHarness starts a component that wakes on every tick (its GameView does not
+// notify); prepare, if not nil, runs before Run starts.
 func newHarness(t *testing.T, cfg Config, start time.Time, prepare func(*Component)) *harness {
+	t.Helper()
+	g := &fakeGame{s: NoGame}
+	return startHarness(t, cfg, start, prepare, g, g)
+}
+
+func startHarness(t *testing.T, cfg Config, start time.Time, prepare func(*Component), g *fakeGame, view GameView) *harness {
 	t.Helper()
 	h := &harness{
 		t:      t,
 		clk:    clock.NewManual(start),
 		conn:   bus.NewFakeConn(64),
 		rec:    &bus.Recorder[dmsgs.TeamInfo]{},
-		game:   &fakeGame{s: NoGame},
+		game:   g,
 		events: make(chan event),
 		stop:   make(chan struct{}),
 		done:   make(chan error, 1),
 	}
-	c, err := New(cfg, Deps{Conn: h.conn, Publisher: h.rec, Clock: h.clk, Game: h.game})
+	c, err := New(cfg, Deps{Conn: h.conn, Publisher: h.rec, Clock: h.clk, Game: view})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,8 +38,9 @@ const (
 	dropStale
 )
 
-// receive handles one datagram: validate, filter, publish, count.
-func (c *Component) receive(d transport.Datagram) {
+// receive handles one datagram: validate, filter, publish, count. It reports whether
+// the packet was accepted.
+func (c *Component) receive(d transport.Datagram) bool {
 	now := c.clk.Now()
 	v, auth := c.decode(d.Payload, now)
 	if v == accepted {
@@ -110,6 +111,7 @@ func (c *Component) receive(d transport.Datagram) {
 		r.Stale++
 	}
 	c.mu.Unlock()
+	return v == accepted
 }
 
 // decode checks and decodes b into c.rx (and c.rzju for zju packets); the replay filter

@@ -9,33 +9,61 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
-// tick runs one step of the send loop at now.
-func (c *Component) tick(now time.Time) {
-	snap := c.game.Snapshot()
-	c.snap = snap
-	c.updateBudget(&snap)
+// rule is the send rule's reading of the situation at one instant.
+type rule struct {
+	in       inputs
+	on       [256]bool // teammates online, by player number
+	online   int
+	verdict  Verdict
+	interval time.Duration // rounded to whole ticks
+	tier     Tier
+	// silent is the silent decision that applies, or DecisionNone when a packet may go
+	// once the interval has passed.
+	silent Decision
+}
 
+// read applies the rate rule and the budget policy to the inputs and teammates at now,
+// the snapshot snap and the budget estimate b. It changes nothing.
+func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rule {
+	var r rule
 	c.mu.Lock()
-	in := c.in
-	var on [256]bool
+	r.in = c.in
 	for p, t := range c.st.heard {
-		on[p] = !t.IsZero() && c.isOnline(t, now)
+		r.on[p] = !t.IsZero() && c.isOnline(t, now)
 	}
 	c.mu.Unlock()
-	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
-	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
-	var mates [teaminfo.MaxMates]bool
-	if p := int(c.cfg.Player); p <= teaminfo.MaxMates {
-		mates[p-1] = true
-	}
-	online := 0
-	for p, o := range on {
+	for _, o := range r.on {
 		if o {
-			online++
-			if p >= 1 && p <= teaminfo.MaxMates {
-				mates[p-1] = true
-			}
+			r.online++
 		}
+	}
+	remaining, known := b.Remaining()
+	r.verdict = c.policy.Decide(BudgetInput{
+		Known: known, Remaining: remaining, State: snap.State, Phase: snap.GamePhase,
+		FirstHalf: snap.FirstHalf, SecsRemaining: snap.SecsRemaining,
+		Robots: 1 + r.online, Penalised: snap.Penalised,
+	})
+	interval, tier := c.cfg.Rate.Choose(RateInput{
+		BallHandling: r.in.playState == uint8(teaminfo.PlayBallHandling),
+		SeeBall:      r.in.seeBall,
+		BallDistance: units.Metres(math.Hypot(r.in.ballField.X, r.in.ballField.Y)),
+		MatesOnline:  r.online,
+	})
+	r.interval, r.tier = c.sched.Effective(max(interval, r.verdict.MinInterval)), tier
+	switch {
+	case snap.Penalised:
+		r.silent = DecisionSilentPenalised
+	case snap.Stopped && c.cfg.SilentWhenStopped:
+		r.silent = DecisionSilentStopped
+	case r.verdict.Silent:
+		r.silent = DecisionSilentBudget
+	}
+	return r
+}
+
+// noteOnline logs the teammates that came online or went offline since the last call.
+func (c *Component) noteOnline(on *[256]bool) {
+	for p, o := range on {
 		if o != c.online[p] {
 			c.online[p] = o
 			if o {
@@ -45,31 +73,34 @@ func (c *Component) tick(now time.Time) {
 			}
 		}
 	}
+}
 
-	remaining, known := c.budget.Remaining()
-	verdict := c.policy.Decide(BudgetInput{
-		Known: known, Remaining: remaining, State: snap.State, Phase: snap.GamePhase,
-		FirstHalf: snap.FirstHalf, SecsRemaining: snap.SecsRemaining,
-		Robots: 1 + online, Penalised: snap.Penalised,
-	})
-	interval, tier := c.cfg.Rate.Choose(RateInput{
-		BallHandling: in.playState == uint8(teaminfo.PlayBallHandling),
-		SeeBall:      in.seeBall,
-		BallDistance: units.Metres(math.Hypot(in.ballField.X, in.ballField.Y)),
-		MatesOnline:  online,
-	})
-	interval = c.sched.Effective(max(interval, verdict.MinInterval))
+// tick runs one step of the send loop at now.
+func (c *Component) tick(now time.Time) {
+	snap := c.game.Snapshot()
+	c.snap = snap
+	c.updateBudget(&snap)
 
-	var d Decision
+	r := c.read(now, &snap, c.budget)
+	c.noteOnline(&r.on)
+	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
+	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
+	var mates [teaminfo.MaxMates]bool
+	if p := int(c.cfg.Player); p <= teaminfo.MaxMates {
+		mates[p-1] = true
+	}
+	for p, o := range r.on {
+		if o && p >= 1 && p <= teaminfo.MaxMates {
+			mates[p-1] = true
+		}
+	}
+	in, interval, tier, verdict := r.in, r.interval, r.tier, r.verdict
+
+	d := r.silent
 	var pkt []byte
 	built := false
 	switch {
-	case snap.Penalised:
-		d = DecisionSilentPenalised
-	case snap.Stopped && c.cfg.SilentWhenStopped:
-		d = DecisionSilentStopped
-	case verdict.Silent:
-		d = DecisionSilentBudget
+	case d != DecisionNone:
 	case !c.sched.Due(now, interval):
 		d = DecisionNotDue
 	default:
@@ -106,7 +137,7 @@ func (c *Component) tick(now time.Time) {
 		c.sendMonitor(now, pkt, built, &in, &snap, mates)
 	}
 
-	remaining, known = c.budget.Remaining()
+	remaining, known := c.budget.Remaining()
 	c.mu.Lock()
 	st := &c.st
 	st.send.Ticks++
@@ -137,15 +168,21 @@ func (c *Component) tick(now time.Time) {
 
 // updateBudget takes the GameController's budget figure as truth when it changes.
 func (c *Component) updateBudget(snap *GameSnapshot) {
+	applyBudget(&c.budget, &c.gcBudget, snap)
+}
+
+// applyBudget updates the estimate b, whose last GameController figure is gc (-1
+// none), from snap.
+func applyBudget(b *BudgetTracker, gc *int, snap *GameSnapshot) {
 	switch {
 	case snap.MessageBudget < 0:
-		if c.gcBudget >= 0 {
-			c.budget.Forget()
-			c.gcBudget = -1
+		if *gc >= 0 {
+			b.Forget()
+			*gc = -1
 		}
-	case snap.MessageBudget != c.gcBudget:
-		c.budget.FromGameController(snap.MessageBudget)
-		c.gcBudget = snap.MessageBudget
+	case snap.MessageBudget != *gc:
+		b.FromGameController(snap.MessageBudget)
+		*gc = snap.MessageBudget
 	}
 }
 

@@ -60,7 +60,10 @@ func (d Decision) String() string {
 }
 
 // SendCounters count the send side. Ticks == SilentPenalised + SilentStopped +
-// SilentBudget + NotDue + EncodeErrors + TooLarge + SendErrors + Sent.
+// SilentBudget + NotDue + EncodeErrors + TooLarge + SendErrors + Sent. Ticks counts the
+// ticks of the grid since Run started, whether the component woke for them or not (a
+// timed Run counts the ticks between its wakes with the decision it planned); a Run
+// that wakes on every tick counts the ticks it received, which a slow receiver can miss.
 type SendCounters struct {
 	Ticks uint64
 	// One per tick, by decision.
@@ -185,6 +188,13 @@ func (c *Component) Status() Status {
 		LastDecision: st.decision, LastSend: st.lastSend, LastTick: st.lastTick,
 		LastMotion: c.in.motionAt, LastBehavior: c.in.behaviorAt, LastVision: c.in.visionAt,
 		Send: st.send, Receive: st.recv, Transport: tr,
+	}
+	if n, last := c.pendingTicks(now); n > 0 {
+		// A timed Run counts the ticks between its wakes when it next wakes; their
+		// decision is the planned one.
+		p := *st
+		p.countPlanned(n)
+		s.Send, s.LastDecision, s.LastTick = p.send, p.decision, last
 	}
 	for p, t := range st.heard {
 		if !t.IsZero() && c.isOnline(t, now) {

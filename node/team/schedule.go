@@ -1,0 +1,262 @@
+package team
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/units"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+)
+
+// Timed sending. With a clock.TimerClock and a GameNotifier (or no GameView) the
+// component does not wake on every tick: ticks stay on the same grid (the k-th tick is
+// k*Config.Tick after Run started), but a timer is armed only for the next tick on
+// which something is due: our packet (Scheduler), the monitor copy, a teammate going
+// offline (which changes the Alone rule and the budget's robot count), or the first tick
+// after a GameController change (which takes the new view, as every tick does). Everything else
+// that can change the decision wakes the component and re-plans: an input that changes
+// the rate row (SetBehavior, SetVision), a new GameController view (Changed), an
+// accepted teammate packet.
+//
+// Between two wakes the decision of every tick is the one planned at the first wake
+// (a silent decision or not-due), so the ticks in between are counted in bulk when the
+// component next wakes, and Status adds the ticks elapsed since then: SendCounters
+// keep counting every tick of the grid, and Ticks still equals Decisions(). A clock that
+// jumps forward (simulation time) counts every tick it jumped over; one that goes back,
+// or had no time yet when Run started, starts the grid again.
+
+// noWake is how far ahead the timer is armed when nothing is due: a wake that only
+// counts ticks.
+const noWake = time.Hour
+
+// runTimed is Run with a timer; changed is the GameNotifier's channel (nil: none).
+func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
+	tm := tc.NewTimer()
+	defer tm.Stop()
+	now := c.clk.Now()
+	c.mu.Lock()
+	c.st.timed, c.st.origin, c.st.done = true, now, 0
+	c.mu.Unlock()
+	c.plan(now, tm)
+	dg := c.conn.Datagrams()
+	c.logRunning()
+	if c.hook != nil {
+		c.hook(eventReady)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-tm.C():
+			c.advance(now, true)
+			c.plan(now, tm)
+			if c.hook != nil {
+				c.hook(eventTick)
+			}
+		case <-c.poke:
+			c.wake(tm, false)
+		case <-changed:
+			c.wake(tm, true)
+		case d, ok := <-dg:
+			if !ok {
+				dg = nil
+				c.log.Warn("team socket closed")
+				continue
+			}
+			now := c.clk.Now()
+			ticked := c.advance(now, false)
+			if c.receive(d) || ticked {
+				c.plan(now, tm)
+			}
+			if c.hook != nil {
+				c.hook(eventDatagram)
+			}
+		}
+	}
+}
+
+// wake re-plans at the clock's time after an input or (game) a GameController change.
+func (c *Component) wake(tm clock.Timer, game bool) {
+	now := c.clk.Now()
+	c.advance(now, false)
+	if game {
+		// The tick after a change takes the new view (the budget figure, the snapshot
+		// the receive side counts by), as a ticking Run's next tick would.
+		c.gameChanged = true
+	}
+	c.plan(now, tm)
+	if c.hook != nil {
+		c.hook(eventPlan)
+	}
+}
+
+// tickIndex returns the number of the last grid tick at or before now.
+func (c *Component) tickIndex(origin, now time.Time) int64 {
+	return int64(now.Sub(origin) / c.cfg.Tick)
+}
+
+// tickAtOrAfter returns the number of the first grid tick at or after t.
+func (c *Component) tickAtOrAfter(origin, t time.Time) int64 {
+	d := t.Sub(origin)
+	k := int64(d / c.cfg.Tick)
+	if d > 0 && d%c.cfg.Tick != 0 {
+		k++
+	}
+	return k
+}
+
+// advance brings the tick count to now: the ticks since the last wake are counted with
+// the planned decision; if the timer fired (or its tick has passed while another event
+// was handled first), the last of them is a real tick. It reports whether one ran.
+func (c *Component) advance(now time.Time, fired bool) bool {
+	c.mu.Lock()
+	st := &c.st
+	if now.Before(st.origin) || st.origin.IsZero() && !now.IsZero() {
+		// The clock went back (a simulation reset), or it had no time yet when Run
+		// started (simulation time before the first /clock): the grid starts from now.
+		st.origin, st.done = now, 0
+	}
+	k := c.tickIndex(st.origin, now)
+	run := (fired || st.wakeK <= k) && k > st.done
+	skip := k - st.done
+	if run {
+		skip--
+	}
+	if skip > 0 {
+		st.countPlanned(uint64(skip))
+		st.lastTick = st.origin.Add(time.Duration(st.done+skip) * c.cfg.Tick)
+	}
+	if k > st.done {
+		st.done = k
+	}
+	c.mu.Unlock()
+	if run {
+		c.gameChanged = false
+		c.tick(now)
+		return true
+	}
+	if skip > 0 {
+		// Those ticks took the GameController's view, as the real ones do: the one
+		// planned with, since every change of it wakes the component.
+		c.gameChanged = false
+		snap := c.planSnap
+		c.snap = snap
+		c.updateBudget(&snap)
+		remaining, known := c.budget.Remaining()
+		c.mu.Lock()
+		c.st.budget, c.st.known = remaining, known
+		c.mu.Unlock()
+	}
+	return false
+}
+
+// countPlanned counts n ticks with the planned decision; the caller holds c.mu.
+func (s *shared) countPlanned(n uint64) {
+	s.send.Ticks += n
+	switch s.planned {
+	case DecisionSilentPenalised:
+		s.send.SilentPenalised += n
+	case DecisionSilentStopped:
+		s.send.SilentStopped += n
+	case DecisionSilentBudget:
+		s.send.SilentBudget += n
+	default:
+		s.send.NotDue += n
+	}
+	s.decision = s.planned
+}
+
+// plan works out the decision of the coming ticks and the next tick on which anything
+// is due, and arms tm for it.
+func (c *Component) plan(now time.Time, tm clock.Timer) {
+	snap := c.game.Snapshot()
+	c.planSnap = snap
+	b, gc := c.budget, c.gcBudget
+	applyBudget(&b, &gc, &snap)
+	r := c.read(now, &snap, b)
+	c.noteOnline(&r.on)
+
+	c.mu.Lock()
+	st := &c.st
+	origin, done := st.origin, st.done
+	wake := done + int64(noWake/c.cfg.Tick)
+	st.planned = DecisionNotDue
+	if r.silent != DecisionNone {
+		st.planned = r.silent
+	} else {
+		wake = min(wake, c.dueTick(&c.sched, r.interval, origin, done))
+	}
+	if c.cfg.Monitor.IsValid() {
+		wake = min(wake, c.dueTick(&c.monSched, c.cfg.MonitorInterval, origin, done))
+	}
+	if c.gameChanged {
+		wake = done + 1
+	}
+	for p, t := range st.heard {
+		if r.on[p] {
+			wake = min(wake, max(c.tickAtOrAfter(origin, t.Add(c.cfg.TeammateTimeout)), done+1))
+		}
+	}
+	st.wakeK = wake
+	st.interval, st.tier, st.verdict = r.interval, r.tier, r.verdict
+	c.mu.Unlock()
+	tm.Reset(origin.Add(time.Duration(wake) * c.cfg.Tick))
+}
+
+// dueTick returns the first tick after done on which s says a packet with the interval
+// is due.
+func (c *Component) dueTick(s *Scheduler, interval time.Duration, origin time.Time, done int64) int64 {
+	if !s.sent {
+		return done + 1
+	}
+	return max(c.tickAtOrAfter(origin, s.last.Add(s.Effective(interval)-s.Tick/2)), done+1)
+}
+
+// pokeIfRate wakes a timed Run when the rate row's inputs differ between a and b.
+func (c *Component) pokeIfRate(a, b *inputs) {
+	if c.rateKey(a) == c.rateKey(b) {
+		return
+	}
+	select {
+	case c.poke <- struct{}{}:
+	default:
+	}
+}
+
+// rateKey is what the rate rule reads of the inputs: ball handling, and the ball's
+// distance class when it is seen (0 not seen, 1 near, 2 mid, 3 far).
+func (c *Component) rateKey(in *inputs) [2]uint8 {
+	var k [2]uint8
+	if in.playState == uint8(teaminfo.PlayBallHandling) {
+		k[0] = 1
+	}
+	if in.seeBall {
+		d := units.Metres(math.Hypot(in.ballField.X, in.ballField.Y))
+		switch {
+		case d < c.cfg.Rate.NearDistance:
+			k[1] = 1
+		case d < c.cfg.Rate.MidDistance:
+			k[1] = 2
+		default:
+			k[1] = 3
+		}
+	}
+	return k
+}
+
+// pendingTicks returns the ticks up to now that a timed Run has not counted yet (never
+// the planned wake's own tick, which counts when it runs) and the last of them; the
+// caller holds c.mu.
+func (c *Component) pendingTicks(now time.Time) (uint64, time.Time) {
+	st := &c.st
+	if !st.timed || now.Before(st.origin) {
+		return 0, time.Time{}
+	}
+	k := min(c.tickIndex(st.origin, now), st.wakeK-1)
+	if k <= st.done {
+		return 0, time.Time{}
+	}
+	return uint64(k - st.done), st.origin.Add(time.Duration(k) * c.cfg.Tick)
+}
