@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -48,7 +49,7 @@ func BenchmarkGCInfoLatency(b *testing.B) {
 	cfg.Diagnostics.Period = time.Minute
 	startNode(b, getenv, cfg)
 
-	tester := rosNode(b, getenv, "tester", &syncBuffer{})
+	tester := rosNode(b, getenv, "tester", &syncbuf.Buffer{})
 	got := make(chan uint8, 16)
 	sub, err := ros.NewSubscription(tester, "/dnetwork_2/GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
 		if m.Connected {
@@ -197,7 +198,7 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 	stats := startBenchChild(b, getenv, cfg)
 
 	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
-	tester := rosNode(b, getenv, "tester", &syncBuffer{})
+	tester := rosNode(b, getenv, "tester", &syncbuf.Buffer{})
 	var teamInfos, gcInfos, gcDisconnected atomic.Uint64
 	ti, err := ros.NewSubscription(tester, "/dnetwork_1/TeamInfo", ros.QoSDefault, func(*dmsgs.TeamInfo) { teamInfos.Add(1) })
 	if err != nil {

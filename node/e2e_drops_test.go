@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
@@ -30,7 +31,7 @@ func TestE2ETeamDrops(t *testing.T) {
 	cfg.Team.AuthKey = secret
 	startNode(t, getenv, cfg)
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.TeamInfo](t, tester, "/dnetwork_1/TeamInfo")
 	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
 	waitMatched(t, "TeamInfo", infos.sub.PublisherCount)

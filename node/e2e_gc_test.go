@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
@@ -74,7 +75,7 @@ func TestE2EGameController(t *testing.T) {
 	cfg.GameController.Timeout = 600 * time.Millisecond
 	startNode(t, getenv, cfg)
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_2/GCInfo")
 	data := collect[dmsgs.GameControlData](t, tester, "/dnetwork_2/GameControlData")
 	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -23,7 +24,7 @@ func TestE2EGCMessage(t *testing.T) {
 	gc, cfg := gcRobotConfig(t)
 	startNode(t, getenv, cfg)
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	cl, err := ros.NewClient[dmsgs.GCMessage_Request, dmsgs.GCMessage_Response](tester, "/dnetwork_2/GCMessage", ros.QoSServices)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 )
@@ -96,7 +97,7 @@ type hslGC struct {
 	online chan string // ratings of robot 17/2, in order
 	done   chan error
 	start  time.Time
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 }
 
 // startHSLGC starts the GameController with a script in the namespace ns, on a copy of its
@@ -107,7 +108,7 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 	if err := os.CopyFS(cfg, os.DirFS(filepath.Join(dir, "config"))); err != nil {
 		t.Fatal(err)
 	}
-	g := &hslGC{states: make(chan gcState, 64), online: make(chan string, 64), done: make(chan error, 1), log: &syncBuffer{}}
+	g := &hslGC{states: make(chan gcState, 64), online: make(chan string, 64), done: make(chan error, 1), log: &syncbuf.Buffer{}}
 	g.cmd = exec.Command("ip", "netns", "exec", ns, filepath.Join(dir, hslGCBin), cfg, t.TempDir(), "gc0", "small_advanced", "no_delay")
 	g.cmd.Env = append(os.Environ(), "GC_SCRIPT="+script, "GC_HOLD_SECS="+strconv.Itoa(hold))
 	g.cmd.Stderr = g.log
@@ -266,7 +267,7 @@ func hslGCRobot(t *testing.T) {
 	cfg := baseConfig(2)
 	cfg.Interface = "eth0"
 	cfg.TeamEnabled = false
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs)
 	n, err := node.New(rn, cfg)
 	if err != nil {
@@ -302,7 +303,7 @@ func hslGCRobot(t *testing.T) {
 	if err := n.WaitUp(up); err != nil {
 		t.Fatal(err)
 	}
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_2/GCInfo")
 	waitMatched(t, "GCInfo", infos.sub.PublisherCount)
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
@@ -198,7 +199,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 		t.Errorf("team socket %v", got)
 	}
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	prefix := fmt.Sprintf("/dnetwork_%d/", id)
 	infos := collect[dmsgs.TeamInfo](t, tester, prefix+"TeamInfo")
 	gcInfos := collect[dmsgs.GCInfo](t, tester, prefix+"GCInfo")

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -169,7 +170,7 @@ func checkRecording(t *testing.T, dir string) {
 	ports := freePorts(t, 2)
 	cfg.GameControllerPort, cfg.GameController.ReturnPort = ports[0], ports[1]
 	startNode(t, getenv, cfg)
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_1/GCInfo")
 	waitMatched(t, "GCInfo", infos.sub.PublisherCount)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -43,7 +44,7 @@ func TestE2ESim3d(t *testing.T) {
 		}
 		startNode(t, getenv, cfg)
 	}
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	hear := make([]*ros.Publisher[dmsgs.Sim3dHear, *dmsgs.Sim3dHear], robots)
 	infos := make([]*collector[dmsgs.TeamInfo], robots)
 	for i := range robots {
@@ -142,7 +143,7 @@ func TestE2ESim3dServerTime(t *testing.T) {
 	cfg.Sim3D.SlotCycles = 3
 	cfg.Sim3D.ServerTimeTimeout = 10 * time.Second // a loaded machine must not fall back to the clock
 	n := startNode(t, getenv, cfg)
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	clk, err := ros.NewPublisher[rosgraph_msgs.Clock](tester, "/dnetwork_1/sim3d/time", ros.QoSDefault)
 	if err != nil {
 		t.Fatal(err)

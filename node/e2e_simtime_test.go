@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -30,7 +31,7 @@ func TestE2ESimTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	rn, err := ros.NewNode(context.Background(), "dnetwork_4", "/", ros.NodeOptions{
 		Getenv: getenv, LogOutput: logs, NoParameterServices: true, Params: store})
 	if err != nil {
@@ -55,7 +56,7 @@ func TestE2ESimTime(t *testing.T) {
 		}
 	}()
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_4/GCInfo")
 	clockPub, err := ros.NewPublisher[rosgraph_msgs.Clock](tester, "/clock", ros.QoSClock)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -44,7 +45,7 @@ func TestE2ETeam(t *testing.T) {
 		startNode(t, getenv, cfg)
 	}
 
-	tester := rosNode(t, getenv, "tester", &syncBuffer{})
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := make([]*collector[dmsgs.TeamInfo], robots)
 	gcInfos := make([]*collector[dmsgs.GCInfo], robots)
 	for i := range robots {

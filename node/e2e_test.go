@@ -8,7 +8,6 @@ package node_test
 // sockets that play GameController and teammates.
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -20,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -60,26 +60,8 @@ func testEnv(t testing.TB, domain int) func(string) string {
 	return func(k string) string { return env[k] }
 }
 
-// syncBuffer collects the nodes' log lines; they are printed when a test fails.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rosNode creates a ROS node for a test and closes it at the end.
-func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBuffer, opts ...func(*ros.NodeOptions)) *ros.Node {
+func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncbuf.Buffer, opts ...func(*ros.NodeOptions)) *ros.Node {
 	t.Helper()
 	o := ros.NodeOptions{Getenv: getenv, LogOutput: logs, NoParameterServices: true}
 	for _, f := range opts {
@@ -97,7 +79,7 @@ func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncBu
 // test ends; the end checks that Run returns nil within a few seconds.
 func startNode(t testing.TB, getenv func(string) string, cfg node.Config, opts ...func(*ros.NodeOptions)) *node.Node {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs, opts...)
 	n, err := node.New(rn, cfg)
 	if err != nil {

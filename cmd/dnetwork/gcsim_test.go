@@ -14,27 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 )
-
-// gcSimBuffer is a bytes.Buffer the command writes from several goroutines.
-type gcSimBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *gcSimBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *gcSimBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // gcSimFreePort returns a UDP port on 127.0.0.1 that was free a moment ago.
 func gcSimFreePort(t *testing.T) int {
@@ -58,7 +41,7 @@ func runGCSimCmd(t *testing.T, stdin string, args ...string) gcSimResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	var out, errb gcSimBuffer
+	var out, errb syncbuf.Buffer
 	code := dispatch(ctx, append([]string{"gc-sim"}, args...), strings.NewReader(stdin), &out, &errb)
 	return gcSimResult{code, out.String(), errb.String()}
 }
@@ -242,7 +225,7 @@ func TestGCSimFlagErrors(t *testing.T) {
 func TestGCSimStopsBeforeUp(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	var out, errb gcSimBuffer
+	var out, errb syncbuf.Buffer
 	code := dispatch(ctx, []string{"gc-sim", "--dest", "127.0.0.1:" + strconv.Itoa(gcSimFreePort(t)), "--return-port", "0"},
 		strings.NewReader(""), &out, &errb)
 	if code != 0 {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,11 +14,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -55,25 +54,8 @@ var loopbackCyclone = ddsconfig.Loopback(30, false)
 
 type child struct {
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *syncbuf.Buffer
 	done   chan error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startChild runs "dnetwork args..." in a child process with the loopback DDS setup.
@@ -87,7 +69,7 @@ func startChild(t *testing.T, uri string, args ...string) *child {
 	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(argv),
 		"CYCLONEDDS_URI="+uri, "ROS_DOMAIN_ID="+strconv.Itoa(domainNodeProcess),
 		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
-	c := &child{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	c := &child{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	cmd.Stdout = io.Discard
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {

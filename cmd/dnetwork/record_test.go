@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
@@ -27,7 +28,7 @@ func TestRecordThenReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.pcapng")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- dispatch(ctx, []string{"record", "-o", path, "--interface", "lo", "--gc-port", portText,

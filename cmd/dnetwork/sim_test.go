@@ -18,6 +18,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -29,24 +30,6 @@ import (
 // domainSim is the DDS domain of TestSimCommand (ros uses 10..49, node 50..55, the
 // node command's tests 53, sim/teamsim 60).
 const domainSim = 61
-
-// simBuffer collects a command's output for a test while the command writes to it.
-type simBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *simBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *simBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // simCheck collects what TestSimCommand has seen so far.
 type simCheck struct {
@@ -108,7 +91,7 @@ func TestSimCommand(t *testing.T) {
 	}
 	before := goleak.IgnoreCurrent()
 	const robots = 5
-	var stdout, stderr simBuffer
+	var stdout, stderr syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code := make(chan int, 1)

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 )
 
 // Domain ids and ports of this suite: distro i uses domains domainBase+2i (the
@@ -240,26 +242,9 @@ func (s *suite) eventually(t *testing.T, domain int, timeout time.Duration, chec
 // proc is a background process of the test, in its own process group.
 type proc struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 	err  error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // start runs a program in the background with env; it is killed (its whole process
@@ -273,7 +258,7 @@ func start(t *testing.T, env []string, dir string, name string, args ...string) 
 	cmd := exec.Command(path, args...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &proc{cmd: cmd, out: &lockedBuffer{}, done: make(chan struct{})}
+	p := &proc{cmd: cmd, out: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s: %v", name, err)

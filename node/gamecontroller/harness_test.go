@@ -1,18 +1,17 @@
 package gamecontroller
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"log/slog"
 	"math"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -32,22 +31,7 @@ var (
 )
 
 // syncBuffer is a log sink the component writes from its goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer struct{ syncbuf.Buffer }
 
 // lines returns the log lines that contain every one of the substrings.
 func (b *syncBuffer) lines(subs ...string) []string {

@@ -3,7 +3,6 @@
 package sim3drelay_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	simteam "github.com/robocup-dnetwork/dnetwork/node/sim3d"
@@ -82,7 +82,7 @@ func runRealServer(t *testing.T) {
 	}
 	env := map[string]string{"CYCLONEDDS_URI": "file://" + cfgPath, "ROS_DOMAIN_ID": "7"}
 	getenv := func(k string) string { return env[k] }
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("logs:\n%s", logs.String())
@@ -367,7 +367,7 @@ func visionInput(t *testing.T, rn *ros.Node, r e2eRobot) {
 // startServer starts rcssserver3d on the given ports and stops it with SIGKILL at the end.
 func startServer(t *testing.T, agentPort, monitorPort int) {
 	t.Helper()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd := exec.Command(serverScript, "--agent-port", strconv.Itoa(agentPort), "--server-port", strconv.Itoa(monitorPort))
 	cmd.Env = append(os.Environ(), "SIMSPARK_HOME="+t.TempDir())
 	cmd.Stdout, cmd.Stderr = out, out
@@ -519,22 +519,4 @@ func (l *infoLog) players() map[uint8]bool {
 		out[p] = true
 	}
 	return out
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,0 +1,31 @@
+// Package syncbuf gives tests a bytes.Buffer that several goroutines may write while the
+// test reads it: logs of nodes and commands, output of processes.
+//
+// Invariant: every Write and String holds the buffer's lock, so a String never sees
+// half of a Write.
+package syncbuf
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Buffer is a bytes.Buffer safe for concurrent use. The zero value is ready to use.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p; it never fails.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns everything written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
