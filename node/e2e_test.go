@@ -22,6 +22,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
+	"github.com/robocup-dnetwork/dnetwork/node/nodetest"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -76,38 +77,18 @@ func rosNode(t testing.TB, getenv func(string) string, name string, logs *syncbu
 }
 
 // startNode builds a dnetwork node for cfg on its own ROS node and runs it until the
-// test ends; the end checks that Run returns nil within a few seconds.
+// test ends (nodetest.Run); the node's log is printed if the test fails.
 func startNode(t testing.TB, getenv func(string) string, cfg node.Config, opts ...func(*ros.NodeOptions)) *node.Node {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs, opts...)
-	n, err := node.New(rn, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
+	// Registered first, so it runs after nodetest's cleanup has stopped the node.
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("robot %d: Run: %v", cfg.RobotID, err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("robot %d: Run did not return after cancel", cfg.RobotID)
-		}
 		if t.Failed() {
 			t.Logf("robot %d log:\n%s", cfg.RobotID, logs.String())
 		}
 	})
-	up, upCancel := context.WithTimeout(ctx, 5*time.Second)
-	defer upCancel()
-	if err := n.WaitUp(up); err != nil {
-		t.Fatalf("robot %d: %v", cfg.RobotID, err)
-	}
-	return n
+	return nodetest.Run(t, rn, cfg, 5*time.Second)
 }
 
 // baseConfig is a robot of team 17 on loopback with fast publication rates.

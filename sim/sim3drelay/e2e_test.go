@@ -21,6 +21,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
+	"github.com/robocup-dnetwork/dnetwork/node/nodetest"
 	simteam "github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -313,30 +314,7 @@ func startNode(t *testing.T, rn *ros.Node, r e2eRobot) *node.Node {
 	c.Diagnostics.Period = 200 * time.Millisecond
 	c.Sim3DEnabled = true
 	c.Sim3D.Key, c.Sim3D.TeamName, c.Sim3D.TeamSize = r.team, r.team, r.teamSize
-	n, err := node.New(rn, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("robot %d: Run: %v", r.id, err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("robot %d: Run did not return", r.id)
-		}
-	})
-	up, upCancel := context.WithTimeout(ctx, 10*time.Second)
-	defer upCancel()
-	if err := n.WaitUp(up); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return nodetest.Run(t, rn, c, 10*time.Second)
 }
 
 // visionInput publishes robot r's VisionInfo at 20 Hz: it knows where it was beamed.
