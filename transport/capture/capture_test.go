@@ -364,3 +364,61 @@ func BenchmarkWriteFile(b *testing.B) {
 		b.Fatalf("stats %+v", s)
 	}
 }
+
+// TestWriteErrorKeepsFile fills a small file system until writing fails: the Writer
+// reports the error, keeps running, and never reopens (and so truncates) a file that
+// already holds records.
+func TestWriteErrorKeepsFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount: %v %s", err, out)
+		}
+	})
+	path := filepath.Join(dir, "small.pcapng")
+	w, _ := NewWriter(Config{Path: path, FlushInterval: time.Millisecond, QueueLen: 4096})
+	id := w.AddInterface("team", "")
+	stop := runWriter(t, w)
+	payload := bytes.Repeat([]byte{0x5a}, 1400)
+	deadline := time.Now().Add(10 * time.Second)
+	for w.Stats().LastError == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("no write error on a full 256 KiB file system: %+v", w.Stats())
+		}
+		w.Write(Record{Interface: id, Time: t0, Src: gc, Dst: robot, Payload: payload})
+		time.Sleep(100 * time.Microsecond)
+	}
+	for range 50 { // records after the error go to the next file, not over the first
+		w.Write(Record{Interface: id, Time: t0, Src: gc, Dst: robot, Payload: payload})
+	}
+	stop()
+	s := w.Stats()
+	if !strings.Contains(s.LastError, "no space") || s.Failed == 0 {
+		t.Errorf("stats %+v, want failures and the reason", s)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := NewReader(f)
+	if err != nil {
+		t.Fatalf("the first file lost its header: %v", err)
+	}
+	n := 0
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("the first file holds %d readable records, want the ≈180 written before the disk filled", n)
+	}
+}

@@ -264,7 +264,6 @@ func (w *Writer) write(r Record) {
 	}
 	if w.ng != nil && w.cfg.MaxSize > 0 && w.size() >= w.cfg.MaxSize {
 		w.closeFile()
-		w.seq++
 	}
 	if w.ng == nil {
 		if err := w.open(r.Interface); err != nil {
@@ -368,14 +367,16 @@ func (w *Writer) flush() {
 	}
 	if err := w.ng.Flush(); err != nil {
 		w.fail(err)
-		w.closeFile()
+		w.closeFile() // counts the bytes
+		return
 	}
 	w.statMu.Lock()
 	w.bytes = w.prevBytes + w.cw.n
 	w.statMu.Unlock()
 }
 
-// closeFile flushes and closes the current file, if any.
+// closeFile flushes and closes the current file, if any; the next file gets the next
+// number, so a file closed after a write error is never reopened and truncated.
 func (w *Writer) closeFile() {
 	if w.ng == nil {
 		return
@@ -394,6 +395,7 @@ func (w *Writer) closeFile() {
 	w.statMu.Unlock()
 	w.prevBytes += w.cw.n
 	w.f, w.cw, w.bw, w.ng = nil, nil, nil, nil
+	w.seq++
 }
 
 func (w *Writer) fail(err error) {
