@@ -2,12 +2,16 @@ package transport
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"net"
 	"net/netip"
 	"os"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestKernelDropsReported fills a socket opened as the worker opens it, with the
@@ -87,5 +91,34 @@ func TestKernelDropsReported(t *testing.T) {
 func TestParseControlWithoutDrops(t *testing.T) {
 	if c := parseControl(nil); c.pktinfo || c.drops != 0 {
 		t.Fatalf("empty control messages parsed as %+v", c)
+	}
+}
+
+// TestKernelDropsNeverGoBack: a datagram whose control messages lack the drop count
+// (the kernel's first datagrams, or a cut-short control buffer) leaves the count where
+// it was instead of wrapping it around 2^32.
+func TestKernelDropsNeverGoBack(t *testing.T) {
+	w, err := New(Config{Name: "t", Interface: "lo", MaxDatagram: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ovfl := func(n uint32) []byte {
+		b := make([]byte, unix.CmsgSpace(4))
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&b[0]))
+		h.Level, h.Type = unix.SOL_SOCKET, unix.SO_RXQ_OVFL
+		h.SetLen(unix.CmsgLen(4))
+		binary.NativeEndian.PutUint32(b[unix.CmsgLen(0):], n)
+		return b
+	}
+	s := &socket{}
+	src := netip.MustParseAddrPort("127.0.0.1:1")
+	for _, c := range []struct {
+		oob  []byte
+		want uint64
+	}{{nil, 0}, {ovfl(5), 5}, {nil, 5}, {ovfl(7), 7}, {nil, 7}} {
+		w.handle(s, []byte("x"), 1, c.oob, 0, src, time.Now())
+		if got := w.Stats().KernelDrops; got != c.want {
+			t.Fatalf("kernel drops %d, want %d", got, c.want)
+		}
 	}
 }

@@ -101,9 +101,11 @@ type control struct {
 	pktinfo bool // an IP_PKTINFO message was present: ifindex and dst are valid
 	ifindex int
 	dst     netip.Addr
-	// drops is the socket's kernel drop count when the datagram was queued (SO_RXQ_OVFL);
-	// the kernel sends it only once it is non-zero, so absent means zero.
-	drops uint32
+	// drops is the socket's kernel drop count when the datagram was queued (SO_RXQ_OVFL),
+	// valid when hasDrops: the kernel sends it only once it is non-zero, and a cut-short
+	// control buffer may lack it, so an absent count never lowers the last one seen.
+	drops    uint32
+	hasDrops bool
 }
 
 // parseControl reads the IP_PKTINFO and SO_RXQ_OVFL messages of one received datagram.
@@ -122,7 +124,7 @@ func parseControl(oob []byte) control {
 			c.dst = netip.AddrFrom4([4]byte(data[8:12]))
 			c.pktinfo = true
 		case h.Level == unix.SOL_SOCKET && h.Type == unix.SO_RXQ_OVFL && len(data) >= 4:
-			c.drops = binary.NativeEndian.Uint32(data[0:4])
+			c.drops, c.hasDrops = binary.NativeEndian.Uint32(data[0:4]), true
 		}
 	}
 	return c

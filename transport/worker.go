@@ -537,7 +537,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
 	w.c.received.Add(1)
 	c := parseControl(oob)
-	if c.drops != s.drops {
+	if c.hasDrops && c.drops != s.drops {
 		// The count is cumulative per socket and wraps at 2^32.
 		w.c.kernelDrops.Add(uint64(c.drops - s.drops))
 		s.drops = c.drops
