@@ -606,6 +606,9 @@ func (r *Reader) Close() error {
 // because their QoS cannot serve r's (DDS REQUESTED_INCOMPATIBLE_QOS), and the
 // policy of the last refusal ("RELIABILITY", "DURABILITY", ...).
 func (r *Reader) IncompatibleQoS() (uint32, string, error) {
+	if r.stopping.Load() {
+		return 0, "", fmt.Errorf("%w: reader on %q", ErrClosed, r.topic)
+	}
 	var st C.dds_requested_incompatible_qos_status_t
 	if rc := C.dds_get_requested_incompatible_qos_status(r.handle, &st); rc < 0 {
 		return 0, "", retcode("get requested incompatible QoS status", rc)

@@ -571,6 +571,9 @@ func TestReaderStopFromHandler(t *testing.T) {
 	if _, err := r.MatchedPublications(); !errors.Is(err, ErrClosed) {
 		t.Errorf("MatchedPublications after stop: %v", err)
 	}
+	if _, _, err := r.IncompatibleQoS(); !errors.Is(err, ErrClosed) {
+		t.Errorf("IncompatibleQoS after stop: %v", err)
+	}
 }
 
 // BenchmarkEchoRoundTrip300B measures the round trip of a 300-byte sample to the
