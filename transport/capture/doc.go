@@ -26,8 +26,9 @@
 // # Reading
 //
 // A [Reader] reads pcap (either byte order, micro- or nanosecond stamps) and pcapng,
-// detected by the file's magic number, with Ethernet, Linux cooked (tcpdump -i any),
-// raw IP and BSD loopback link types, and yields the UDP datagrams (IPv4 and IPv6) in
+// detected by the file's magic number, with Ethernet, Linux cooked v1 (LINUX_SLL),
+// raw IP and BSD loopback link types (not Linux cooked v2, which tcpdump 4.99 and later
+// writes for -i any: gopacket v1.1.19 cannot represent its link type 276), and yields the UDP datagrams (IPv4 and IPv6) in
 // file order with their capture time, addresses, ports and, for recordings made by a
 // Writer, interface and direction. Other frames and IP fragments are skipped and
 // counted. Nothing a file contains can make the Reader panic (fuzzed).
