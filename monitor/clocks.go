@@ -45,7 +45,7 @@ func (m *Monitor) observeEcho(r *robot, s *teaminfo.State, now time.Time) {
 	}
 	t1 := unwrapMs(q.info.Stamp, e.StampMs)
 	// clock_r - clock_q <= v
-	v := s.Stamp.Truncate(time.Millisecond) - e.Hold + time.Millisecond - t1
+	v := e.OffsetBound(s.Stamp, t1)
 	if r.key.player < q.key.player {
 		r.pair(q.key.player).Lower(-v, now) // kept by r: clock_q - clock_r >= -v
 	} else {

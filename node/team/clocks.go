@@ -53,8 +53,7 @@ func (k *clocks) echo(player, us uint8, e teaminfo.Echo, stamp time.Duration, no
 		if uint32(t1/time.Millisecond) != e.StampMs {
 			continue
 		}
-		t2 := ms(stamp) - e.Hold
-		k.mates[player].est.Upper(t2+time.Millisecond-ms(t1), now)
+		k.mates[player].est.Upper(e.OffsetBound(stamp, ms(t1)), now)
 		return
 	}
 }

@@ -210,3 +210,16 @@ func TestReplayFilterExactlyOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEchoOffsetBound: robot A (clock = true time + 250 ms) answers robot B's packet
+// stamped 1000 ms (B's clock = true time); it arrived 20 ms later and A answered it 35.4 ms
+// after that. The bound holds the true offset and exceeds it by the delay and the
+// millisecond lost to truncation.
+func TestEchoOffsetBound(t *testing.T) {
+	e := Echo{Player: 2, StampMs: 1000, Hold: 35 * time.Millisecond}
+	// B sent at true 1000 ms, A received at true 1020 ms = A's 1270 ms, sent at A's 1305.4 ms.
+	got := e.OffsetBound(1305400*time.Microsecond, 1000*time.Millisecond)
+	if want := 250*time.Millisecond + 20*time.Millisecond + time.Millisecond; got != want {
+		t.Fatalf("OffsetBound = %v, want %v", got, want)
+	}
+}

@@ -166,6 +166,15 @@ type Echo struct {
 	Hold time.Duration
 }
 
+// OffsetBound returns how far at most the answering robot's clock is ahead of the
+// answered robot's: stamp is the answering packet's stamp (its sender's clock) and
+// answered the full stamp of the packet e answers (the answered robot's clock). The
+// answered packet was sent at answered, received (after it) at stamp - Hold in the
+// answering robot's clock, with up to a millisecond lost to truncation.
+func (e Echo) OffsetBound(stamp, answered time.Duration) time.Duration {
+	return stamp.Truncate(time.Millisecond) - e.Hold + time.Millisecond - answered
+}
+
 // VoronoiPoints returns the valid voronoi points (VoronoiLen clamped to 0..MaxVoronoi).
 func (s *State) VoronoiPoints() []Point {
 	return s.Voronoi[:min(max(s.VoronoiLen, 0), MaxVoronoi)]
