@@ -100,9 +100,9 @@ func (p Port) Name() string {
 	return p.Kind.String()
 }
 
-// TeamPort returns the team port of team t: TeamBasePort + t, counted for t.
+// TeamPort returns the team port of team t (league.TeamPort), counted for t.
 func TeamPort(t uint8) Port {
-	return Port{Kind: KindTeam, Port: TeamBasePort + uint16(t), Team: t}
+	return Port{Kind: KindTeam, Port: league.TeamPort(t), Team: t}
 }
 
 // DefaultPorts returns the ports of a monitor for teams: the GameController port, the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -154,12 +155,12 @@ func DefaultConfig() Config {
 	}
 }
 
-// TeamPort returns the port packets are sent to: Port, or BasePort + Team.
+// TeamPort returns the port packets are sent to: Port, or the team's (league.TeamPort).
 func (c Config) TeamPort() uint16 {
 	if c.Port != 0 {
 		return c.Port
 	}
-	return BasePort + uint16(c.Team)
+	return league.TeamPort(c.Team)
 }
 
 // reserve returns the effective reserve.
