@@ -280,8 +280,20 @@ func TestCrossProcessEcho(t *testing.T) {
 // startEchoPeer runs echoPeer in a child process and returns its participant GUID.
 func startEchoPeer(t testing.TB, domain int) string {
 	t.Helper()
+	line := startPeer(t, "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(domain))
+	if !strings.HasPrefix(line, "ready ") {
+		t.Fatalf("echo peer did not start: %q", line)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "ready "))
+}
+
+// startPeer runs this test binary as a peer process with env added (DDS_TEST_PEER names
+// the peer), returns the first line it prints, and at the end of the test closes its
+// standard input, which ends it, and checks that it exited cleanly.
+func startPeer(t testing.TB, env ...string) string {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(domain))
+	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -297,14 +309,14 @@ func startEchoPeer(t testing.TB, domain int) string {
 	t.Cleanup(func() {
 		stdin.Close()
 		if err := cmd.Wait(); err != nil {
-			t.Errorf("echo peer: %v", err)
+			t.Errorf("peer %v: %v", env, err)
 		}
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "ready ") {
-		t.Fatalf("echo peer did not start: %q %v", line, err)
+	if err != nil {
+		t.Fatalf("peer %v did not start: %q %v", env, line, err)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(line, "ready "))
+	return line
 }
 
 func TestTransientLocalLateJoiner(t *testing.T) {

@@ -3,11 +3,9 @@
 package dds
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,28 +47,10 @@ func TestLoopbackParticipantIndexes(t *testing.T) {
 	seen := map[int]bool{}
 	guids := map[string]bool{}
 	for range nodes {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "DDS_TEST_PEER=index", "CYCLONEDDS_URI=")
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			stdin.Close()
-			_ = cmd.Wait()
-		})
-		line, err := bufio.NewReader(out).ReadString('\n')
+		line := startPeer(t, "DDS_TEST_PEER=index", "CYCLONEDDS_URI=")
 		f := strings.Fields(line)
-		if err != nil || len(f) != 3 || f[0] != "index" {
-			t.Fatalf("node process: %q %v", line, err)
+		if len(f) != 3 || f[0] != "index" {
+			t.Fatalf("node process: %q", line)
 		}
 		idx, _ := strconv.Atoi(f[1])
 		if idx < LoopbackIndexFirst || idx > LoopbackIndexLast || seen[idx] {
