@@ -96,7 +96,8 @@ func (b *batch) read(rc syscall.RawConn) (int, error) {
 // nothing.
 func (b *batch) recv(fd uintptr) bool {
 	for {
-		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(len(b.hs)),
+		// A raw system call, as for sends (send_linux.go): MSG_DONTWAIT never blocks.
+		r, _, e := unix.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(len(b.hs)),
 			unix.MSG_DONTWAIT, 0, 0)
 		switch e {
 		case 0:

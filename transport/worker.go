@@ -200,6 +200,7 @@ type Status struct {
 type socket struct {
 	conn   *net.UDPConn
 	pc     *ipv4.PacketConn
+	out    *sender // raw sends to IPv4 destinations
 	choice Choice
 	port   uint16
 	drops  uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
@@ -438,7 +439,11 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 			conn.Close()
 		}
 	}()
-	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), choice: choice}
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+	}
+	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice}
 	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 	if !choice.IsAny() {
 		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
@@ -685,7 +690,13 @@ func (w *Worker) sendable(b []byte) (*socket, error) {
 }
 
 func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
-	if _, err := s.conn.WriteToUDPAddrPort(b, dst); err != nil {
+	var err error
+	if dst.Addr().Is4() {
+		_, err = s.out.sendTo(b, dst)
+	} else {
+		_, err = s.conn.WriteToUDPAddrPort(b, dst)
+	}
+	if err != nil {
 		w.c.sendErrors.Add(1)
 		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
 	}
