@@ -24,6 +24,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/ipv4"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/procs"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -124,6 +127,7 @@ func TestBenchNodeChild(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &cfg); err != nil {
 		t.Fatal(err)
 	}
+	procs.Apply(procs.Node) // as dnetwork node does
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	rn, err := ros.NewNode(ctx, node.NodeName(cfg.RobotID), "/", ros.NodeOptions{LogOutput: io.Discard})
@@ -170,8 +174,8 @@ type childStats struct {
 func BenchmarkTeamOfSix(b *testing.B) { benchTeamOfSix(b, domainBenchSix, false) }
 
 // BenchmarkJunkFlood is BenchmarkTeamOfSix while one loopback sender offers random
-// datagrams of 16..600 bytes to the team and GameController ports, alternately, as fast
-// as it can (at most 2,000,000 in all). Extra metrics: junk/s offered, valid-lost (teammate
+// datagrams of 16..600 bytes to the team and GameController ports, alternately, at
+// 150,000/s (DNETWORK_FLOOD_RATE sets another rate; at most 2,000,000 in all). Extra metrics: junk/s offered, valid-lost (teammate
 // packets sent during the measurement minus TeamInfo published; a few in flight at
 // either end may count), gc-disconnected (GCInfo samples saying not connected) and the
 // node's CPU time per datagram it received (cpu-µs/datagram). The kernel's drops of
@@ -328,19 +332,8 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 	if junk {
 		junkSock := udpSocket(b, "127.0.0.1:0")
 		wg.Go(func() {
-			const maxJunk = 2_000_000
-			rng := rand.New(rand.NewPCG(1, 2))
-			buf := make([]byte, 600)
-			dsts := [2]netip.AddrPort{teamDst, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort)}
-			for i := 0; i < maxJunk && ctx.Err() == nil; i++ {
-				n := 16 + rng.IntN(600-16+1)
-				for j := range buf[:n] {
-					buf[j] = byte(rng.Uint32())
-				}
-				if _, err := junkSock.WriteToUDPAddrPort(buf[:n], dsts[i%2]); err == nil {
-					junkSent.Add(1)
-				}
-			}
+			floodJunk(ctx, b, junkSock, floodRate(b), &junkSent,
+				teamDst, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort))
 		})
 	}
 	j0 := junkSent.Load()
@@ -362,6 +355,62 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 		// Diagnostics come once a second: these cover about the measured seconds.
 		b.ReportMetric(float64(sockTotal("dropped_kernel")-kd0), "kernel-drops")
 		b.ReportMetric(float64(sockTotal("dropped_queue_full")-qf0), "queue-full")
+	}
+}
+
+// floodRate is the junk rate BenchmarkJunkFlood offers: DNETWORK_FLOOD_RATE datagrams/s,
+// 150,000 by default.
+func floodRate(b *testing.B) int {
+	v := os.Getenv("DNETWORK_FLOOD_RATE")
+	if v == "" {
+		return 150_000
+	}
+	r, err := strconv.Atoi(v)
+	if err != nil || r <= 0 {
+		b.Fatalf("DNETWORK_FLOOD_RATE=%q: want a positive number of datagrams per second", v)
+	}
+	return r
+}
+
+// floodJunk sends random datagrams of 16..600 bytes to dsts in turn, paced at rate per
+// second in batches (sendmmsg), until ctx is done or it has sent 2,000,000. A sender that
+// falls behind sends as fast as it can until it has caught up.
+func floodJunk(ctx context.Context, b *testing.B, c *net.UDPConn, rate int, sent *atomic.Uint64, dsts ...netip.AddrPort) {
+	const (
+		maxJunk = 2_000_000
+		pool    = 4096 // distinct datagrams, sent in turn
+		batch   = 64
+	)
+	rng := rand.New(rand.NewPCG(1, 2))
+	msgs := make([]ipv4.Message, pool)
+	for i := range msgs {
+		p := make([]byte, 16+rng.IntN(600-16+1))
+		for j := range p {
+			p[j] = byte(rng.Uint32())
+		}
+		d := dsts[i%len(dsts)]
+		msgs[i] = ipv4.Message{Buffers: [][]byte{p}, Addr: net.UDPAddrFromAddrPort(d)}
+	}
+	pc := ipv4.NewPacketConn(c)
+	start := time.Now()
+	total, next := 0, 0
+	for total < maxJunk && ctx.Err() == nil {
+		due := min(int(float64(rate)*time.Since(start).Seconds()), maxJunk) - total
+		if due <= 0 {
+			time.Sleep(200 * time.Microsecond)
+			continue
+		}
+		k := min(due, batch, pool-next)
+		n, err := pc.WriteBatch(msgs[next:next+k], 0)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.Errorf("junk sender: %v", err)
+			}
+			return
+		}
+		total += n
+		sent.Add(uint64(n))
+		next = (next + n) % pool
 	}
 }
 

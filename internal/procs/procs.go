@@ -1,0 +1,28 @@
+// Package procs sets how many processors run the Go code of a dnetwork process.
+//
+// A node's work is a few hundred small events per second: datagrams, DDS samples and
+// timers. With more than one processor, Go's scheduler wakes a second thread for many
+// of those events only for it to find nothing to do, and on a robot's computer (and
+// more so in a virtual machine) each thread wake-up costs more than the event itself.
+// One processor runs the same work with a fraction of the wake-ups; Cyclone DDS's own
+// threads and system calls are not limited by it. The GOMAXPROCS environment variable,
+// when set, always wins.
+package procs
+
+import (
+	"os"
+	"runtime"
+)
+
+// Node is the number of processors a node process runs its Go code on by default.
+const Node = 1
+
+// Apply sets GOMAXPROCS to n unless the GOMAXPROCS environment variable is set. It
+// returns the number in effect and whether the environment chose it.
+func Apply(n int) (inEffect int, fromEnv bool) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return runtime.GOMAXPROCS(0), true
+	}
+	runtime.GOMAXPROCS(n)
+	return n, false
+}
