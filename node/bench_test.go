@@ -481,7 +481,7 @@ func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) 
 
 // BenchmarkIdleNode measures a node with nothing to do, in a process of its own: team
 // communication on (one silent peer to send to, no GameController, no inputs, so it
-// sends at the Alone rate), diagnostics at 1 Hz. Each iteration is one second; the metric is the
+// sends at the blind rate), GCInfo at its default rate, diagnostics at 1 Hz. Each iteration is one second; the metric is the
 // process's CPU time per second.
 func BenchmarkIdleNode(b *testing.B) {
 	const domainBenchIdle = 53
@@ -492,6 +492,7 @@ func BenchmarkIdleNode(b *testing.B) {
 	mate := udpSocket(b, "127.0.0.1:0") // never read: the node only sends to it
 	cfg.Team.Peers = []netip.AddrPort{netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mate))}
 	cfg.Diagnostics.Period = time.Second
+	cfg.GameController.PublishRate = node.DefaultConfig().GameController.PublishRate
 	stats := startBenchChild(b, getenv, cfg)
 	time.Sleep(1500 * time.Millisecond) // discovery and start-up settled
 	playSeconds(b, stats, stats())

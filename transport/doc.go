@@ -63,8 +63,12 @@
 //
 // # Recovery
 //
-// Every Recheck interval (1 s by default) the worker verifies that its interface still
-// exists with the same index, is up and holds the address in use. When it does not, or
+// A worker bound to one interface subscribes to the kernel's link and IPv4 address
+// events (a netlink socket of its own) and, on every event, verifies that its interface
+// still exists with the same index, is up and holds the address in use; nothing wakes
+// it while the interfaces stay as they are. Without the events (the netlink socket
+// cannot be opened or fails) it checks every Recheck interval (1 s by default) instead,
+// and says so in its log. When the check fails, or
 // the socket fails, the worker closes the socket, reports the error (Status, OnStatus,
 // one log line per change) and tries to reopen with exponential backoff (250 ms to 8 s
 // by default), rerunning the selector, rebinding the same port and rejoining its groups.

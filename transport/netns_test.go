@@ -300,11 +300,25 @@ func TestNetnsJunkFlood(t *testing.T) {
 	t.Logf("%d datagrams in %v", sent, time.Since(begin).Round(time.Millisecond))
 }
 
+// TestNetnsInterfaceRecovery takes a worker's interface down, its address away and the
+// interface itself away and back. With interface events the worker notices at once
+// although its periodic check is an hour away; without them (the watch cannot be
+// opened) the periodic check notices.
 func TestNetnsInterfaceRecovery(t *testing.T) {
+	t.Run("events", func(t *testing.T) {
+		testInterfaceRecovery(t, Config{Recheck: time.Hour, BackoffMin: 10 * time.Millisecond, BackoffMax: 80 * time.Millisecond})
+	})
+	t.Run("periodic", func(t *testing.T) {
+		openIfWatchFn = func() (*ifWatch, error) { return nil, errors.New("no netlink in this test") }
+		t.Cleanup(func() { openIfWatchFn = openIfWatch })
+		testInterfaceRecovery(t, Config{Recheck: 20 * time.Millisecond, BackoffMin: 10 * time.Millisecond, BackoffMax: 80 * time.Millisecond})
+	})
+}
+
+func testInterfaceRecovery(t *testing.T, fast Config) {
 	a, b := netnstest.New(t, "ra"), netnstest.New(t, "rb")
 	netnstest.Veth(t, a, "va", "10.91.0.1/24", b, "vb", "10.91.0.2/24")
 	const port = 4500
-	fast := Config{Recheck: 20 * time.Millisecond, BackoffMin: 10 * time.Millisecond, BackoffMax: 80 * time.Millisecond}
 
 	statuses := make(chan Status, 64)
 	rxCfg := fast

@@ -25,7 +25,8 @@ const (
 	MaxUDPPayload = 65535 - 20 - 8
 	// DefaultQueueLen is the capacity of the hand-off queue.
 	DefaultQueueLen = 256
-	// DefaultRecheck is how often a worker verifies that its interface is still usable.
+	// DefaultRecheck is how often a worker verifies that its interface is still usable
+	// when it cannot watch the kernel's interface events.
 	DefaultRecheck = time.Second
 	// DefaultBackoffMin and DefaultBackoffMax bound the wait between attempts to
 	// (re)open the socket; the wait doubles after every failed attempt.
@@ -135,7 +136,9 @@ type Config struct {
 	Filter Filter
 	// Tap, if set, sees every datagram received and sent.
 	Tap Tap
-	// Recheck is how often the worker verifies its interface; 0 means DefaultRecheck.
+	// Recheck is how often the worker verifies its interface when it cannot watch the
+	// kernel's interface events (it normally checks on every event); 0 means
+	// DefaultRecheck.
 	Recheck time.Duration
 	// BackoffMin and BackoffMax bound the wait between open attempts; 0 means the
 	// defaults.
@@ -498,17 +501,42 @@ func (w *Worker) detach(s *socket) {
 // Each read takes every datagram already queued, up to the batch's size (recvmmsg);
 // each is handled with its own control messages and stamped with the time of the read.
 func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
-	next := time.Now().Add(w.cfg.Recheck)
-	if err := s.conn.SetReadDeadline(next); err != nil {
-		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
-	}
 	rc, err := s.conn.SyscallConn()
 	if err != nil {
+		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+	}
+	// The interface check runs on every interface event (ifwatch_linux.go), or every
+	// Recheck when the events cannot be watched; a worker on any interface has nothing to
+	// check. A watch event moves the read deadline to now, which ends the read.
+	watching := false
+	var lost atomic.Bool
+	if !s.choice.IsAny() {
+		if iw, err := openIfWatchFn(); err != nil {
+			w.log.Warn("cannot watch interface events; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
+		} else {
+			watching = true
+			defer iw.close()
+			poke := func() { _ = s.conn.SetReadDeadline(time.Now()) }
+			go func() {
+				if err := iw.run(poke); err != nil {
+					w.log.Warn("interface watch failed; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
+					lost.Store(true)
+					poke()
+				}
+			}()
+		}
+	}
+	var next time.Time // the next periodic check; zero: none
+	if !s.choice.IsAny() && !watching {
+		next = time.Now().Add(w.cfg.Recheck)
+	}
+	if err := s.conn.SetReadDeadline(next); err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
 	for {
 		n, err := bt.read(rc)
 		now := time.Now()
+		due := !next.IsZero() && !now.Before(next)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -516,6 +544,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
 			}
+			due = due || watching // an interface event
 		} else {
 			stamp := now
 			if w.cfg.Now != nil {
@@ -526,14 +555,23 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 				w.handle(s, buf, size, oob, flags, src, stamp)
 			}
 		}
-		if !now.Before(next) {
-			if err := s.choice.check(); err != nil {
-				return err
-			}
+		if !due {
+			continue
+		}
+		if watching && lost.Load() {
+			watching = false
+		}
+		next = time.Time{}
+		if !watching {
 			next = now.Add(w.cfg.Recheck)
-			if err := s.conn.SetReadDeadline(next); err != nil {
-				return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
-			}
+		}
+		// The deadline moves before the check, so an event during the check wakes the
+		// worker again rather than being lost.
+		if err := s.conn.SetReadDeadline(next); err != nil {
+			return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+		}
+		if err := s.choice.check(); err != nil {
+			return err
 		}
 	}
 }

@@ -1,0 +1,86 @@
+package transport
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Interface watch. A worker bound to one interface must notice when that interface goes
+// down, loses its address or is re-created. Rather than asking the kernel for every
+// interface and address once per Config.Recheck (a wake-up and a netlink dump per
+// worker per second on an idle robot), the worker subscribes to the kernel's link and
+// IPv4 address events on a netlink socket of its own, opened on the worker's goroutine
+// (so in the worker's network namespace). Any event, or a lost event (ENOBUFS), makes
+// the worker check its interface at once; nothing wakes it while the interfaces stay as
+// they are. A worker that cannot open the watch checks every Config.Recheck instead.
+
+// ifWatch is one netlink route socket subscribed to link and IPv4 address changes.
+type ifWatch struct {
+	f  *os.File
+	rc syscall.RawConn
+}
+
+// openIfWatchFn is openIfWatch; tests replace it to take the periodic path.
+var openIfWatchFn = openIfWatch
+
+// openIfWatch subscribes to the kernel's link and IPv4 address events.
+func openIfWatch() (*ifWatch, error) {
+	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, unix.NETLINK_ROUTE)
+	if err != nil {
+		return nil, os.NewSyscallError("socket", err)
+	}
+	sa := &unix.SockaddrNetlink{Family: unix.AF_NETLINK, Groups: unix.RTMGRP_LINK | unix.RTMGRP_IPV4_IFADDR}
+	if err := unix.Bind(fd, sa); err != nil {
+		unix.Close(fd)
+		return nil, os.NewSyscallError("bind", err)
+	}
+	// A nonblocking descriptor: os.NewFile registers it with the netpoller.
+	f := os.NewFile(uintptr(fd), "netlink-route")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &ifWatch{f: f, rc: rc}, nil
+}
+
+// run calls changed after every batch of events until the watch is closed (then it
+// returns nil) or its socket fails (then it returns the error, without calling changed).
+func (w *ifWatch) run(changed func()) error {
+	buf := make([]byte, 8192)
+	var rerr unix.Errno
+	read := func(fd uintptr) bool {
+		for {
+			// The contents do not matter: any change, or a lost one, means check.
+			_, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)),
+				unix.MSG_DONTWAIT, 0, 0)
+			switch e {
+			case unix.EINTR:
+				continue
+			case unix.EAGAIN:
+				return false
+			}
+			rerr = e
+			return true
+		}
+	}
+	for {
+		if err := w.rc.Read(read); err != nil {
+			if errors.Is(err, os.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		if rerr != 0 && rerr != unix.ENOBUFS {
+			return os.NewSyscallError("recvfrom", rerr)
+		}
+		changed()
+	}
+}
+
+// close ends run.
+func (w *ifWatch) close() { w.f.Close() }
