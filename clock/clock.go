@@ -33,12 +33,64 @@ type wallClock struct{}
 
 func (wallClock) Now() time.Time { return time.Now() }
 
-func (wallClock) NewTicker(d time.Duration) Ticker { return wallTicker{time.NewTicker(d)} }
+// NewTicker returns a ticker on the system clock whose ticks fall on the whole
+// multiples of d since the Unix epoch: the first comes within d, and every ticker of the
+// process with the same period (or one dividing it: 0.5 s and 1 s) ticks at the same
+// instants. Periodic work of all components thus shares its wake-ups (GCInfo,
+// return packets, diagnostics), which on an idle robot cost more than the work itself.
+func (wallClock) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive interval for NewTicker")
+	}
+	t := &wallTicker{c: make(chan time.Time, 1), d: d}
+	t.mu.Lock()
+	t.t = time.AfterFunc(untilGrid(time.Now(), d), t.fire)
+	t.mu.Unlock()
+	return t
+}
 
-type wallTicker struct{ t *time.Ticker }
+// untilGrid returns the wait from now to the next whole multiple of d since the Unix
+// epoch, in (0, d].
+func untilGrid(now time.Time, d time.Duration) time.Duration {
+	rem := time.Duration(now.UnixNano() % int64(d))
+	if rem < 0 {
+		rem += d
+	}
+	return d - rem
+}
 
-func (w wallTicker) C() <-chan time.Time { return w.t.C }
-func (w wallTicker) Stop()               { w.t.Stop() }
+// wallTicker is the system clock's ticker: a timer re-armed for the next grid instant
+// at every tick. Like time.Ticker it drops ticks for a slow receiver.
+type wallTicker struct {
+	c       chan time.Time
+	d       time.Duration
+	mu      sync.Mutex // guards t and stopped; held while a tick is delivered
+	t       *time.Timer
+	stopped bool
+}
+
+func (w *wallTicker) fire() {
+	now := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	select {
+	case w.c <- now:
+	default: // receiver is slow: drop, as time.Ticker does
+	}
+	w.t.Reset(untilGrid(now, w.d))
+}
+
+func (w *wallTicker) C() <-chan time.Time { return w.c }
+
+func (w *wallTicker) Stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	w.t.Stop()
+}
 
 // Manual is a clock whose time only moves when Set or Advance is called: the
 // simulation time received on /clock, or a test's fake time. Its zero value reads

@@ -47,7 +47,7 @@ func (c *ROSClock) setSimTime(t time.Time) { c.sim.Set(t) }
 func (c *ROSClock) NewTicker(d time.Duration) Ticker {
 	t := &rosTicker{
 		c:    make(chan time.Time, 1),
-		wall: time.NewTicker(d),
+		wall: clock.Wall.NewTicker(d), // on the shared grid: see clock.Wall
 		sim:  c.sim.NewTicker(d),
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
@@ -58,7 +58,7 @@ func (c *ROSClock) NewTicker(d time.Duration) Ticker {
 
 type rosTicker struct {
 	c        chan time.Time
-	wall     *time.Ticker
+	wall     Ticker
 	sim      Ticker
 	stop     chan struct{}
 	done     chan struct{}
@@ -70,7 +70,7 @@ func (t *rosTicker) run(useSim *atomic.Bool, offset time.Duration) {
 	for {
 		var now time.Time
 		select {
-		case now = <-t.wall.C:
+		case now = <-t.wall.C():
 			if useSim.Load() {
 				continue
 			}

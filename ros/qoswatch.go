@@ -3,6 +3,8 @@ package ros
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
 )
 
 // qosCheckPeriod is how often a node looks for publishers its subscriptions refused.
@@ -18,13 +20,13 @@ type qosChecker interface {
 // best-effort publisher, transient-local asked of a volatile one, ...), as rclcpp
 // nodes do: such a pair silently exchanges nothing otherwise.
 func (n *Node) watchQoS() {
-	t := time.NewTicker(qosCheckPeriod)
+	t := clock.Wall.NewTicker(qosCheckPeriod) // shares its wake-ups with the node's 1 s work
 	defer t.Stop()
 	for {
 		select {
 		case <-n.ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		n.mu.Lock()
 		var checks []qosChecker
