@@ -18,6 +18,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/procs"
 )
 
 // command is one subcommand of the dnetwork binary.
@@ -40,10 +42,20 @@ func register(c *command) {
 }
 
 func main() {
+	if runsNodes(os.Args[1:]) {
+		procs.Apply(procs.Node)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := dispatch(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// runsNodes reports whether the command line runs dnetwork nodes (node, sim, or ROS
+// arguments alone), whose Go code runs on procs.Node processors unless GOMAXPROCS says
+// otherwise.
+func runsNodes(args []string) bool {
+	return len(args) > 0 && (args[0] == "node" || args[0] == "sim" || args[0] == "--ros-args")
 }
 
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

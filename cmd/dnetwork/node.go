@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
-	"github.com/robocup-dnetwork/dnetwork/internal/procs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
@@ -89,7 +89,6 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return exitOK
 	}
 
-	nprocs, fromEnv := procs.Apply(procs.Node)
 	rn, err := ros.NewNode(ctx, st.Name, st.Namespace, ros.NodeOptions{
 		Args: rosArgs, Params: st.Store, Getenv: nodeEnv, LogOutput: stderr,
 	})
@@ -101,11 +100,7 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	for _, w := range st.Warnings {
 		rn.Logger().Warnf("%s", w)
 	}
-	if fromEnv {
-		rn.Logger().Infof("Go code runs on %d processor(s), as GOMAXPROCS says", nprocs)
-	} else {
-		rn.Logger().Infof("Go code runs on %d processor(s); set GOMAXPROCS to change that", nprocs)
-	}
+	rn.Logger().Infof("Go code runs on %d processor(s); the GOMAXPROCS environment variable sets another number", runtime.GOMAXPROCS(0))
 	if err := node.Run(ctx, rn, st.Config); err != nil {
 		fmt.Fprintf(stderr, "dnetwork node: %v\n", err)
 		if errors.Is(err, node.ErrConfig) {

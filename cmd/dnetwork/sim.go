@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -194,8 +195,8 @@ func runSim(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	done := make(chan error, 1)
 	go func() { done <- sim.Run(ctx) }()
 
-	fmt.Fprintf(stdout, "dnetwork sim: %d robots of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d\n",
-		c.Robots, c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain)
+	fmt.Fprintf(stdout, "dnetwork sim: %d robots of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d; Go on %d processor(s) (GOMAXPROCS)\n",
+		c.Robots, c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain, runtime.GOMAXPROCS(0))
 	up, upCancel := context.WithTimeout(ctx, simUpTimeout)
 	err = sim.WaitUp(up)
 	upCancel()
