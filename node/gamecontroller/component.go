@@ -275,15 +275,17 @@ func (c *Component) handle(d transport.Datagram) {
 	if multiple {
 		c.warnMultiple(now)
 	}
+	// GCInfo first: it is what behaviour reacts to, and GameControlData (every team and
+	// robot) takes longer to encode and write.
+	if publishInfo {
+		c.publish(now, func() error { return c.infoPub.Publish(&c.infoMsg) }, &c.s.infoPublished)
+	}
 	if dataChanged {
 		if d.Src != c.srcAddr || c.srcText == "" {
 			c.srcAddr, c.srcText = d.Src, d.Src.String()
 		}
 		fillGameControlData(&c.dataMsg, p, c.srcText, now)
 		c.publish(now, func() error { return c.dataPub.Publish(&c.dataMsg) }, &c.s.dataPublished)
-	}
-	if publishInfo {
-		c.publish(now, func() error { return c.infoPub.Publish(&c.infoMsg) }, &c.s.infoPublished)
 	}
 }
 
