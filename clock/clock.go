@@ -20,7 +20,10 @@ type Clock interface {
 // Ticker delivers ticks of a Clock. Like time.Ticker it drops ticks for a slow
 // receiver, and it never fires after Stop returns.
 type Ticker interface {
-	// C returns the channel the ticks arrive on; each carries the clock's time.
+	// C returns the channel the next tick arrives on; each carries the clock's time.
+	// The channel may change between ticks (the system clock's first tick comes on a
+	// channel of its own), so receivers call C for every receive, as in
+	// `case now := <-tk.C():`.
 	C() <-chan time.Time
 	// Stop turns the ticker off.
 	Stop()
@@ -42,11 +45,11 @@ func (wallClock) NewTicker(d time.Duration) Ticker {
 	if d <= 0 {
 		panic("clock: non-positive interval for NewTicker")
 	}
-	t := &wallTicker{c: make(chan time.Time, 1), d: d}
-	t.mu.Lock()
-	t.t = time.AfterFunc(untilGrid(time.Now(), d), t.fire)
-	t.mu.Unlock()
-	return t
+	w := &wallTicker{first: make(chan time.Time, 1), d: d}
+	w.mu.Lock()
+	w.start = time.AfterFunc(untilGrid(time.Now(), d), w.begin)
+	w.mu.Unlock()
+	return w
 }
 
 // untilGrid returns the wait from now to the next whole multiple of d since the Unix
@@ -59,37 +62,49 @@ func untilGrid(now time.Time, d time.Duration) time.Duration {
 	return d - rem
 }
 
-// wallTicker is the system clock's ticker: a timer re-armed for the next grid instant
-// at every tick. Like time.Ticker it drops ticks for a slow receiver.
+// wallTicker is the system clock's ticker. A timer fires once at the first grid
+// instant: it delivers that tick on first and starts a time.Ticker there, whose ticks
+// then fall on the grid. C returns first until its tick is taken, then the
+// time.Ticker's channel, so a tick costs no more than a time.Ticker's.
 type wallTicker struct {
-	c       chan time.Time
 	d       time.Duration
-	mu      sync.Mutex // guards t and stopped; held while a tick is delivered
-	t       *time.Timer
+	first   chan time.Time
+	mu      sync.Mutex // guards the fields below
+	start   *time.Timer
+	t       *time.Ticker // nil until the first grid instant
 	stopped bool
 }
 
-func (w *wallTicker) fire() {
+func (w *wallTicker) begin() {
 	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stopped {
 		return
 	}
-	select {
-	case w.c <- now:
-	default: // receiver is slow: drop, as time.Ticker does
-	}
-	w.t.Reset(untilGrid(now, w.d))
+	w.t = time.NewTicker(w.d)
+	w.first <- now // the only send, into a free slot
 }
 
-func (w *wallTicker) C() <-chan time.Time { return w.c }
+// C returns the channel the next tick comes on. A receiver calls C for every tick (in
+// its select), as with every Ticker of this package.
+func (w *wallTicker) C() <-chan time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.t == nil || len(w.first) > 0 {
+		return w.first
+	}
+	return w.t.C
+}
 
 func (w *wallTicker) Stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.stopped = true
-	w.t.Stop()
+	w.start.Stop()
+	if w.t != nil {
+		w.t.Stop()
+	}
 }
 
 // Manual is a clock whose time only moves when Set or Advance is called: the
