@@ -11,7 +11,11 @@
 // calling Run) owns the socket and does all socket and interface work. Reads are
 // batched: one recvmmsg takes every datagram already queued on the socket (up to 32, and
 // at most 256 KiB of buffers), each with its own source, destination, interface and
-// kernel drop count, all stamped with the time of the read. Each datagram is
+// kernel drop count, all stamped with the time of the read. Reads (recvmmsg with
+// MSG_DONTWAIT) and sends (sendto with MSG_DONTWAIT) are raw system calls on the
+// nonblocking socket: they never block, so they skip Go's system-call path, which would
+// hand the goroutine's processor to another thread and wake the scheduler's monitor
+// thread; waiting for data or room is left to the netpoller. Each datagram is
 // stamped, classified and, unless the [Filter] rejects it, copied into the bounded queue
 // returned by [Worker.Datagrams]. The reader never waits for the consumer: when the
 // queue is full the datagram is dropped and counted. A bad datagram never ends the loop.

@@ -30,7 +30,10 @@
 // on that goroutine. No goroutine ever blocks inside a C call: a thread parked in cgo
 // keeps the Go runtime's sysmon thread polling every 20 µs, which on a small machine
 // cost more CPU than the node's own work. Busy polling would starve Cyclone's receive
-// threads; listener callbacks into Go would run Go code on them. The eventfd is closed
+// threads; listener callbacks into Go would run Go code on them. The goroutine reads
+// the eventfd with a raw, nonblocking read(2), which does not enter Go's system-call
+// path: it neither hands its processor to another thread nor wakes sysmon from its
+// sleep, as every cgo call does. The eventfd is closed
 // only after the reader is deleted (Cyclone waits for running listeners then), so the
 // listener never writes to a reused descriptor.
 //
