@@ -170,22 +170,26 @@ type spec struct {
 	robotFormat robotFormat
 }
 
-// robotFormat selects a specialised player loop; robotGeneric reads the offsets above.
+// robotFormat selects a player loop; robotGeneric reads the offsets above one robot at a
+// time, the others read several robots per word.
 type robotFormat uint8
 
 const (
 	robotGeneric robotFormat = iota
-	robotHSL20
-	robotHL688
+	robotSPL20               // 20 robots of 2 bytes: penalty, secsTillUnpenalised
+	robotHSL20               // 20 robots of 3 bytes: penalty, secsTillUnpenalised, cautions
+	robotHL688               // 11 robots and a coach of 6 bytes: penalty, secs, warnings, yellow, red, goalkeeper
 )
 
 func init() {
 	for i := range specs {
 		s := &specs[i]
 		switch {
-		case s.robotSize == RobotSizeHSL20 && s.warnOff < 0 && s.yellowOff == 2 && s.redOff < 0 && s.goalieOff < 0:
+		case s.players == MaxPlayers && s.robotSize == RobotSizeSPL && s.warnOff < 0 && s.yellowOff < 0 && s.redOff < 0 && s.goalieOff < 0:
+			s.robotFormat = robotSPL20
+		case s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && s.warnOff < 0 && s.yellowOff == 2 && s.redOff < 0 && s.goalieOff < 0:
 			s.robotFormat = robotHSL20
-		case s.robotSize == RobotSizeHL688 && s.warnOff == 2 && s.yellowOff == 3 && s.redOff == 4 && s.goalieOff == 5:
+		case s.players == MaxPlayersHL && s.robotSize == RobotSizeHL688 && s.warnOff == 2 && s.yellowOff == 3 && s.redOff == 4 && s.goalieOff == 5:
 			s.robotFormat = robotHL688
 		}
 		for p := range s.undefined {
