@@ -140,13 +140,10 @@ func (t *TeamInfo) decodeHead12(h *[teamHeadSize12]byte) {
 }
 
 func (t *TeamInfo) decodeHead15(h *[teamHeadSize15]byte) {
-	t.TeamNumber = h[0]
-	t.FieldPlayerColour = TeamColour(h[1])
-	t.GoalkeeperColour = TeamColour(h[2])
-	t.Goalkeeper = h[3]
-	t.Score = h[4]
-	t.PenaltyShot = h[5]
-	t.SingleShots = binary.LittleEndian.Uint16(h[6:])
+	w := binary.LittleEndian.Uint64(h[:8])
+	t.TeamNumber, t.FieldPlayerColour, t.GoalkeeperColour = uint8(w), TeamColour(w>>8), TeamColour(w>>16)
+	t.Goalkeeper, t.Score, t.PenaltyShot = uint8(w>>24), uint8(w>>32), uint8(w>>40)
+	t.SingleShots = uint16(w >> 48)
 	t.MessageBudget = binary.LittleEndian.Uint16(h[8:])
 }
 
