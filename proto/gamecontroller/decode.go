@@ -41,12 +41,12 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 	} else {
 		bad = p.decodeSPL((*[offTeams]byte)(b), s)
 	}
-	switch s.robotFormat {
-	case robotSPL20:
+	switch s.shape {
+	case shapeSPL20:
 		bad |= p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
-	case robotHSL20:
+	case shapeHSL20:
 		bad |= p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
-	case robotHL688:
+	case shapeHL688:
 		bad |= p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
 	default:
 		for t := range p.Teams {
@@ -139,6 +139,8 @@ func (t *TeamInfo) decodeHead12(h *[teamHeadSize12]byte) {
 	t.SingleShots = binary.LittleEndian.Uint16(h[4:])
 }
 
+// decodeHead15 reads the head of SPL v15 on and HSL. TeamInfo declares these fields in
+// wire order, so the first eight bytes are stored as one word.
 func (t *TeamInfo) decodeHead15(h *[teamHeadSize15]byte) {
 	w := binary.LittleEndian.Uint64(h[:8])
 	t.TeamNumber, t.FieldPlayerColour, t.GoalkeeperColour = uint8(w), TeamColour(w>>8), TeamColour(w>>16)
@@ -209,8 +211,9 @@ func decodeRobots(dst []RobotInfo, b []byte, s *spec) uint8 {
 	return bad
 }
 
-// The layouts still in use have decoders of their own below: fixed offsets into arrays
-// of the exact size, so no bounds are checked per field, and several robots per round.
+// The layouts of the current GameControllers (SPL v15 … v18, HSL v20, HL 688 B) have
+// team decoders of their own below, chosen by spec.shape: fixed offsets into arrays of
+// the exact size, so no bound is checked per field, and several robots per round.
 
 // decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet).
 func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
@@ -320,7 +323,8 @@ func (r *RobotInfo) decodeHL688(b *[RobotSizeHL688]byte, undefined *[256]uint8) 
 }
 
 // rangeError returns the error for the first field of b, in wire order, that is out of
-// range. It runs only after the decoder found one.
+// range. UnmarshalBinary calls it only after its flag said that there is one; that the
+// two agree on every field is what TestDecodeMatchesReference checks.
 func (s *spec) rangeError(b []byte) error {
 	if s.family == FamilyHL {
 		if st := State(b[hlOffState]); st > s.maxState {
@@ -381,7 +385,7 @@ func (s *spec) robotError(b []byte, ti, i int) error {
 }
 
 // validPenalty reports whether the layout defines p, from a byte table rather than the
-// name table: it runs for every robot of every packet.
+// name table.
 func validPenalty(s *spec, p Penalty) bool { return s.undefined[p] == 0 }
 
 func robotField(ti, i int, name string) string {

@@ -277,3 +277,23 @@ func TestDecodeMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeReference: the decoder and the reference decoder agree on every input.
+func FuzzDecodeReference(f *testing.F) {
+	addControlSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameResult(t, "fuzz input", b)
+	})
+}
+
+// TestShapes: the layouts of the current GameControllers get their decoders of fixed
+// offsets; every other layout is read from the offsets of its spec.
+func TestShapes(t *testing.T) {
+	want := map[Layout]shape{LayoutSPL15: shapeSPL20, LayoutSPL16: shapeSPL20, LayoutSPL17: shapeSPL20,
+		LayoutSPL18: shapeSPL20, LayoutHSL20: shapeHSL20, LayoutHL688: shapeHL688}
+	for _, l := range Layouts() {
+		if got := specs[l].shape; got != want[l] {
+			t.Errorf("%s: shape %d, want %d", l, got, want[l])
+		}
+	}
+}
