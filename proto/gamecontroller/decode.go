@@ -76,52 +76,57 @@ func failed(c bool) uint8 {
 }
 
 // decodeHL reads the HL header and returns nonzero when a checked field is out of range.
+// The checked bytes are kept in locals: a check that read them back from p would wait
+// for the store.
 func (p *Packet) decodeHL(b *[hlOffTeams]byte, s *spec) uint8 {
+	state, firstHalf, raw := b[hlOffState], b[hlOffFirstHalf], b[hlOffSecondaryState]
 	p.PacketNumber = b[hlOffPacketNumber]
 	p.PlayersPerTeam = b[hlOffPlayersPerTeam]
 	p.GameType = b[hlOffGameType]
-	p.State = State(b[hlOffState])
-	p.FirstHalf = b[hlOffFirstHalf] == 1
+	p.State = State(state)
+	p.FirstHalf = firstHalf == 1
 	p.KickingTeam = b[hlOffKickOffTeam]
-	p.SetPlayRaw = b[hlOffSecondaryState]
+	p.SetPlayRaw = raw
 	p.SecondaryStateInfo = [4]uint8(b[hlOffSecStateInfo:])
 	p.DropInTeam = b[hlOffDropInTeam]
 	p.DropInTime = int16(binary.LittleEndian.Uint16(b[hlOffDropInTime:]))
 	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecsRemaining:])))
 	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecondaryTime:])))
-	if int(p.SetPlayRaw) < len(s.setPlays) {
-		w := &s.setPlays[p.SetPlayRaw]
+	if int(raw) < len(s.setPlays) {
+		w := &s.setPlays[raw]
 		p.GamePhase, p.SetPlay = w.phase, w.play
 	}
-	return failed(p.State > s.maxState) | b[hlOffFirstHalf]>>1 | failed(int(p.SetPlayRaw) >= len(s.setPlays))
+	return failed(State(state) > s.maxState) | firstHalf>>1 | failed(int(raw) >= len(s.setPlays))
 }
 
 // decodeSPL reads the SPL or HSL header and returns nonzero when a checked field is out
-// of range.
+// of range. The checked bytes are kept in locals, as in decodeHL.
 func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
+	phase, state, raw, firstHalf := b[offGamePhase], b[offState], b[offSetPlay], b[offFirstHalf]
 	p.PacketNumber = b[offPacketNumber]
 	p.PlayersPerTeam = b[offPlayersPerTeam]
 	var bad uint8
 	if s.family == FamilyHSL {
+		stopped := b[offCompType]
 		p.CompetitionType = b[offCompPhase]
-		p.Stopped = b[offCompType] == 1
-		bad = b[offCompType] >> 1
+		p.Stopped = stopped == 1
+		bad = stopped >> 1
 	} else {
 		p.CompetitionPhase = b[offCompPhase]
 		p.CompetitionType = b[offCompType]
 	}
-	p.GamePhase = GamePhase(b[offGamePhase])
-	p.State = State(b[offState])
-	p.SetPlayRaw = b[offSetPlay]
-	p.FirstHalf = b[offFirstHalf] == 1
+	p.GamePhase = GamePhase(phase)
+	p.State = State(state)
+	p.SetPlayRaw = raw
+	p.FirstHalf = firstHalf == 1
 	p.KickingTeam = b[offKickingTeam]
 	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[offSecsRemaining:])))
 	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[offSecondaryTime:])))
-	if int(p.SetPlayRaw) < len(s.setPlays) {
-		p.SetPlay = s.setPlays[p.SetPlayRaw].play
+	if int(raw) < len(s.setPlays) {
+		p.SetPlay = s.setPlays[raw].play
 	}
-	return bad | b[offFirstHalf]>>1 | failed(p.GamePhase > maxGamePhase) | failed(p.State > s.maxState) |
-		failed(int(p.SetPlayRaw) >= len(s.setPlays))
+	return bad | firstHalf>>1 | failed(GamePhase(phase) > maxGamePhase) | failed(State(state) > s.maxState) |
+		failed(int(raw) >= len(s.setPlays))
 }
 
 // Team heads: the TeamInfo fields before the coach (HL) or players[] (SPL, HSL).
