@@ -180,7 +180,7 @@ func (t *TeamInfo) decode(b []byte, s *spec) uint8 {
 	case teamSPL15:
 		t.decodeHead15((*[teamHeadSize15]byte)(b))
 	}
-	if s.robotSize == RobotSizeSPL {
+	if s.robotSize == RobotSizeSPL && s.players >= 4 {
 		return bad | decodeSPLRobots(t.Players[:s.players], b[s.playersOff:], &s.undefined)
 	}
 	return bad | decodeRobots(t.Players[:s.players], b[s.playersOff:], s)
