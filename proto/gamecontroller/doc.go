@@ -55,7 +55,10 @@
 // and the HL goalkeeper flag. Informational fields (team numbers, colours, competition
 // and game types, counters, times, secondaryStateInfo) pass through unchecked, so a newer
 // GameController with a new competition type still works. Packet.UnmarshalBinary lists
-// the exact rules.
+// the exact rules. Decoding does not allocate: SPL v15 … v18, HSL v20 and HL 688 B are
+// read at fixed offsets, several robots per word, the other layouts from the offsets of
+// their layout table, and the range checks of a packet fold into one flag; the field an
+// error names is looked for only once that flag is set.
 //
 // # Return packets
 //

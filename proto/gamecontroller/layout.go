@@ -166,28 +166,43 @@ type spec struct {
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
 	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
-	// robotFormat names a RobotInfo layout with a decoding loop of its own (init).
-	robotFormat robotFormat
+	// shape selects a decoder with the offsets of the layout built in (init).
+	shape shape
 }
 
-// robotFormat selects a specialised player loop; robotGeneric reads the offsets above.
-type robotFormat uint8
+// shape names a layout whose teams have a decoder of fixed offsets: those of the current
+// GameControllers. shapeGeneric reads the offsets of the spec one robot at a time.
+type shape uint8
 
 const (
-	robotGeneric robotFormat = iota
-	robotHSL20
-	robotHL688
+	shapeGeneric shape = iota
+	shapeSPL20         // SPL v15 … v18: 10-byte team head, 20 robots of 2 bytes
+	shapeHSL20         // HSL v20: 10-byte team head, 20 robots of 3 bytes (cautions)
+	shapeHL688         // HL 688 B: coach block, coach and 11 robots of 6 bytes
 )
+
+// shapeOf returns the shape of s when s has exactly the offsets its decoder builds in.
+func shapeOf(s *spec) shape {
+	robot := [4]int{s.warnOff, s.yellowOff, s.redOff, s.goalieOff}
+	switch {
+	case s.family == FamilySPL && s.size == SizeSPL15 && s.team == teamSPL15 && s.teamSize == TeamSizeSPL15 &&
+		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeSPL && robot == [4]int{-1, -1, -1, -1}:
+		return shapeSPL20
+	case s.family == FamilyHSL && s.size == SizeHSL20 && s.team == teamSPL15 && s.teamSize == TeamSizeHSL20 &&
+		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1}:
+		return shapeHSL20
+	case s.family == FamilyHL && s.size == SizeHL688 && s.team == teamHL && s.teamSize == TeamSizeHL688 &&
+		s.playersOff == hlTeamOffCoach+RobotSizeHL688 && s.players == MaxPlayersHL && s.robotSize == RobotSizeHL688 &&
+		robot == [4]int{2, 3, 4, 5}:
+		return shapeHL688
+	}
+	return shapeGeneric
+}
 
 func init() {
 	for i := range specs {
 		s := &specs[i]
-		switch {
-		case s.robotSize == RobotSizeHSL20 && s.warnOff < 0 && s.yellowOff == 2 && s.redOff < 0 && s.goalieOff < 0:
-			s.robotFormat = robotHSL20
-		case s.robotSize == RobotSizeHL688 && s.warnOff == 2 && s.yellowOff == 3 && s.redOff == 4 && s.goalieOff == 5:
-			s.robotFormat = robotHL688
-		}
+		s.shape = shapeOf(s)
 		for p := range s.undefined {
 			if p >= len(s.penalties) || s.penalties[p] == "" {
 				s.undefined[p] = 1

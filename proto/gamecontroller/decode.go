@@ -1,0 +1,409 @@
+package gamecontroller
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+)
+
+// Decode decodes b into p; see UnmarshalBinary.
+func Decode(b []byte, p *Packet) error { return p.UnmarshalBinary(b) }
+
+// UnmarshalBinary decodes a control packet of any layout. The layout is recognised from
+// header, version and length (see Identify); then the range-checked fields are checked:
+//
+//   - state: 0..4, plus 5 in SPL v17/v18;
+//   - gamePhase (SPL, HSL): 0..3;
+//   - setPlay / secondaryState: the values the layout defines (HL 0..9, SPL v12 0..4,
+//     SPL v13+ 0..5, HSL 0..6);
+//   - every penalty (HL also the coach's): the codes the layout defines;
+//   - firstHalf, HSL stopped and the HL goalkeeper flag: 0 or 1.
+//
+// All other fields (team numbers, colours, competition phase/type, game type, times,
+// counters, kicking team, secondaryStateInfo) are passed through unchecked.
+// Decoding into a reused Packet does not allocate. On error p is zeroed.
+//
+// The decoder reads every field once at a fixed offset and folds all range checks into
+// one flag; only when the flag is set does rangeError walk the packet again, in wire
+// order, to name the first field out of range.
+func (p *Packet) UnmarshalBinary(b []byte) error {
+	kind, l, err := Classify(b)
+	if err != nil {
+		*p = Packet{}
+		return identifyDetail(b, err)
+	}
+	s := &specs[l]
+	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	p.Header, p.Layout = kind, l
+	var bad uint8
+	if s.family == FamilyHL {
+		bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
+	} else {
+		bad = p.decodeSPL((*[offTeams]byte)(b), s)
+	}
+	switch s.shape {
+	case shapeSPL20:
+		bad |= p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
+	case shapeHSL20:
+		bad |= p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
+	case shapeHL688:
+		bad |= p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
+	default:
+		for t := range p.Teams {
+			bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
+		}
+	}
+	if bad != 0 {
+		*p = Packet{}
+		return s.rangeError(b)
+	}
+	return nil
+}
+
+func (s *spec) teamOff(t int) int {
+	if s.family == FamilyHL {
+		return hlOffTeams + t*s.teamSize
+	}
+	return offTeams + t*s.teamSize
+}
+
+// failed is 1 when the range check c fails, for or-ing into a decoder's bad flag.
+func failed(c bool) uint8 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// decodeHL reads the HL header and returns nonzero when a checked field is out of range.
+// The checked bytes are kept in locals: a check that read them back from p would wait
+// for the store.
+func (p *Packet) decodeHL(b *[hlOffTeams]byte, s *spec) uint8 {
+	state, firstHalf, raw := b[hlOffState], b[hlOffFirstHalf], b[hlOffSecondaryState]
+	p.PacketNumber = b[hlOffPacketNumber]
+	p.PlayersPerTeam = b[hlOffPlayersPerTeam]
+	p.GameType = b[hlOffGameType]
+	p.State = State(state)
+	p.FirstHalf = firstHalf == 1
+	p.KickingTeam = b[hlOffKickOffTeam]
+	p.SetPlayRaw = raw
+	p.SecondaryStateInfo = [4]uint8(b[hlOffSecStateInfo:])
+	p.DropInTeam = b[hlOffDropInTeam]
+	p.DropInTime = int16(binary.LittleEndian.Uint16(b[hlOffDropInTime:]))
+	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecsRemaining:])))
+	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[hlOffSecondaryTime:])))
+	if int(raw) < len(s.setPlays) {
+		w := &s.setPlays[raw]
+		p.GamePhase, p.SetPlay = w.phase, w.play
+	}
+	return failed(State(state) > s.maxState) | firstHalf>>1 | failed(int(raw) >= len(s.setPlays))
+}
+
+// decodeSPL reads the SPL or HSL header and returns nonzero when a checked field is out
+// of range. The checked bytes are kept in locals, as in decodeHL.
+func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
+	phase, state, raw, firstHalf := b[offGamePhase], b[offState], b[offSetPlay], b[offFirstHalf]
+	p.PacketNumber = b[offPacketNumber]
+	p.PlayersPerTeam = b[offPlayersPerTeam]
+	var bad uint8
+	if s.family == FamilyHSL {
+		stopped := b[offCompType]
+		p.CompetitionType = b[offCompPhase]
+		p.Stopped = stopped == 1
+		bad = stopped >> 1
+	} else {
+		p.CompetitionPhase = b[offCompPhase]
+		p.CompetitionType = b[offCompType]
+	}
+	p.GamePhase = GamePhase(phase)
+	p.State = State(state)
+	p.SetPlayRaw = raw
+	p.FirstHalf = firstHalf == 1
+	p.KickingTeam = b[offKickingTeam]
+	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[offSecsRemaining:])))
+	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[offSecondaryTime:])))
+	if int(raw) < len(s.setPlays) {
+		p.SetPlay = s.setPlays[raw].play
+	}
+	return bad | firstHalf>>1 | failed(GamePhase(phase) > maxGamePhase) | failed(State(state) > s.maxState) |
+		failed(int(raw) >= len(s.setPlays))
+}
+
+// Team heads: the TeamInfo fields before the coach (HL) or players[] (SPL, HSL).
+const (
+	teamHeadSize12 = 6  // HL, SPL v12, v13: number, colour, score, penaltyShot, singleShots
+	teamHeadSize14 = 8  // SPL v14: … + messageBudget
+	teamHeadSize15 = 10 // SPL v15 on, HSL: number, colours, goalkeeper, score, penaltyShot, singleShots, messageBudget
+)
+
+func (t *TeamInfo) decodeHead12(h *[teamHeadSize12]byte) {
+	t.TeamNumber = h[0]
+	t.FieldPlayerColour = TeamColour(h[1])
+	t.Score = h[2]
+	t.PenaltyShot = h[3]
+	t.SingleShots = binary.LittleEndian.Uint16(h[4:])
+}
+
+// decodeHead15 reads the head of SPL v15 on and HSL. TeamInfo declares these fields in
+// wire order, so the first eight bytes are stored as one word.
+func (t *TeamInfo) decodeHead15(h *[teamHeadSize15]byte) {
+	w := binary.LittleEndian.Uint64(h[:8])
+	t.TeamNumber, t.FieldPlayerColour, t.GoalkeeperColour = uint8(w), TeamColour(w>>8), TeamColour(w>>16)
+	t.Goalkeeper, t.Score, t.PenaltyShot = uint8(w>>24), uint8(w>>32), uint8(w>>40)
+	t.SingleShots = uint16(w >> 48)
+	t.MessageBudget = binary.LittleEndian.Uint16(h[8:])
+}
+
+// decodeCoachHL reads the HL coach block: sequence, message and RobotInfo (b starts at
+// the coach sequence; the RobotInfo is decoded by the caller).
+func (t *TeamInfo) decodeCoachHL(b *[hlTeamOffCoach - hlTeamOffCoachSeq]byte) {
+	t.CoachSequence = b[0]
+	t.CoachMessage = [CoachMsgSize]uint8(b[1:])
+}
+
+// decode reads one TeamInfo of any layout (b is exactly the team's block) from the
+// offsets of s and returns nonzero when a penalty or goalkeeper flag is out of range.
+func (t *TeamInfo) decode(b []byte, s *spec) uint8 {
+	var bad uint8
+	switch s.team {
+	case teamHL:
+		t.decodeHead12((*[teamHeadSize12]byte)(b))
+		t.decodeCoachHL((*[hlTeamOffCoach - hlTeamOffCoachSeq]byte)(b[hlTeamOffCoachSeq:]))
+		var coach [1]RobotInfo
+		bad = decodeRobots(coach[:], b[hlTeamOffCoach:], s)
+		t.Coach = coach[0]
+	case teamSPL12:
+		t.decodeHead12((*[teamHeadSize12]byte)(b))
+	case teamSPL14:
+		t.decodeHead12((*[teamHeadSize12]byte)(b))
+		t.MessageBudget = binary.LittleEndian.Uint16(b[teamHeadSize12:teamHeadSize14])
+	case teamSPL15:
+		t.decodeHead15((*[teamHeadSize15]byte)(b))
+	}
+	if s.robotSize == RobotSizeSPL && s.players >= 4 {
+		return bad | decodeSPLRobots(t.Players[:s.players], b[s.playersOff:], &s.undefined)
+	}
+	return bad | decodeRobots(t.Players[:s.players], b[s.playersOff:], s)
+}
+
+// decodeRobots reads len(dst) robots of any layout from b, one at a time from the offsets
+// of s, and returns nonzero when a penalty or goalkeeper flag is out of range.
+func decodeRobots(dst []RobotInfo, b []byte, s *spec) uint8 {
+	size, warn, yellow, red, goalie := s.robotSize, s.warnOff, s.yellowOff, s.redOff, s.goalieOff
+	undefined := &s.undefined
+	var bad uint8
+	for i := range dst {
+		rb := b[i*size : i*size+size : i*size+size]
+		r := &dst[i]
+		pen := rb[0]
+		r.Penalty, r.SecsTillUnpenalised = Penalty(pen), rb[1]
+		bad |= undefined[pen]
+		if warn >= 0 {
+			r.Warnings = rb[warn]
+		}
+		if yellow >= 0 {
+			r.YellowCards = rb[yellow]
+		}
+		if red >= 0 {
+			r.RedCards = rb[red]
+		}
+		if goalie >= 0 {
+			g := rb[goalie]
+			r.Goalkeeper = g == 1
+			bad |= g >> 1 // 0 or 1 only, as bool bytes
+		}
+	}
+	return bad
+}
+
+// The layouts of the current GameControllers (SPL v15 … v18, HSL v20, HL 688 B) have
+// team decoders of their own below, chosen by spec.shape: fixed offsets into arrays of
+// the exact size, so no bound is checked per field, and several robots per round.
+
+// decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet).
+func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
+	var bad uint8
+	for t := range p.Teams {
+		tb := (*[TeamSizeSPL15]byte)(b[offTeams+t*TeamSizeSPL15:])
+		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		bad |= decodeSPLRobots20(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeSPL]byte)(tb[teamHeadSize15:]), &s.undefined)
+	}
+	return bad
+}
+
+// decodeSPLRobots20 reads the 20 SPL robots of a team from b, four from each 8-byte
+// word, and returns nonzero when a penalty is undefined.
+func decodeSPLRobots20(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeSPL]byte, undefined *[256]uint8) uint8 {
+	var bad uint8
+	for i := 0; i < MaxPlayers; i += 4 {
+		w := binary.LittleEndian.Uint64(b[i*RobotSizeSPL:])
+		putSPL4((*[4]RobotInfo)(dst[i:]), w)
+		bad |= checkSPL4(w, undefined)
+	}
+	return bad
+}
+
+// decodeSPLRobots is decodeSPLRobots20 for any number of robots from 4 on (SPL v12 … v14
+// have 6 or 7): when it is not a multiple of four, the last word overlaps the one before
+// and rewrites the same values.
+func decodeSPLRobots(dst []RobotInfo, b []byte, undefined *[256]uint8) uint8 {
+	n := len(dst)
+	b = b[:n*RobotSizeSPL]
+	var bad uint8
+	for i := 0; i < n; i += 4 {
+		i = min(i, n-4)
+		w := binary.LittleEndian.Uint64(b[i*RobotSizeSPL : i*RobotSizeSPL+8])
+		putSPL4((*[4]RobotInfo)(dst[i:i+4]), w)
+		bad |= checkSPL4(w, undefined)
+	}
+	return bad
+}
+
+// putSPL4 stores four SPL robots (penalty, secsTillUnpenalised) from one word.
+func putSPL4(r *[4]RobotInfo, w uint64) {
+	r[0].Penalty, r[0].SecsTillUnpenalised = Penalty(w), uint8(w>>8)
+	r[1].Penalty, r[1].SecsTillUnpenalised = Penalty(w>>16), uint8(w>>24)
+	r[2].Penalty, r[2].SecsTillUnpenalised = Penalty(w>>32), uint8(w>>40)
+	r[3].Penalty, r[3].SecsTillUnpenalised = Penalty(w>>48), uint8(w>>56)
+}
+
+// checkSPL4 returns nonzero when a penalty of the four SPL robots in w is undefined.
+func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
+	return undefined[uint8(w)] | undefined[uint8(w>>16)] | undefined[uint8(w>>32)] | undefined[uint8(w>>48)]
+}
+
+// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet).
+func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
+	var bad uint8
+	for t := range p.Teams {
+		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
+		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		bad |= decodeHSL20Robots(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:]), &s.undefined)
+	}
+	return bad
+}
+
+// decodeHSL20Robots reads the 20 HSL v20 robots (penalty, secsTillUnpenalised, cautions)
+// of a team from b, four per round, and returns nonzero when a penalty is undefined.
+func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, undefined *[256]uint8) uint8 {
+	var bad uint8
+	for i := 0; i < MaxPlayers; i += 4 {
+		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
+		w0, w1 := binary.LittleEndian.Uint16(g[0:]), binary.LittleEndian.Uint16(g[3:])
+		w2, w3 := binary.LittleEndian.Uint16(g[6:]), binary.LittleEndian.Uint16(g[9:])
+		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(w0), uint8(w0>>8), g[2]
+		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(w1), uint8(w1>>8), g[5]
+		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(w2), uint8(w2>>8), g[8]
+		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(w3), uint8(w3>>8), g[11]
+		bad |= undefined[uint8(w0)] | undefined[uint8(w1)] | undefined[uint8(w2)] | undefined[uint8(w3)]
+	}
+	return bad
+}
+
+// decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet).
+func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
+	var bad uint8
+	for t := range p.Teams {
+		tb := (*[TeamSizeHL688]byte)(b[hlOffTeams+t*TeamSizeHL688:])
+		tm := &p.Teams[t]
+		tm.decodeHead12((*[teamHeadSize12]byte)(tb[:]))
+		tm.decodeCoachHL((*[hlTeamOffCoach - hlTeamOffCoachSeq]byte)(tb[hlTeamOffCoachSeq:]))
+		robots := (*[(1 + MaxPlayersHL) * RobotSizeHL688]byte)(tb[hlTeamOffCoach:])
+		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), &s.undefined)
+		for i := range MaxPlayersHL {
+			bad |= tm.Players[i].decodeHL688((*[RobotSizeHL688]byte)(robots[(i+1)*RobotSizeHL688:]), &s.undefined)
+		}
+	}
+	return bad
+}
+
+// decodeHL688 reads one 6-byte HL RobotInfo (penalty, secsTillUnpenalised,
+// numberOfWarnings, yellowCardCount, redCardCount, goalKeeper) and returns nonzero when
+// the penalty is undefined or the goalkeeper flag is neither 0 nor 1.
+func (r *RobotInfo) decodeHL688(b *[RobotSizeHL688]byte, undefined *[256]uint8) uint8 {
+	w := binary.LittleEndian.Uint32(b[:])
+	r.Penalty, r.SecsTillUnpenalised, r.Warnings, r.YellowCards = Penalty(w), uint8(w>>8), uint8(w>>16), uint8(w>>24)
+	r.RedCards, r.Goalkeeper = b[4], b[5] == 1
+	return undefined[uint8(w)] | b[5]>>1
+}
+
+// rangeError returns the error for the first field of b, in wire order, that is out of
+// range. UnmarshalBinary calls it only after its flag said that there is one; that the
+// two agree on every field is what TestDecodeMatchesReference checks.
+func (s *spec) rangeError(b []byte) error {
+	if s.family == FamilyHL {
+		if st := State(b[hlOffState]); st > s.maxState {
+			return stateErr(st, s)
+		}
+		if v := b[hlOffFirstHalf]; v > 1 {
+			return boolErr("firstHalf", v, s)
+		}
+		if v := b[hlOffSecondaryState]; int(v) >= len(s.setPlays) {
+			return rangeErr("secondaryState", float64(v), fmt.Sprintf("0..%d in %s", len(s.setPlays)-1, s.name))
+		}
+	} else {
+		if v := b[offCompType]; s.family == FamilyHSL && v > 1 {
+			return boolErr("stopped", v, s)
+		}
+		if v := GamePhase(b[offGamePhase]); v > maxGamePhase {
+			return rangeErr("gamePhase", float64(v), fmt.Sprintf("0..%d in %s", maxGamePhase, s.name))
+		}
+		if st := State(b[offState]); st > s.maxState {
+			return stateErr(st, s)
+		}
+		if v := b[offSetPlay]; int(v) >= len(s.setPlays) {
+			return rangeErr("setPlay", float64(v), fmt.Sprintf("0..%d in %s", len(s.setPlays)-1, s.name))
+		}
+		if v := b[offFirstHalf]; v > 1 {
+			return boolErr("firstHalf", v, s)
+		}
+	}
+	for t := range 2 {
+		tb := b[s.teamOff(t):]
+		if s.team == teamHL {
+			if err := s.robotError(tb[hlTeamOffCoach:], t, -1); err != nil {
+				return err
+			}
+		}
+		for i := range s.players {
+			if err := s.robotError(tb[s.playersOff+i*s.robotSize:], t, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// robotError checks one RobotInfo; i is the player index, -1 for the HL coach.
+func (s *spec) robotError(b []byte, ti, i int) error {
+	if !validPenalty(s, Penalty(b[0])) {
+		return rangeErr(robotField(ti, i, "penalty"), float64(b[0]), s.penaltyStr+" in "+s.name)
+	}
+	if s.goalieOff >= 0 && b[s.goalieOff] > 1 {
+		name := "goalKeeper"
+		if s.robotSize == RobotSizeHL664 {
+			name = "isGoalie"
+		}
+		return rangeErr(robotField(ti, i, name), float64(b[s.goalieOff]), "0 or 1 in "+s.name)
+	}
+	return nil
+}
+
+// validPenalty reports whether the layout defines p, from a byte table rather than the
+// name table.
+func validPenalty(s *spec, p Penalty) bool { return s.undefined[p] == 0 }
+
+func robotField(ti, i int, name string) string {
+	if i < 0 {
+		return "teams[" + strconv.Itoa(ti) + "].coach." + name
+	}
+	return "teams[" + strconv.Itoa(ti) + "].players[" + strconv.Itoa(i) + "]." + name
+}
+
+func boolErr(field string, v uint8, s *spec) error {
+	return rangeErr(field, float64(v), "0 or 1 in "+s.name)
+}
+
+func stateErr(st State, s *spec) error {
+	return rangeErr("state", float64(st), fmt.Sprintf("0..%d in %s", s.maxState, s.name))
+}
