@@ -22,8 +22,9 @@ import (
 )
 
 const (
-	ddsInfinity   = math.MaxInt64 // DDS_INFINITY
-	batchCapacity = C.RAWCDR_BATCH
+	ddsInfinity = math.MaxInt64 // DDS_INFINITY
+	ringBytes   = C.RAWCDR_RING_BYTES
+	recHeader   = uint64(unsafe.Sizeof(C.struct_rawcdr_rec{}))
 )
 
 // Available reports whether this build can reach Cyclone DDS (it was built with cgo).
@@ -421,7 +422,8 @@ type Reader struct {
 	typeName string
 	guid     GUID
 	ih       InstanceHandle
-	batch    *C.struct_rawcdr_batch // C memory, owned by the reader goroutine
+	ring     *C.struct_rawcdr_ring  // C memory: the listener fills it, the goroutine empties it
+	batch    *C.struct_rawcdr_batch // C memory, owned by the reader goroutine: a sample too big for the ring
 	handler  func(Sample)
 
 	stopping atomic.Bool
@@ -466,7 +468,10 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 	}
 	// A nonblocking descriptor: os.NewFile registers it with the netpoller.
 	r.wake = os.NewFile(uintptr(fd), "dds-reader-"+r.topic)
-	l := C.rawcdr_wake_listener(C.int(fd))
+	if r.ring = C.rawcdr_ring_new(C.int(fd)); r.ring == nil {
+		return fmt.Errorf("dds: reader on %q: cannot allocate its sample ring", r.topic)
+	}
+	l := C.rawcdr_ring_listener(r.ring)
 	if l == nil {
 		return fmt.Errorf("dds: reader on %q: cannot create listener", r.topic)
 	}
@@ -489,6 +494,11 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 func (r *Reader) destroy() {
 	if r.handle > 0 {
 		C.dds_delete(r.handle)
+	}
+	if r.ring != nil {
+		// The reader is deleted: no listener runs any more.
+		C.rawcdr_ring_free(r.ring)
+		r.ring = nil
 	}
 	if r.wake != nil {
 		r.wake.Close()
@@ -565,35 +575,63 @@ func (w *eventWait) read(fd uintptr) bool {
 	}
 }
 
-// drain takes everything the reader holds and hands it to the handler.
+// drain hands every sample in the ring to the handler, in order, and resumes the
+// listener's takes after a stall (the only cgo call on this path). The listener's
+// release store of head orders its writes of the records before this goroutine's
+// loads; this goroutine's store of tail frees their bytes for the listener.
 func (r *Reader) drain() error {
-	for {
-		n := C.rawcdr_take(r.handle, r.batch)
-		if n < 0 {
-			return retcode(fmt.Sprintf("take from %q", r.topic), n)
+	rg := r.ring
+	head := (*atomic.Uint64)(unsafe.Pointer(&rg.head))
+	tail := (*atomic.Uint64)(unsafe.Pointer(&rg.tail))
+	stalled := (*atomic.Uint32)(unsafe.Pointer(&rg.stalled))
+	failed := (*atomic.Int32)(unsafe.Pointer(&rg.err))
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(&rg.buf[0])), ringBytes)
+	for !r.stopping.Load() {
+		if rc := failed.Load(); rc != 0 {
+			return retcode(fmt.Sprintf("take from %q", r.topic), C.dds_return_t(rc))
 		}
-		if k := int(r.batch.n); k > 0 {
-			buf := make([]byte, int(r.batch.total))
-			sizes := r.batch.size
-			pubs := r.batch.publication
-			times := r.batch.source_time
-			C.rawcdr_copyout(r.batch, unsafe.Pointer(&buf[0]))
-			off := 0
-			for i := 0; i < k && !r.stopping.Load(); i++ {
-				end := off + int(sizes[i])
-				r.received.Add(1)
-				r.handler(Sample{
-					Data:        buf[off:end:end],
-					Publication: InstanceHandle(pubs[i]),
-					SourceTime:  time.Unix(0, int64(times[i])),
-				})
-				off = end
+		t, h := tail.Load(), head.Load()
+		if t < h {
+			raceSync()
+		}
+		for t < h && !r.stopping.Load() {
+			off := t % ringBytes
+			if ringBytes-off < recHeader {
+				t += ringBytes - off
+				continue
 			}
+			rec := (*C.struct_rawcdr_rec)(unsafe.Pointer(&buf[off]))
+			if rec.flags&C.RAWCDR_REC_WRAP != 0 {
+				t += ringBytes - off
+				continue
+			}
+			size := uint64(rec.size)
+			start := off + recHeader
+			data := append(make([]byte, 0, size), buf[start:start+size]...)
+			s := Sample{Data: data, Publication: InstanceHandle(rec.publication), SourceTime: time.Unix(0, int64(rec.source_time))}
+			t += recHeader + (size+7)&^7
+			tail.Store(t)
+			r.received.Add(1)
+			r.handler(s)
 		}
-		if int(n) < batchCapacity {
+		tail.Store(t)
+		if stalled.Load() == 0 || r.stopping.Load() {
 			return nil
 		}
+		if rc := C.rawcdr_ring_resume(rg, r.handle, r.batch); rc < 0 {
+			return retcode(fmt.Sprintf("take from %q", r.topic), rc)
+		}
+		if r.batch.n > 0 {
+			// A sample larger than the ring: it comes before everything the ring holds now.
+			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0]))}
+			data := make([]byte, int(r.batch.total))
+			C.rawcdr_copyout(r.batch, unsafe.Pointer(&data[0]))
+			s.Data = data
+			r.received.Add(1)
+			r.handler(s)
+		}
 	}
+	return nil
 }
 
 // Topic returns the DDS topic name.

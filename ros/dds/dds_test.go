@@ -32,6 +32,7 @@ const (
 	domainUserData    = 17
 	domainBestEffort  = 18
 	domainConfigClash = 19
+	domainRing        = 20
 )
 
 const testType = "dnetwork_test::msg::dds_::Blob_"

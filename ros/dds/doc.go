@@ -23,19 +23,25 @@
 //
 // # Readers
 //
-// Each Reader owns a goroutine and a nonblocking eventfd. A data-available listener
-// written in C (rawcdr.c) runs on Cyclone's receive thread and only adds 1 to the
-// eventfd; the goroutine waits for it in Go's netpoller, like any socket, takes up to
-// 32 samples at a time until none are left and calls the handler for each, in order,
-// on that goroutine. No goroutine ever blocks inside a C call: a thread parked in cgo
-// keeps the Go runtime's sysmon thread polling every 20 µs, which on a small machine
-// cost more CPU than the node's own work. Busy polling would starve Cyclone's receive
-// threads; listener callbacks into Go would run Go code on them. The goroutine reads
-// the eventfd with a raw, nonblocking read(2), which does not enter Go's system-call
-// path: it neither hands its processor to another thread nor wakes sysmon from its
-// sleep, as every cgo call does. The eventfd is closed
-// only after the reader is deleted (Cyclone waits for running listeners then), so the
-// listener never writes to a reused descriptor.
+// Each Reader owns a goroutine, a nonblocking eventfd and a sample ring in C memory
+// (rawcdr.h). A data-available listener written in C (rawcdr.c) runs on Cyclone's
+// threads (or a local writer's): under the ring's mutex it takes every sample the
+// reader holds into the ring, serialised, then adds 1 to the eventfd. The goroutine
+// waits for the eventfd in Go's netpoller, like any socket, with a raw nonblocking
+// read(2), and copies the records out of the ring with atomic loads and stores only,
+// calling the handler for each sample, in order, on that goroutine. Receiving a sample
+// thus needs no cgo call: every cgo call enters Go's system-call path, which wakes the
+// runtime's sysmon thread from its sleep, and on a small machine those wake-ups cost
+// more than the node's own work. A sample that does not fit waits in the ring (stalled)
+// until the goroutine has made room and resumes the takes with one cgo call; one
+// larger than the whole ring (64 KiB) is handed over by that call on its own, before
+// anything newer. All takes happen under the ring's mutex, so order is kept.
+//
+// No goroutine ever blocks inside a C call: a thread parked in cgo keeps sysmon polling
+// every 20 µs. Busy polling would starve Cyclone's receive threads; listener callbacks
+// into Go would run Go code on them. The ring and the eventfd are freed only after the
+// reader is deleted (Cyclone waits for running listeners then), so a listener never
+// touches freed memory or a reused descriptor.
 //
 // # Domains and the environment
 //

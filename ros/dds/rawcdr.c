@@ -337,49 +337,156 @@ dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len)
   return dds_write(writer, &s);
 }
 
-// Runs on a Cyclone thread for every sample delivered to the reader. The write only
-// fails with EAGAIN when the eventfd counter is about to overflow, and then the reader
-// is woken already.
-static void on_data_available(dds_entity_t reader, void *arg)
+#define REC_HDR ((uint64_t) sizeof(struct rawcdr_rec))
+
+static uint64_t align8(uint64_t x) { return (x + 7u) & ~(uint64_t) 7u; }
+
+struct rawcdr_ring *rawcdr_ring_new(int fd)
 {
-  (void) reader;
-  const uint64_t one = 1;
-  ssize_t r = write((int) (intptr_t) arg, &one, sizeof(one));
-  (void) r;
+  struct rawcdr_ring *r = calloc(1, sizeof(*r));
+  if (r == NULL)
+    return NULL;
+  r->fd = fd;
+  if (pthread_mutex_init(&r->mu, NULL) != 0) {
+    free(r);
+    return NULL;
+  }
+  return r;
 }
 
-dds_listener_t *rawcdr_wake_listener(int fd)
+void rawcdr_ring_free(struct rawcdr_ring *r)
 {
-  dds_listener_t *l = dds_create_listener((void *) (intptr_t) fd);
+  if (r == NULL)
+    return;
+  if (r->pending != NULL)
+    ddsi_serdata_unref(r->pending);
+  pthread_mutex_destroy(&r->mu);
+  free(r);
+}
+
+// Puts one sample into the ring: 1 done, 0 no room now, -1 never fits. r->mu is held.
+static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub, int64_t t)
+{
+  const uint64_t cap = RAWCDR_RING_BYTES;
+  const uint32_t size = ddsi_serdata_size(sd);
+  const uint64_t need = REC_HDR + align8(size);
+  if (need > cap)
+    return -1;
+  uint64_t head = r->head;
+  const uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+  uint64_t off = head % cap;
+  const uint64_t waste = off + need > cap ? cap - off : 0;
+  if (need + waste > cap - (head - tail))
+    return 0;
+  if (waste > 0) {
+    if (waste >= REC_HDR) {
+      struct rawcdr_rec w = { .size = 0, .flags = RAWCDR_REC_WRAP };
+      memcpy(r->buf + off, &w, sizeof(w));
+    }
+    head += waste;
+    off = 0;
+  }
+  struct rawcdr_rec h = { .size = size, .flags = 0, .publication = pub, .source_time = t };
+  memcpy(r->buf + off, &h, sizeof(h));
+  ddsi_serdata_to_ser(sd, 0, size, r->buf + off + REC_HDR);
+  __atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+  return 1;
+}
+
+// Takes samples from reader into the ring until the reader is empty or the next one
+// does not fit (it then waits in pending). With big != NULL and an empty ring, a
+// pending sample larger than the buffer goes into big. r->mu is held. Returns 0 or a
+// negative DDS return code; *wrote tells whether anything was produced.
+static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big, int *wrote)
+{
+  for (;;) {
+    if (r->pending != NULL) {
+      int k = ring_put(r, r->pending, r->pending_publication, r->pending_time);
+      if (k == 1) {
+        ddsi_serdata_unref(r->pending);
+        r->pending = NULL;
+        *wrote = 1;
+        continue;
+      }
+      if (k < 0 && big != NULL && r->head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
+        big->data[0] = r->pending;
+        big->size[0] = ddsi_serdata_size(r->pending);
+        big->publication[0] = r->pending_publication;
+        big->source_time[0] = r->pending_time;
+        big->n = 1;
+        big->total = big->size[0];
+        r->pending = NULL;
+        *wrote = 1;
+        continue; // the next samples go into the ring, after the big one
+      }
+      __atomic_store_n(&r->stalled, 1, __ATOMIC_RELEASE);
+      return 0;
+    }
+    if (big != NULL && big->n > 0) {
+      // A big sample is out: nothing newer may overtake it through the ring before
+      // the caller has delivered it.
+      return 0;
+    }
+    struct ddsi_serdata *sd = NULL;
+    dds_sample_info_t si;
+    dds_return_t n = dds_takecdr(reader, &sd, 1, &si, DDS_ANY_STATE);
+    if (n < 0)
+      return n;
+    if (n == 0) {
+      __atomic_store_n(&r->stalled, 0, __ATOMIC_RELEASE);
+      return 0;
+    }
+    if (!si.valid_data) {
+      ddsi_serdata_unref(sd);
+      continue;
+    }
+    r->pending = sd;
+    r->pending_publication = si.publication_handle;
+    r->pending_time = si.source_timestamp;
+  }
+}
+
+static void signal_ring(const struct rawcdr_ring *r)
+{
+  // Fails only with EAGAIN when the counter is about to overflow: woken already.
+  const uint64_t one = 1;
+  ssize_t w = write(r->fd, &one, sizeof(one));
+  (void) w;
+}
+
+// Runs on a Cyclone thread for every sample delivered to the reader (or in a local
+// writer's thread): takes what the reader holds into the ring and wakes the goroutine.
+static void on_data_available(dds_entity_t reader, void *arg)
+{
+  struct rawcdr_ring *r = arg;
+  int wrote = 0;
+  pthread_mutex_lock(&r->mu);
+  dds_return_t rc = ring_fill(r, reader, NULL, &wrote);
+  if (rc < 0)
+    __atomic_store_n(&r->err, rc, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&r->mu);
+  signal_ring(r); // also when stalled or failed: the goroutine resumes or reports
+}
+
+void rawcdr_sync(void) {}
+
+dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r)
+{
+  dds_listener_t *l = dds_create_listener(r);
   if (l != NULL)
     dds_lset_data_available(l, on_data_available);
   return l;
 }
 
-dds_return_t rawcdr_take(dds_entity_t reader, struct rawcdr_batch *b)
+dds_return_t rawcdr_ring_resume(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big)
 {
-  struct ddsi_serdata *sd[RAWCDR_BATCH];
-  dds_sample_info_t si[RAWCDR_BATCH];
-  b->n = 0;
-  b->total = 0;
-  dds_return_t n = dds_takecdr(reader, sd, RAWCDR_BATCH, si, DDS_ANY_STATE);
-  if (n < 0)
-    return n;
-  int32_t k = 0;
-  for (int32_t i = 0; i < n; i++) {
-    if (!si[i].valid_data) {
-      ddsi_serdata_unref(sd[i]);
-      continue;
-    }
-    b->data[k] = sd[i];
-    b->size[k] = ddsi_serdata_size(sd[i]);
-    b->publication[k] = si[i].publication_handle;
-    b->source_time[k] = si[i].source_timestamp;
-    b->total += b->size[k];
-    k++;
-  }
-  b->n = k;
-  return n;
+  int wrote = 0;
+  big->n = 0;
+  big->total = 0;
+  pthread_mutex_lock(&r->mu);
+  dds_return_t rc = ring_fill(r, reader, big, &wrote);
+  pthread_mutex_unlock(&r->mu);
+  return rc;
 }
 
 void rawcdr_copyout(struct rawcdr_batch *b, void *dst)

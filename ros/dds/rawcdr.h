@@ -4,6 +4,7 @@
 #define DNETWORK_RAWCDR_H
 
 #include <stdint.h>
+#include <pthread.h>
 #include "dds/dds.h"
 
 // A sample as dds_write sees it: a byte range owned by the caller.
@@ -20,13 +21,7 @@ dds_entity_t rawcdr_create_topic(dds_entity_t participant, const char *topic_nam
 // writes it. data is not retained after the call.
 dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len);
 
-// Returns a listener whose data-available callback adds 1 to the eventfd fd, so a
-// reader created with it wakes whoever polls fd (Go's netpoller) instead of holding a
-// thread blocked in a waitset. Cyclone copies the listener into each entity it is
-// given to; delete it with dds_delete_listener. fd must outlive every such entity.
-dds_listener_t *rawcdr_wake_listener(int fd);
-
-// Up to RAWCDR_BATCH samples taken by one rawcdr_take call.
+// Samples handed over to Go outside the ring (rawcdr_ring_resume uses one entry).
 #define RAWCDR_BATCH 32
 
 struct rawcdr_batch {
@@ -38,15 +33,68 @@ struct rawcdr_batch {
   int64_t source_time[RAWCDR_BATCH];        // ns since the Unix epoch
 };
 
-// Takes up to RAWCDR_BATCH samples from reader, dropping invalid (dispose/unregister)
-// samples. Returns the number kept (>= 0) or a negative DDS return code.
-dds_return_t rawcdr_take(dds_entity_t reader, struct rawcdr_batch *b);
+// The sample ring of one reader. Its data-available listener (on Cyclone's threads)
+// takes every sample into the ring, serialised, and adds 1 to the eventfd fd; the
+// reader's goroutine copies records out of the ring with atomic loads and stores alone,
+// so taking a sample needs no cgo call. Records are 8-aligned: a rawcdr_rec header,
+// then size bytes of CDR (encapsulation header included), padded to 8. A record that
+// would cross the end of the buffer starts at offset 0 instead; the bytes skipped
+// start with a header flagged RAWCDR_REC_WRAP when at least a header fits there.
+//
+// All takes happen under mu, in the listener or in rawcdr_ring_resume, so samples
+// enter the ring in the reader's order. A sample that does not fit waits in pending
+// (stalled = 1) until the goroutine has made room and calls rawcdr_ring_resume; one
+// larger than the whole buffer is handed over in a rawcdr_batch when the ring is empty.
+#define RAWCDR_RING_BYTES (64 * 1024) // a power of two
+#define RAWCDR_REC_WRAP 1u
+
+struct rawcdr_rec {
+  uint32_t size;        // CDR bytes that follow
+  uint32_t flags;       // RAWCDR_REC_WRAP: no record, continue at offset 0
+  uint64_t publication; // dds_instance_handle_t of the writer
+  int64_t source_time;  // ns since the Unix epoch
+};
+
+struct rawcdr_ring {
+  uint64_t head;  // bytes produced; stored (release) under mu, loaded (acquire) by Go
+  uint64_t tail;  // bytes consumed; stored by Go, loaded (acquire) by the filler
+  uint32_t stalled; // 1 while a sample waits in pending
+  int32_t err;      // a negative DDS return code of a take in the listener, or 0
+  int fd;           // eventfd the listener signals
+  pthread_mutex_t mu;
+  struct ddsi_serdata *pending;
+  uint64_t pending_publication;
+  int64_t pending_time;
+  unsigned char buf[RAWCDR_RING_BYTES];
+};
+
+// Allocates an empty ring that signals fd; NULL when out of memory.
+struct rawcdr_ring *rawcdr_ring_new(int fd);
+
+// Releases a pending sample and frees the ring. Call it only after the reader the
+// ring's listener was given to is deleted (Cyclone then runs no listener any more).
+void rawcdr_ring_free(struct rawcdr_ring *r);
+
+// Returns a listener that fills r from the reader it is attached to and signals r's
+// eventfd. Cyclone copies the listener into each entity it is given to; delete it
+// with dds_delete_listener.
+dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r);
+
+// Takes what the listener left in the reader (after a stall) into the ring, in order.
+// When the ring is empty and the next sample is larger than the whole buffer, that
+// sample goes into big (n = 1) instead, and comes before everything in the ring.
+// Returns 0 or a negative DDS return code.
+dds_return_t rawcdr_ring_resume(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big);
 
 // Copies all samples of b back to back into dst (capacity b->total) and releases them.
 void rawcdr_copyout(struct rawcdr_batch *b, void *dst);
 
 // Releases all samples of b without copying.
 void rawcdr_release(struct rawcdr_batch *b);
+
+// Does nothing: race builds call it so the race detector sees the synchronisation of
+// the sample ring (a cgo call is where it models synchronisation through C).
+void rawcdr_sync(void);
 
 // Discovery data of a reader or writer QoS, flattened for Go.
 struct rawcdr_qos {
