@@ -26,7 +26,6 @@ type sender struct {
 	rc     syscall.RawConn
 	sa     unix.RawSockaddrInet4
 	b      []byte
-	n      int
 	err    error
 	sendFn func(fd uintptr) bool // s.send
 }
@@ -37,8 +36,8 @@ func newSender(rc syscall.RawConn) *sender {
 	return s
 }
 
-// sendTo sends b to the IPv4 address dst and returns the bytes sent.
-func (s *sender) sendTo(b []byte, dst netip.AddrPort) (int, error) {
+// sendTo sends b to the IPv4 address dst.
+func (s *sender) sendTo(b []byte, dst netip.AddrPort) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sa.Addr = dst.Addr().As4()
@@ -49,9 +48,9 @@ func (s *sender) sendTo(b []byte, dst netip.AddrPort) (int, error) {
 	err := s.rc.Write(s.sendFn)
 	s.b = nil
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return s.n, s.err
+	return s.err
 }
 
 // send is the body of one RawConn.Write: sendto without blocking, false to wait until
@@ -62,18 +61,18 @@ func (s *sender) send(fd uintptr) bool {
 		base = unsafe.Pointer(&s.b[0])
 	}
 	for {
-		r, _, e := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(base), uintptr(len(s.b)),
+		_, _, e := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(base), uintptr(len(s.b)),
 			unix.MSG_DONTWAIT, uintptr(unsafe.Pointer(&s.sa)), unix.SizeofSockaddrInet4)
 		switch e {
 		case 0:
-			s.n, s.err = int(r), nil
+			s.err = nil
 			return true
 		case unix.EINTR:
 			continue
 		case unix.EAGAIN:
 			return false
 		}
-		s.n, s.err = 0, os.NewSyscallError("sendto", e)
+		s.err = os.NewSyscallError("sendto", e)
 		return true
 	}
 }

@@ -730,7 +730,7 @@ func (w *Worker) sendable(b []byte) (*socket, error) {
 func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
 	var err error
 	if dst.Addr().Is4() {
-		_, err = s.out.sendTo(b, dst)
+		err = s.out.sendTo(b, dst)
 	} else {
 		_, err = s.conn.WriteToUDPAddrPort(b, dst)
 	}

@@ -17,12 +17,10 @@ import (
 // Node is the number of processors a node process runs its Go code on by default.
 const Node = 1
 
-// Apply sets GOMAXPROCS to n unless the GOMAXPROCS environment variable is set. It
-// returns the number in effect and whether the environment chose it.
-func Apply(n int) (inEffect int, fromEnv bool) {
-	if os.Getenv("GOMAXPROCS") != "" {
-		return runtime.GOMAXPROCS(0), true
+// Apply sets GOMAXPROCS to n unless the GOMAXPROCS environment variable is set (the
+// runtime applied it at start-up).
+func Apply(n int) {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(n)
 	}
-	runtime.GOMAXPROCS(n)
-	return n, false
 }

@@ -621,10 +621,11 @@ func (r *Reader) drain() error {
 		if rc := C.rawcdr_ring_resume(rg, r.handle, r.batch); rc < 0 {
 			return retcode(fmt.Sprintf("take from %q", r.topic), rc)
 		}
-		if r.batch.n > 0 && r.stopping.Load() {
+		switch {
+		case r.batch.n == 0:
+		case r.stopping.Load():
 			C.rawcdr_release(r.batch)
-		}
-		if r.batch.n > 0 {
+		default:
 			// A sample larger than the ring: it comes before everything the ring holds now.
 			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0]))}
 			data := make([]byte, int(r.batch.total))

@@ -396,8 +396,8 @@ static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub
 // Takes samples from reader into the ring until the reader is empty or the next one
 // does not fit (it then waits in pending). With big != NULL and an empty ring, a
 // pending sample larger than the buffer goes into big. r->mu is held. Returns 0 or a
-// negative DDS return code; *wrote tells whether anything was produced.
-static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big, int *wrote)
+// negative DDS return code.
+static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big)
 {
   for (;;) {
     if (r->pending != NULL) {
@@ -405,7 +405,6 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
       if (k == 1) {
         ddsi_serdata_unref(r->pending);
         r->pending = NULL;
-        *wrote = 1;
         continue;
       }
       if (k < 0 && big != NULL && r->head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
@@ -416,7 +415,6 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
         big->n = 1;
         big->total = big->size[0];
         r->pending = NULL;
-        *wrote = 1;
         continue; // the next samples go into the ring, after the big one
       }
       __atomic_store_n(&r->stalled, 1, __ATOMIC_RELEASE);
@@ -459,9 +457,8 @@ static void signal_ring(const struct rawcdr_ring *r)
 static void on_data_available(dds_entity_t reader, void *arg)
 {
   struct rawcdr_ring *r = arg;
-  int wrote = 0;
   pthread_mutex_lock(&r->mu);
-  dds_return_t rc = ring_fill(r, reader, NULL, &wrote);
+  dds_return_t rc = ring_fill(r, reader, NULL);
   if (rc < 0)
     __atomic_store_n(&r->err, rc, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&r->mu);
@@ -480,11 +477,10 @@ dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r)
 
 dds_return_t rawcdr_ring_resume(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big)
 {
-  int wrote = 0;
   big->n = 0;
   big->total = 0;
   pthread_mutex_lock(&r->mu);
-  dds_return_t rc = ring_fill(r, reader, big, &wrote);
+  dds_return_t rc = ring_fill(r, reader, big);
   pthread_mutex_unlock(&r->mu);
   return rc;
 }

@@ -21,8 +21,9 @@ dds_entity_t rawcdr_create_topic(dds_entity_t participant, const char *topic_nam
 // writes it. data is not retained after the call.
 dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len);
 
-// Samples handed over to Go outside the ring (rawcdr_ring_resume uses one entry).
-#define RAWCDR_BATCH 32
+// Samples handed over to Go outside the ring: rawcdr_ring_resume hands over one at a
+// time, a sample larger than the whole ring.
+#define RAWCDR_BATCH 1
 
 struct rawcdr_batch {
   int32_t n;                                // valid entries in the arrays below
