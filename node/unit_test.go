@@ -15,6 +15,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
 
@@ -170,5 +171,29 @@ func TestTeamStatus(t *testing.T) {
 	st.LastDecision = team.DecisionSilentBudget
 	if s := teamStatus(st); s.Level != diagnostics.Warn || !strings.HasPrefix(s.Message, "silent: ") {
 		t.Errorf("budget: %d %q", s.Level, s.Message)
+	}
+}
+
+// BenchmarkStatuses measures building the statuses one /diagnostics array holds for a
+// node with team communication on: node-independent parts only (GameController, team
+// and two sockets), from counters in the thousands as in a game.
+func BenchmarkStatuses(b *testing.B) {
+	gc := netip.MustParseAddrPort("10.0.0.2:3838")
+	gst := gamecontroller.Status{Connected: true, Layout: gcproto.LayoutHSL20, GameController: gc,
+		LastPacket: time.Unix(10, 0), LastPacketAge: 100 * time.Millisecond, ReturnsSent: 1234, GCInfoPublished: 2345,
+		GameControllers: []gamecontroller.Source{{Addr: gc.Addr(), Followed: true}}}
+	gst.Counters.Received, gst.Counters.Accepted = 4321, 4300
+	snap := gamecontroller.Snapshot{}
+	tst := team.Status{Player: 3, Teammates: []team.Mate{{Player: 1}, {Player: 4}}, LastDecision: team.DecisionSent,
+		BudgetKnown: true, BudgetLeft: 900}
+	tst.Send.Ticks, tst.Send.Sent, tst.Receive.Received, tst.Receive.Accepted = 54321, 5432, 12345, 12000
+	sst := transport.Stats{Received: 12345, Delivered: 12000, Sent: 5432, Opens: 1}
+	sock := transport.Status{State: transport.StateUp, Local: netip.MustParseAddrPort("0.0.0.0:10020"), ReadBuffer: 4 << 20}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = gameControllerStatus(gst, snap)
+		_ = teamStatus(tst)
+		_ = socketStatus("team", sst, sock)
+		_ = socketStatus("gamecontroller", sst, sock)
 	}
 }

@@ -109,8 +109,15 @@ func (c *Component) Run(ctx context.Context) error {
 // Status builds one DiagnosticStatus.
 type Status struct{ s dm.DiagnosticStatus }
 
+// statusValues is the room NewStatus makes for values: the largest statuses have
+// up to about forty-five (team: thirty-five and two per teammate), so one allocation
+// holds them.
+const statusValues = 48
+
 // NewStatus starts a status with level OK and the given name.
-func NewStatus(name string) *Status { return &Status{s: dm.DiagnosticStatus{Name: name, Level: OK}} }
+func NewStatus(name string) *Status {
+	return &Status{s: dm.DiagnosticStatus{Name: name, Level: OK, Values: make([]dm.KeyValue, 0, statusValues)}}
+}
 
 // Level sets the level and message if level is at least the current one, so the
 // worst condition wins.
@@ -133,6 +140,20 @@ func (b *Status) Add(key string, value any) *Status {
 		v = strconv.FormatFloat(x, 'f', 3, 64)
 	case float32:
 		v = strconv.FormatFloat(float64(x), 'f', 3, 32)
+	case int:
+		v = strconv.Itoa(x)
+	case int64:
+		v = strconv.FormatInt(x, 10)
+	case uint64:
+		v = strconv.FormatUint(x, 10)
+	case uint32:
+		v = strconv.FormatUint(uint64(x), 10)
+	case uint16:
+		v = strconv.FormatUint(uint64(x), 10)
+	case uint8:
+		v = strconv.FormatUint(uint64(x), 10)
+	case int32:
+		v = strconv.FormatInt(int64(x), 10)
 	case time.Duration:
 		v = x.Round(time.Millisecond).String()
 	case fmt.Stringer:
