@@ -178,6 +178,52 @@ func TestPubSubGoToGo(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("channel not closed after Close")
 	}
+
+	// With no subscription left, a message is serialised and counted but not written;
+	// a subscription that comes back receives what is published once it is counted.
+	if err := sub.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "no subscription", func() error {
+		if n, _ := pub.SubscriptionCount(); n != 0 {
+			return fmt.Errorf("%d subscriptions", n)
+		}
+		return nil
+	})
+	sent, unread := pub.Sent(), pub.Unread()
+	if err := pub.Publish(&std_msgs.String{Data: "nobody"}); err != nil {
+		t.Fatal(err)
+	}
+	if pub.Sent() != sent+1 || pub.Unread() != unread+1 {
+		t.Errorf("published to nobody: sent %d → %d, unread %d → %d", sent, pub.Sent(), unread, pub.Unread())
+	}
+	if err := pub.Publish(&std_msgs.String{Data: string(make([]byte, 2))}); err != nil {
+		t.Fatal(err)
+	}
+	back := make(chan string, 16)
+	if _, err := NewSubscription(listener, "/robot1/chatter", QoSDefault, func(m *std_msgs.String) { back <- m.Data }); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "subscription back", func() error {
+		if n, _ := pub.SubscriptionCount(); n != 1 {
+			return fmt.Errorf("%d subscriptions", n)
+		}
+		return nil
+	})
+	if err := pub.Publish(&std_msgs.String{Data: "again"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-back:
+		if m != "again" {
+			t.Errorf("received %q after the subscription came back", m)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("nothing received after the subscription came back")
+	}
+	if pub.Unread() != unread+2 {
+		t.Errorf("unread %d, want %d", pub.Unread(), unread+2)
+	}
 }
 
 // graphWatcher reads ros_discovery_info with a raw DDS reader, as the ROS graph cache does.

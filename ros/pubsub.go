@@ -22,6 +22,7 @@ type Publisher[T any, P cdr.PtrMessage[T]] struct {
 	buf    []byte
 	closed bool
 	sent   atomic.Uint64
+	unread atomic.Uint64
 }
 
 // NewPublisher creates a publisher of T on topic, which is resolved for the node
@@ -52,8 +53,12 @@ func (p *Publisher[T, P]) Topic() string { return p.topic }
 // GUID returns the DDS writer's GUID, the publisher's GID in the ROS graph.
 func (p *Publisher[T, P]) GUID() dds.GUID { return p.w.GUID() }
 
-// SubscriptionCount returns the number of subscriptions (DDS readers) matched.
+// SubscriptionCount returns the number of subscriptions (DDS readers) matched. It is
+// the count Publish goes by: once it is above zero, what is published is written.
 func (p *Publisher[T, P]) SubscriptionCount() (int, error) {
+	if n, ok := p.w.MatchedCount(); ok {
+		return n, nil
+	}
 	subs, err := p.w.MatchedSubscriptions()
 	return len(subs), err
 }
@@ -61,8 +66,21 @@ func (p *Publisher[T, P]) SubscriptionCount() (int, error) {
 // Sent returns the number of messages published.
 func (p *Publisher[T, P]) Sent() uint64 { return p.sent.Load() }
 
+// Unread returns how many of the messages published went to no subscription: the
+// publisher is volatile and DDS had matched no reader, so the message was serialised
+// but not written.
+func (p *Publisher[T, P]) Unread() uint64 { return p.unread.Load() }
+
+// Listened reports whether a message published now can reach a subscription: false
+// while DDS has matched no reader and the publisher is volatile, so a caller may skip
+// building a message nobody receives.
+func (p *Publisher[T, P]) Listened() bool { return !p.w.Unread() }
+
 // Publish serialises msg and writes it. A message whose bounded string or sequence
-// is too long is not sent (cdr.ErrBound).
+// is too long is not sent (cdr.ErrBound). When no subscription is matched and the
+// publisher is volatile, nobody can ever receive the message: it is serialised (so
+// errors are the same) but not written, which saves the call into DDS (see
+// dds.Writer.Unread).
 func (p *Publisher[T, P]) Publish(msg *T) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -76,7 +94,9 @@ func (p *Publisher[T, P]) Publish(msg *T) error {
 	if err := p.enc.Err(); err != nil {
 		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
 	}
-	if err := p.w.Write(b); err != nil {
+	if p.w.Unread() {
+		p.unread.Add(1)
+	} else if err := p.w.Write(b); err != nil {
 		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
 	}
 	p.sent.Add(1)
@@ -191,6 +211,9 @@ func (s *Subscription[T, P]) GUID() dds.GUID { return s.r.GUID() }
 
 // PublisherCount returns the number of publishers (DDS writers) matched.
 func (s *Subscription[T, P]) PublisherCount() (int, error) {
+	if n, ok := s.r.MatchedCount(); ok {
+		return n, nil
+	}
 	pubs, err := s.r.MatchedPublications()
 	return len(pubs), err
 }

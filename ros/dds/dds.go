@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -189,14 +190,21 @@ func (p *Participant) Close() error {
 		<-r.done
 	}
 	p.mu.Lock()
+	writers := make([]*Writer, 0, len(p.writers))
 	for w := range p.writers {
 		w.closed.Store(true)
+		writers = append(writers, w)
 	}
 	p.writers, p.readers, p.topics = nil, nil, nil
 	p.mu.Unlock()
 	var err error
 	if rc := C.dds_delete(p.handle); rc < 0 {
 		err = retcode("delete participant", rc)
+	} else {
+		// The writers went with the participant: no listener runs any more.
+		for _, w := range writers {
+			w.pin.Unpin()
+		}
 	}
 	releaseDomain(p.domainID)
 	return err
@@ -276,6 +284,12 @@ type Writer struct {
 	guid     GUID
 	ih       InstanceHandle
 	closed   atomic.Bool
+	// status holds the count of matched readers the writer's listener stores
+	// (rawcdr.h), -1 while unknown (see NewWriter). It is pinned while Cyclone may call
+	// the listener: until the writer is deleted, by Close or with the participant.
+	status   C.struct_rawcdr_status
+	pin      runtime.Pinner
+	volatile bool // durability VOLATILE: no history is kept for readers that come later
 }
 
 // NewWriter creates a writer on the key-less topic with DDS type typeName.
@@ -292,20 +306,58 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 	if err != nil {
 		return nil, err
 	}
+	w := &Writer{p: p, topic: topic, typeName: typeName, volatile: qos.Durability == Volatile}
+	w.status.matched = -1
+	w.pin.Pin(&w.status)
+	l := C.rawcdr_matched_listener(&w.status)
+	if l == nil {
+		w.pin.Unpin()
+		return nil, fmt.Errorf("dds: writer on %q: cannot create listener", topic)
+	}
+	defer C.dds_delete_listener(l)
 	cq := cQoS(&qos)
 	defer C.dds_delete_qos(cq)
-	h := C.dds_create_writer(p.handle, tp, cq, nil)
-	if h < 0 {
-		return nil, retcode(fmt.Sprintf("create writer on %q (%s)", topic, qos), h)
+	if w.handle = C.dds_create_writer(p.handle, tp, cq, l); w.handle < 0 {
+		w.pin.Unpin()
+		return nil, retcode(fmt.Sprintf("create writer on %q (%s)", topic, qos), w.handle)
 	}
-	w := &Writer{p: p, handle: h, topic: topic, typeName: typeName}
-	if w.guid, w.ih, err = identity(h, "writer"); err != nil {
-		C.dds_delete(h)
+	if w.guid, w.ih, err = identity(w.handle, "writer"); err != nil {
+		if C.dds_delete(w.handle) >= 0 {
+			w.pin.Unpin()
+		}
 		return nil, err
+	}
+	// The listener is called on changes only: a writer that no reader ever matches
+	// would stay unknown. The count now, unless a callback has stored a count already
+	// (its own or a later one; callbacks come in order, so that one stands).
+	var st C.dds_publication_matched_status_t
+	if C.dds_get_publication_matched_status(w.handle, &st) == 0 {
+		atomic.CompareAndSwapInt32(matchedOf(&w.status), -1, int32(st.current_count))
 	}
 	p.writers[w] = struct{}{}
 	return w, nil
 }
+
+// Unread reports whether a sample written now would reach no reader: the writer is
+// volatile (it keeps nothing for readers that come later) and Cyclone's last
+// publication-matched callback (or the count taken when the writer was created)
+// counted no reader. Loading the count is an atomic load, no cgo call, so a publisher can skip
+// the write for nobody, and the cgo call that would wake the runtime's sysmon thread
+// from its idle sleep.
+func (w *Writer) Unread() bool {
+	return w.volatile && atomic.LoadInt32(matchedOf(&w.status)) == 0
+}
+
+// MatchedCount returns the number of readers matched as Cyclone's last
+// publication-matched callback (or the count taken at creation) counted them, without
+// a cgo call; ok is false only if neither is known.
+func (w *Writer) MatchedCount() (n int, ok bool) {
+	c := atomic.LoadInt32(matchedOf(&w.status))
+	return int(c), c >= 0
+}
+
+// matchedOf returns the count a listener stores in s, for atomic loads and stores.
+func matchedOf(s *C.struct_rawcdr_status) *int32 { return (*int32)(unsafe.Pointer(&s.matched)) }
 
 // Topic returns the DDS topic name.
 func (w *Writer) Topic() string { return w.topic }
@@ -359,8 +411,9 @@ func (w *Writer) Close() error {
 	}
 	delete(w.p.writers, w)
 	if rc := C.dds_delete(w.handle); rc < 0 {
-		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc)
+		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc) // the listener may still run: stay pinned
 	}
+	w.pin.Unpin() // the writer is deleted: its listener runs no more
 	return nil
 }
 
@@ -425,6 +478,11 @@ type Reader struct {
 	ring     *C.struct_rawcdr_ring  // C memory: the listener fills it, the goroutine empties it
 	batch    *C.struct_rawcdr_batch // C memory, owned by the reader goroutine: a sample too big for the ring
 	handler  func(Sample)
+	// status holds what the listener stores: the count of matched writers (-1 while
+	// unknown) and the refusals for incompatible QoS. Pinned while Cyclone may call the
+	// listener (until the reader is deleted).
+	status C.struct_rawcdr_status
+	pin    runtime.Pinner
 
 	stopping atomic.Bool
 	done     chan struct{}
@@ -468,7 +526,9 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 	}
 	// A nonblocking descriptor: os.NewFile registers it with the netpoller.
 	r.wake = os.NewFile(uintptr(fd), "dds-reader-"+r.topic)
-	if r.ring = C.rawcdr_ring_new(C.int(fd)); r.ring == nil {
+	r.status.matched = -1
+	r.pin.Pin(&r.status)
+	if r.ring = C.rawcdr_ring_new(C.int(fd), &r.status); r.ring == nil {
 		return fmt.Errorf("dds: reader on %q: cannot allocate its sample ring", r.topic)
 	}
 	l := C.rawcdr_ring_listener(r.ring)
@@ -484,6 +544,11 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 	if r.guid, r.ih, err = identity(r.handle, "reader"); err != nil {
 		return err
 	}
+	// As for writers: the count now, unless a callback has stored one already.
+	var st C.dds_subscription_matched_status_t
+	if C.dds_get_subscription_matched_status(r.handle, &st) == 0 {
+		atomic.CompareAndSwapInt32(matchedOf(&r.status), -1, int32(st.current_count))
+	}
 	r.batch = (*C.struct_rawcdr_batch)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rawcdr_batch{}))))
 	return nil
 }
@@ -492,8 +557,8 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 // The eventfd is closed only after the reader is deleted, so the listener never
 // writes to a descriptor number that was reused.
 func (r *Reader) destroy() {
-	if r.handle > 0 {
-		C.dds_delete(r.handle)
+	if r.handle <= 0 || C.dds_delete(r.handle) >= 0 {
+		r.pin.Unpin() // no listener runs any more; after a failed delete the count stays pinned
 	}
 	if r.ring != nil {
 		// The reader is deleted: no listener runs any more.
@@ -687,11 +752,10 @@ func (r *Reader) IncompatibleQoS() (uint32, string, error) {
 	if r.stopping.Load() {
 		return 0, "", fmt.Errorf("%w: reader on %q", ErrClosed, r.topic)
 	}
-	var st C.dds_requested_incompatible_qos_status_t
-	if rc := C.dds_get_requested_incompatible_qos_status(r.handle, &st); rc < 0 {
-		return 0, "", retcode("get requested incompatible QoS status", rc)
-	}
-	return uint32(st.total_count), policyName(C.dds_qos_policy_id_t(st.last_policy_id)), nil
+	// Kept by the listener (rawcdr.h): no cgo call. The total is stored after the policy.
+	total := atomic.LoadUint32((*uint32)(unsafe.Pointer(&r.status.incompatible)))
+	policy := atomic.LoadInt32((*int32)(unsafe.Pointer(&r.status.incompatible_policy)))
+	return total, policyName(C.dds_qos_policy_id_t(policy)), nil
 }
 
 // policyName names a QoS policy as DDS does, without the _QOS_POLICY suffix.
@@ -719,6 +783,14 @@ func policyName(id C.dds_qos_policy_id_t) string {
 		return "DATA_REPRESENTATION"
 	}
 	return fmt.Sprintf("policy %d", int(id))
+}
+
+// MatchedCount returns the number of writers matched as Cyclone's last
+// subscription-matched callback (or the count taken at creation) counted them, without
+// a cgo call; ok is false only if neither is known.
+func (r *Reader) MatchedCount() (n int, ok bool) {
+	c := atomic.LoadInt32(matchedOf(&r.status))
+	return int(c), c >= 0
 }
 
 // MatchedPublications describes the writers currently matched with r.

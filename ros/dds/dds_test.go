@@ -33,6 +33,7 @@ const (
 	domainBestEffort  = 18
 	domainConfigClash = 19
 	domainRing        = 20
+	domainUnread      = 21
 )
 
 const testType = "dnetwork_test::msg::dds_::Blob_"

@@ -341,12 +341,13 @@ dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len)
 
 static uint64_t align8(uint64_t x) { return (x + 7u) & ~(uint64_t) 7u; }
 
-struct rawcdr_ring *rawcdr_ring_new(int fd)
+struct rawcdr_ring *rawcdr_ring_new(int fd, struct rawcdr_status *status)
 {
   struct rawcdr_ring *r = calloc(1, sizeof(*r));
   if (r == NULL)
     return NULL;
   r->fd = fd;
+  r->status = status;
   if (pthread_mutex_init(&r->mu, NULL) != 0) {
     free(r);
     return NULL;
@@ -467,11 +468,44 @@ static void on_data_available(dds_entity_t reader, void *arg)
 
 void rawcdr_sync(void) {}
 
+static void on_publication_matched(dds_entity_t writer, const dds_publication_matched_status_t status, void *arg)
+{
+  (void) writer;
+  struct rawcdr_status *s = arg;
+  __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_RELEASE);
+}
+
+dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s)
+{
+  dds_listener_t *l = dds_create_listener(s);
+  if (l != NULL)
+    dds_lset_publication_matched(l, on_publication_matched);
+  return l;
+}
+
+static void on_subscription_matched(dds_entity_t reader, const dds_subscription_matched_status_t status, void *arg)
+{
+  (void) reader;
+  const struct rawcdr_ring *r = arg;
+  __atomic_store_n(&r->status->matched, (int32_t) status.current_count, __ATOMIC_RELEASE);
+}
+
+static void on_requested_incompatible_qos(dds_entity_t reader, const dds_requested_incompatible_qos_status_t status, void *arg)
+{
+  (void) reader;
+  const struct rawcdr_ring *r = arg;
+  __atomic_store_n(&r->status->incompatible_policy, (int32_t) status.last_policy_id, __ATOMIC_RELAXED);
+  __atomic_store_n(&r->status->incompatible, status.total_count, __ATOMIC_RELEASE);
+}
+
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r)
 {
   dds_listener_t *l = dds_create_listener(r);
-  if (l != NULL)
+  if (l != NULL) {
     dds_lset_data_available(l, on_data_available);
+    dds_lset_subscription_matched(l, on_subscription_matched);
+    dds_lset_requested_incompatible_qos(l, on_requested_incompatible_qos);
+  }
   return l;
 }
 

@@ -62,6 +62,7 @@ struct rawcdr_ring {
   uint32_t stalled; // 1 while a sample waits in pending
   int32_t err;      // a negative DDS return code of a take in the listener, or 0
   int fd;           // eventfd the listener signals
+  struct rawcdr_status *status; // the reader's statuses (pinned Go memory)
   pthread_mutex_t mu;
   struct ddsi_serdata *pending;
   uint64_t pending_publication;
@@ -69,15 +70,16 @@ struct rawcdr_ring {
   unsigned char buf[RAWCDR_RING_BYTES];
 };
 
-// Allocates an empty ring that signals fd; NULL when out of memory.
-struct rawcdr_ring *rawcdr_ring_new(int fd);
+// Allocates an empty ring that signals fd and keeps the reader's statuses in *status
+// (valid until the reader is deleted); NULL when out of memory.
+struct rawcdr_ring *rawcdr_ring_new(int fd, struct rawcdr_status *status);
 
 // Releases a pending sample and frees the ring. Call it only after the reader the
 // ring's listener was given to is deleted (Cyclone then runs no listener any more).
 void rawcdr_ring_free(struct rawcdr_ring *r);
 
 // Returns a listener that fills r from the reader it is attached to and signals r's
-// eventfd. Cyclone copies the listener into each entity it is given to; delete it
+// eventfd, and keeps the reader's statuses in r->status. Cyclone copies the listener into each entity it is given to; delete it
 // with dds_delete_listener.
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r);
 
@@ -92,6 +94,20 @@ void rawcdr_copyout(struct rawcdr_batch *b, void *dst);
 
 // Releases all samples of b without copying.
 void rawcdr_release(struct rawcdr_batch *b);
+
+// Statuses of a reader or writer that its listener stores, atomically, for Go to load
+// without a cgo call. It lives in pinned Go memory, valid until the entity is deleted.
+// Cyclone runs the listeners of one entity one at a time, in the order of the
+// changes, so the last store is the state now.
+struct rawcdr_status {
+  int32_t matched;             // readers matched (of a writer) or writers (of a reader); -1 while unknown
+  uint32_t incompatible;       // readers: writers refused for incompatible QoS, in all (stored last)
+  int32_t incompatible_policy; // readers: dds_qos_policy_id_t of the last refusal
+};
+
+// Returns a listener that keeps s->matched of the writer it is attached to; delete it
+// with dds_delete_listener.
+dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s);
 
 // Does nothing: race builds call it so the race detector sees the synchronisation of
 // the sample ring (a cgo call is where it models synchronisation through C).

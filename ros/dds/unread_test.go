@@ -1,0 +1,121 @@
+//go:build cgo
+
+package dds
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
+)
+
+// waitReaderCount waits until the count the reader's listener keeps is want.
+func waitReaderCount(t *testing.T, r *Reader, want int) {
+	t.Helper()
+	ddstest.WaitFor(t, 10*time.Second, fmt.Sprintf("reader counting %d writers", want), func() error {
+		if n, ok := r.MatchedCount(); !ok || n != want {
+			return fmt.Errorf("count %d (known %v)", n, ok)
+		}
+		return nil
+	})
+}
+
+// waitCount waits until the count the writer's listener keeps is want.
+func waitCount(t *testing.T, w *Writer, want int32) {
+	t.Helper()
+	ddstest.WaitFor(t, 10*time.Second, fmt.Sprintf("writer on %s counting %d readers", w.Topic(), want), func() error {
+		if got, _ := w.MatchedCount(); int32(got) != want {
+			return fmt.Errorf("count %d", got)
+		}
+		return nil
+	})
+}
+
+// TestWriterUnread checks the match counts the listeners keep: a writer's (for
+// Unread) follows readers coming and going, in this participant and another, also for
+// readers that were there before the writer; a reader's follows its writers; and a
+// transient-local writer is never unread, since it keeps samples for readers to come.
+func TestWriterUnread(t *testing.T) {
+	ddstest.Setup(t)
+	pub := newParticipant(t, domainUnread, "enclave=/;")
+	sub := newParticipant(t, domainUnread, "enclave=/;")
+	const topic = "rt/robot1/unread"
+	w, err := pub.NewWriter(topic, testType, QoS{Depth: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No reader yet: known from the count taken at creation, as no callback comes.
+	if !w.Unread() {
+		t.Error("not unread with no reader ever matched")
+	}
+	c := newCollector()
+	r1, err := sub.NewReader(topic, testType, QoS{Depth: 10}, c.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, w, 1)
+	if w.Unread() {
+		t.Error("unread with a reader matched")
+	}
+	waitReaderCount(t, r1, 1)
+	r2, err := pub.NewReader(topic, testType, QoS{Depth: 10}, func(Sample) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, w, 2)
+	if err := r1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, w, 0)
+	if !w.Unread() {
+		t.Error("not unread with no reader matched")
+	}
+	// A reader that comes back is counted, and what is written then arrives.
+	c = newCollector()
+	r3, err := sub.NewReader(topic, testType, QoS{Depth: 10}, c.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, w, 1)
+	if err := w.Write(sample("again")); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, 1, 5*time.Second)
+	// The reader's count follows its writers too.
+	waitReaderCount(t, r3, 1)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitReaderCount(t, r3, 0)
+
+	// A writer created after its reader learns of it.
+	if _, err := sub.NewReader("rt/robot1/late", testType, QoS{Depth: 10}, func(Sample) {}); err != nil {
+		t.Fatal(err)
+	}
+	late, err := pub.NewWriter("rt/robot1/late", testType, QoS{Depth: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, late, 1)
+
+	tl, err := pub.NewWriter("rt/robot1/latched", testType, QoS{Depth: 1, Durability: TransientLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := sub.NewReader("rt/robot1/latched", testType, QoS{Depth: 1, Durability: TransientLocal}, func(Sample) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, tl, 1)
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, tl, 0)
+	if tl.Unread() {
+		t.Error("a transient-local writer is unread: it keeps samples for later readers")
+	}
+}
