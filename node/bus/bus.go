@@ -41,6 +41,20 @@ type Publisher[T any] interface {
 	Publish(m *T) error
 }
 
+// Audience is implemented by publishers that know whether anything published now
+// can reach a subscriber (ros.Publisher does: not while DDS has matched no reader of
+// a volatile topic). A component may skip building a message nobody can receive.
+type Audience interface {
+	Listened() bool
+}
+
+// Listened reports whether a message published on p now may reach a subscriber: false
+// only when p is an Audience that says none can.
+func Listened[T any](p Publisher[T]) bool {
+	a, ok := p.(Audience)
+	return !ok || a.Listened()
+}
+
 // PublisherFunc adapts a function to Publisher.
 type PublisherFunc[T any] func(m *T) error
 

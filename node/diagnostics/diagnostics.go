@@ -89,7 +89,9 @@ func (c *Component) Collect(now time.Time) dm.DiagnosticArray {
 }
 
 // Run publishes an array every period until ctx is done. A failed publish is returned
-// only if ctx is still live.
+// only if ctx is still live. While the publisher says nobody subscribes
+// (bus.Listened), the array is neither collected nor published: collecting asks every
+// component for its status, and nobody would see it.
 func (c *Component) Run(ctx context.Context) error {
 	tk := c.clk.NewTicker(c.cfg.Period)
 	defer tk.Stop()
@@ -98,6 +100,9 @@ func (c *Component) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case now := <-tk.C():
+			if !bus.Listened(c.pub) {
+				continue
+			}
 			a := c.Collect(now)
 			if err := c.pub.Publish(&a); err != nil && ctx.Err() == nil {
 				return fmt.Errorf("diagnostics: publish: %w", err)

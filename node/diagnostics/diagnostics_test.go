@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -96,5 +97,66 @@ func TestComponentPublishesEveryPeriod(t *testing.T) {
 	}
 	if _, err := New(Config{}, clk, &rec); err == nil {
 		t.Fatal("zero period accepted")
+	}
+}
+
+// audience is a Recorder whose Listened answer the test sets.
+type audience struct {
+	bus.Recorder[dm.DiagnosticArray]
+	mu       sync.Mutex
+	listened bool
+}
+
+func (a *audience) Listened() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.listened
+}
+
+func (a *audience) set(v bool) {
+	a.mu.Lock()
+	a.listened = v
+	a.mu.Unlock()
+}
+
+// TestComponentSkipsWithoutAudience checks that no array is collected or published
+// while the publisher has nobody listening, and that publishing resumes once somebody
+// does.
+func TestComponentSkipsWithoutAudience(t *testing.T) {
+	clk := clock.NewManual(time.Unix(1000, 0))
+	pub := &audience{}
+	var calls atomic.Int32
+	src := func(now time.Time) []dm.DiagnosticStatus {
+		calls.Add(1)
+		return []dm.DiagnosticStatus{NewStatus("team").Done()}
+	}
+	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	// Ten periods with nobody listening: the ticker is created inside Run, so keep
+	// advancing for a while.
+	for range 10 {
+		clk.Advance(time.Second)
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := calls.Load(); n != 0 || pub.Len() != 0 {
+		t.Fatalf("nobody listening: %d collections, %d arrays published", n, pub.Len())
+	}
+	pub.set(true)
+	deadline := time.Now().Add(5 * time.Second)
+	for pub.Len() < 1 && time.Now().Before(deadline) {
+		clk.Advance(time.Second)
+		pub.WaitLen(1, 20*time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if pub.Len() < 1 || calls.Load() < 1 {
+		t.Fatalf("listening: %d collections, %d arrays published", calls.Load(), pub.Len())
 	}
 }
