@@ -486,11 +486,18 @@ func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) 
 
 // BenchmarkIdleNode measures a node with nothing to do, in a process of its own: team
 // communication on (one silent peer to send to, no GameController, no inputs, so it
-// sends at the blind rate), GCInfo at its default rate, diagnostics at 1 Hz. Each iteration is one second; the metric is the
-// process's CPU time per second.
+// sends at the blind rate), GCInfo at its default rate, diagnostics at 1 Hz. Each
+// iteration is one second; the metric is the process's CPU time per second. alone: no
+// subscriber anywhere, so GCInfo is serialised but not written and no diagnostics are
+// collected (nobody could receive them); watched: a subscriber reads GCInfo and
+// /diagnostics, as a behaviour node and rqt_robot_monitor would.
 func BenchmarkIdleNode(b *testing.B) {
-	const domainBenchIdle = 53
-	getenv := testEnv(b, domainBenchIdle)
+	b.Run("alone", func(b *testing.B) { benchIdleNode(b, 53, false) })
+	b.Run("watched", func(b *testing.B) { benchIdleNode(b, 62, true) })
+}
+
+func benchIdleNode(b *testing.B, domain int, watched bool) {
+	getenv := testEnv(b, domain)
 	cfg := baseConfig(1)
 	ports := freePorts(b, 2)
 	cfg.Team.Port, cfg.GameControllerPort = ports[0], ports[1]
@@ -499,8 +506,27 @@ func BenchmarkIdleNode(b *testing.B) {
 	cfg.Diagnostics.Period = time.Second
 	cfg.GameController.PublishRate = node.DefaultConfig().GameController.PublishRate
 	stats := startBenchChild(b, getenv, cfg)
+	var gcInfos, arrays atomic.Uint64
+	if watched {
+		tester := rosNode(b, getenv, "tester", &syncbuf.Buffer{})
+		gi, err := ros.NewSubscription(tester, "/dnetwork_1/GCInfo", ros.QoSDefault, func(*dmsgs.GCInfo) { gcInfos.Add(1) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		di, err := ros.NewSubscription(tester, "/diagnostics", ros.QoSDefault, func(*dm.DiagnosticArray) { arrays.Add(1) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitMatched(b, "GCInfo", gi.PublisherCount)
+		waitMatched(b, "diagnostics", di.PublisherCount)
+	}
 	time.Sleep(1500 * time.Millisecond) // discovery and start-up settled
-	playSeconds(b, stats, stats())
+	g0, a0 := gcInfos.Load(), arrays.Load()
+	_, secs := playSeconds(b, stats, stats())
+	if watched {
+		b.ReportMetric(float64(gcInfos.Load()-g0)/secs, "GCInfo/s")
+		b.ReportMetric(float64(arrays.Load()-a0)/secs, "diagnostics/s")
+	}
 }
 
 // playSeconds lets the node run one second per iteration from start, reports its CPU
