@@ -3,6 +3,7 @@ package transport
 import (
 	"errors"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -20,8 +21,9 @@ import (
 
 // ifWatch is one netlink route socket subscribed to link and IPv4 address changes.
 type ifWatch struct {
-	f  *os.File
-	rc syscall.RawConn
+	f      *os.File
+	rc     syscall.RawConn
+	closed atomic.Bool // set by close before the socket is closed
 }
 
 // openIfWatchFn is openIfWatch; tests replace it to take the periodic path.
@@ -70,7 +72,9 @@ func (w *ifWatch) run(changed func()) error {
 	}
 	for {
 		if err := w.rc.Read(read); err != nil {
-			if errors.Is(err, os.ErrClosed) {
+			// A read pending when the file is closed fails with the poller's own "use of
+			// closed file", which is not os.ErrClosed: the flag tells a close from a failure.
+			if w.closed.Load() || errors.Is(err, os.ErrClosed) {
 				return nil
 			}
 			return err
@@ -83,4 +87,7 @@ func (w *ifWatch) run(changed func()) error {
 }
 
 // close ends run.
-func (w *ifWatch) close() { w.f.Close() }
+func (w *ifWatch) close() {
+	w.closed.Store(true)
+	w.f.Close()
+}
