@@ -15,8 +15,8 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
-	"github.com/robocup-dnetwork/dnetwork/transport"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 func TestSlogLogger(t *testing.T) {

@@ -341,8 +341,8 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 // Unread reports whether a sample written now would reach no reader: the writer is
 // volatile (it keeps nothing for readers that come later) and Cyclone's last
 // publication-matched callback (or the count taken when the writer was created)
-// counted no reader. Loading the count is an atomic load, no cgo call, so a publisher can skip
-// the write for nobody, and the cgo call that would wake the runtime's sysmon thread
+// counted no reader. It is an atomic load, no cgo call, so a publisher can skip both
+// the write for nobody and the cgo call, which would wake the runtime's sysmon thread
 // from its idle sleep.
 func (w *Writer) Unread() bool {
 	return w.volatile && atomic.LoadInt32(matchedOf(&w.status)) == 0
