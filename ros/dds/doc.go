@@ -18,8 +18,10 @@
 // are key-less (RTPS entity kinds 0x03/0x04, all samples one instance) and carry no
 // XTypes type information, so peers match on topic and type name, as ROS nodes do.
 //
-// No pointer to Go memory is kept by C: Write copies during the call, and received
-// samples are copied into Go memory before Cyclone's buffers are released.
+// Write copies the sample during the call, and received samples are copied into Go
+// memory before Cyclone's buffers are released. The only Go memory C keeps a pointer
+// to is each reader's and writer's status block (below), pinned (runtime.Pinner) until
+// the entity is deleted.
 //
 // # Readers
 //
@@ -42,6 +44,16 @@
 // into Go would run Go code on them. The ring and the eventfd are freed only after the
 // reader is deleted (Cyclone waits for running listeners then), so a listener never
 // touches freed memory or a reused descriptor.
+//
+// # Statuses
+//
+// The same listeners keep each entity's statuses in its status block (struct
+// rawcdr_status, a field of the Writer or Reader): the count of matched readers or
+// writers, and a reader's refusals for incompatible QoS, stored with atomic stores on
+// Cyclone's threads and loaded atomically in Go, so reading them is no cgo call. The
+// listener runs on changes only, so a count starts from a query at creation (unless a
+// callback has stored one first); -1 means unknown. Writer.Unread (volatile, no reader
+// matched) lets a publisher skip writing what nobody can receive.
 //
 // # Domains and the environment
 //
