@@ -220,32 +220,40 @@ func decodeRobots(dst []RobotInfo, b []byte, s *spec) uint8 {
 // team decoders of their own below, chosen by spec.shape: fixed offsets into arrays of
 // the exact size, so no bound is checked per field, and several robots per round.
 
-// decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet).
+// decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet) and returns
+// nonzero when a penalty is undefined, checked four at a time (see penaltyLanes).
 func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
-	var bad uint8
-	for t := range p.Teams {
-		tb := (*[TeamSizeSPL15]byte)(b[offTeams+t*TeamSizeSPL15:])
-		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		bad |= decodeSPLRobots20(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeSPL]byte)(tb[teamHeadSize15:]), &s.undefined)
-	}
-	return bad
+	k := &s.lanes
+	or0, in0 := p.Teams[0].decodeSPL20((*[TeamSizeSPL15]byte)(b[offTeams:]), k)
+	or1, in1 := p.Teams[1].decodeSPL20((*[TeamSizeSPL15]byte)(b[offTeams+TeamSizeSPL15:]), k)
+	return failed((or0|or1)&laneHigh != 0 || (in0|in1)&laneBit7 != 0)
 }
 
-// decodeSPLRobots20 reads the 20 SPL robots of a team from b, four from each 8-byte
-// word, and returns nonzero when a penalty is undefined.
-func decodeSPLRobots20(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeSPL]byte, undefined *[256]uint8) uint8 {
-	var bad uint8
-	for i := 0; i < MaxPlayers; i += 4 {
-		w := binary.LittleEndian.Uint64(b[i*RobotSizeSPL:])
-		putSPL4((*[4]RobotInfo)(dst[i:]), w)
-		bad |= checkSPL4(w, undefined)
-	}
-	return bad
+// decodeSPL20 reads one SPL v15 … v18 team, its 20 robots from five words, and returns
+// the OR of the words and the OR of their in-run lanes (see penaltyLanes).
+func (t *TeamInfo) decodeSPL20(b *[TeamSizeSPL15]byte, k *penaltyLanes) (or, in uint64) {
+	t.decodeHead15((*[teamHeadSize15]byte)(b[:]))
+	r := (*[MaxPlayers * RobotSizeSPL]byte)(b[teamHeadSize15:])
+	w0, w1, w2 := binary.LittleEndian.Uint64(r[0:]), binary.LittleEndian.Uint64(r[8:]), binary.LittleEndian.Uint64(r[16:])
+	w3, w4 := binary.LittleEndian.Uint64(r[24:]), binary.LittleEndian.Uint64(r[32:])
+	putSPL4((*[4]RobotInfo)(t.Players[0:]), w0)
+	putSPL4((*[4]RobotInfo)(t.Players[4:]), w1)
+	putSPL4((*[4]RobotInfo)(t.Players[8:]), w2)
+	putSPL4((*[4]RobotInfo)(t.Players[12:]), w3)
+	putSPL4((*[4]RobotInfo)(t.Players[16:]), w4)
+	return w0 | w1 | w2 | w3 | w4, k.inRun(w0) | k.inRun(w1) | k.inRun(w2) | k.inRun(w3) | k.inRun(w4)
 }
 
-// decodeSPLRobots is decodeSPLRobots20 for any number of robots from 4 on (SPL v12 … v14
-// have 6 or 7): when it is not a multiple of four, the last word overlaps the one before
-// and rewrites the same values.
+// inRun returns w's lanes with bit 7 set where the penalty's low nibble is in lo … hi-1.
+func (k *penaltyLanes) inRun(w uint64) uint64 {
+	n := w & laneNibble
+	return (n + k.lo) ^ (n + k.hi)
+}
+
+// decodeSPLRobots reads the SPL robots of a team with 4 or more (SPL v12 … v14 have 6 or
+// 7), four from each 8-byte word, and returns nonzero when a penalty is undefined. When
+// the number is not a multiple of four, the last word overlaps the one before and
+// rewrites the same values.
 func decodeSPLRobots(dst []RobotInfo, b []byte, undefined *[256]uint8) uint8 {
 	n := len(dst)
 	b = b[:n*RobotSizeSPL]

@@ -297,3 +297,39 @@ func TestShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestPenaltyLanes: for every layout whose penalties the lanes can check, the lane check
+// agrees with the penalty table for every code in every lane, whatever the
+// secsTillUnpenalised bytes and the valid codes in the other lanes.
+func TestPenaltyLanes(t *testing.T) {
+	for _, l := range Layouts() {
+		s := &specs[l]
+		if !s.lanes.ok {
+			continue
+		}
+		var valid []uint64
+		for p := range 256 {
+			if s.undefined[p] == 0 {
+				valid = append(valid, uint64(p))
+			}
+		}
+		for p := range 256 {
+			for lane := range 4 {
+				for _, fill := range []uint64{0, 0xff, 0x5a} {
+					var w uint64
+					for i := range 4 {
+						code := valid[(p+i)%len(valid)]
+						if i == lane {
+							code = uint64(p)
+						}
+						w |= (code | fill<<8) << (16 * i)
+					}
+					got := w&laneHigh != 0 || s.lanes.inRun(w)&laneBit7 != 0
+					if want := s.undefined[p] == 1; got != want {
+						t.Fatalf("%s: penalty %d in lane %d of %#x: lanes say undefined=%v, table %v", l, p, lane, w, got, want)
+					}
+				}
+			}
+		}
+	}
+}
