@@ -229,19 +229,18 @@ func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
 	return failed((or0|or1)&laneHigh != 0 || (in0|in1)&laneBit7 != 0)
 }
 
-// decodeSPL20 reads one SPL v15 … v18 team, its 20 robots from five words, and returns
-// the OR of the words and the OR of their in-run lanes (see penaltyLanes).
+// decodeSPL20 reads one SPL v15 … v18 team, four robots from each 8-byte word, and
+// returns the OR of the words and the OR of their in-run lanes (see penaltyLanes).
 func (t *TeamInfo) decodeSPL20(b *[TeamSizeSPL15]byte, k *penaltyLanes) (or, in uint64) {
 	t.decodeHead15((*[teamHeadSize15]byte)(b[:]))
 	r := (*[MaxPlayers * RobotSizeSPL]byte)(b[teamHeadSize15:])
-	w0, w1, w2 := binary.LittleEndian.Uint64(r[0:]), binary.LittleEndian.Uint64(r[8:]), binary.LittleEndian.Uint64(r[16:])
-	w3, w4 := binary.LittleEndian.Uint64(r[24:]), binary.LittleEndian.Uint64(r[32:])
-	putSPL4((*[4]RobotInfo)(t.Players[0:]), w0)
-	putSPL4((*[4]RobotInfo)(t.Players[4:]), w1)
-	putSPL4((*[4]RobotInfo)(t.Players[8:]), w2)
-	putSPL4((*[4]RobotInfo)(t.Players[12:]), w3)
-	putSPL4((*[4]RobotInfo)(t.Players[16:]), w4)
-	return w0 | w1 | w2 | w3 | w4, k.inRun(w0) | k.inRun(w1) | k.inRun(w2) | k.inRun(w3) | k.inRun(w4)
+	for i := 0; i < MaxPlayers; i += 4 {
+		w := binary.LittleEndian.Uint64(r[i*RobotSizeSPL:])
+		putSPL4((*[4]RobotInfo)(t.Players[i:]), w)
+		or |= w
+		in |= k.inRun(w)
+	}
+	return or, in
 }
 
 // inRun returns w's lanes with bit 7 set where the penalty's low nibble is in lo … hi-1.
