@@ -33,7 +33,11 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		return identifyDetail(b, err)
 	}
 	s := &specs[l]
-	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	if s.shape == shapeHL688 {
+		p.zeroAbsentHL688() // the decoder writes every other field
+	} else {
+		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	}
 	p.Header, p.Layout = kind, l
 	var bad uint8
 	if s.family == FamilyHL {
@@ -307,13 +311,28 @@ func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL
 	return bad
 }
 
-// decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet).
+// zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns
+// zero) and decodeTeamsHL688 write all the others, so the Packet is not cleared first:
+// that would write the two coach messages twice.
+func (p *Packet) zeroAbsentHL688() {
+	p.CompetitionPhase = 0
+	p.CompetitionType = 0
+	p.Stopped = false
+	for t := range p.Teams {
+		tm := &p.Teams[t]
+		tm.MessageBudget = 0
+		*(*[MaxPlayers - MaxPlayersHL]RobotInfo)(tm.Players[MaxPlayersHL:]) = [MaxPlayers - MaxPlayersHL]RobotInfo{}
+	}
+}
+
+// decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet): every field of
+// TeamInfo but messageBudget and players 12 … 20 (see zeroAbsentHL688).
 func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
 	var bad uint8
 	for t := range p.Teams {
 		tb := (*[TeamSizeHL688]byte)(b[hlOffTeams+t*TeamSizeHL688:])
 		tm := &p.Teams[t]
-		tm.decodeHead12((*[teamHeadSize12]byte)(tb[:]))
+		tm.decodeHeadHL688((*[teamHeadSize12]byte)(tb[:]))
 		tm.decodeCoachHL((*[hlTeamOffCoach - hlTeamOffCoachSeq]byte)(tb[hlTeamOffCoachSeq:]))
 		robots := (*[(1 + MaxPlayersHL) * RobotSizeHL688]byte)(tb[hlTeamOffCoach:])
 		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), &s.undefined)
@@ -322,6 +341,15 @@ func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
 		}
 	}
 	return bad
+}
+
+// decodeHeadHL688 reads the HL team head (decodeHead12) and zeroes the goalkeeper colour
+// and number HL lacks, all eight bytes stored as one word.
+func (t *TeamInfo) decodeHeadHL688(h *[teamHeadSize12]byte) {
+	w := uint64(h[0]) | uint64(h[1])<<8 | uint64(binary.LittleEndian.Uint32(h[2:]))<<32
+	t.TeamNumber, t.FieldPlayerColour, t.GoalkeeperColour = uint8(w), TeamColour(w>>8), TeamColour(w>>16)
+	t.Goalkeeper, t.Score, t.PenaltyShot = uint8(w>>24), uint8(w>>32), uint8(w>>40)
+	t.SingleShots = uint16(w >> 48)
 }
 
 // decodeHL688 reads one 6-byte HL RobotInfo (penalty, secsTillUnpenalised,

@@ -248,6 +248,21 @@ func TestDecodeMatchesReference(t *testing.T) {
 		fromNonzero(t, 688, tvHL688Nonzero), mustHex(t, tvSPL18Hex), fromNonzero(t, SizeHSL20, tvHSL20Nonzero))
 	// Values at and around every range limit of every layout.
 	values := []uint8{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 29, 30, 35, 36, 128, 254, 255}
+	// A Packet that held another layout's packet (or a packet that failed) decodes as a
+	// zero Packet does: the decoders that do not clear the whole Packet first must still
+	// overwrite or zero every field.
+	for _, prev := range bases {
+		for _, base := range bases {
+			var got, want Packet
+			_ = got.UnmarshalBinary(prev)
+			gerr, werr := got.UnmarshalBinary(base), refUnmarshal(&want, base)
+			if (gerr == nil) != (werr == nil) || got != want {
+				_, pl, _ := Classify(prev)
+				_, bl, _ := Classify(base)
+				t.Fatalf("%s after %s: %v, reference %v\n%+v\nreference\n%+v", bl, pl, gerr, werr, got, want)
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(14, 2026))
 	for _, base := range bases {
 		sameResult(t, "base", base)
