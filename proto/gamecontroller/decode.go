@@ -106,21 +106,21 @@ func (p *Packet) decodeHL(b *[hlOffTeams]byte, s *spec) uint8 {
 // decodeSPL reads the SPL or HSL header and returns nonzero when a checked field is out
 // of range. The checked bytes are kept in locals, as in decodeHL.
 func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
-	phase, state, raw, firstHalf := b[offGamePhase], b[offState], b[offSetPlay], b[offFirstHalf]
-	p.PacketNumber = b[offPacketNumber]
-	p.PlayersPerTeam = b[offPlayersPerTeam]
+	// packetNumber, playersPerTeam, competitionPhase/Type, gamePhase, state, setPlay,
+	// firstHalf: one word, stored in pairs where Packet has the same order.
+	h := binary.LittleEndian.Uint64(b[offPacketNumber:])
+	phase, state, raw, firstHalf := uint8(h>>32), uint8(h>>40), uint8(h>>48), uint8(h>>56)
+	p.PacketNumber, p.PlayersPerTeam = uint8(h), uint8(h>>8)
 	var bad uint8
 	if s.family == FamilyHSL {
-		stopped := b[offCompType]
-		p.CompetitionType = b[offCompPhase]
+		stopped := uint8(h >> 24)
+		p.CompetitionType = uint8(h >> 16)
 		p.Stopped = stopped == 1
 		bad = stopped >> 1
 	} else {
-		p.CompetitionPhase = b[offCompPhase]
-		p.CompetitionType = b[offCompType]
+		p.CompetitionPhase, p.CompetitionType = uint8(h>>16), uint8(h>>24)
 	}
-	p.GamePhase = GamePhase(phase)
-	p.State = State(state)
+	p.State, p.GamePhase = State(state), GamePhase(phase)
 	p.SetPlayRaw = raw
 	p.FirstHalf = firstHalf == 1
 	p.KickingTeam = b[offKickingTeam]
