@@ -291,19 +291,22 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 
 // decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet).
 func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
-	var bad uint8
+	k := &s.lanes
+	var or, in uint64
 	for t := range p.Teams {
 		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
 		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		bad |= decodeHSL20Robots(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:]), &s.undefined)
+		o, i := decodeHSL20Robots(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:]), k)
+		or, in = or|o, in|i
 	}
-	return bad
+	return failed(or&laneHigh != 0 || in&laneBit7 != 0)
 }
 
 // decodeHSL20Robots reads the 20 HSL v20 robots (penalty, secsTillUnpenalised, cautions)
-// of a team from b, four per round, and returns nonzero when a penalty is undefined.
-func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, undefined *[256]uint8) uint8 {
-	var bad uint8
+// of a team from b, four per round, and returns the OR of the rounds' penalty lanes and
+// the OR of their in-run lanes (see penaltyLanes): penalty and secs of the four robots in
+// the 16-bit lanes of a word, as in SPL.
+func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, k *penaltyLanes) (or, in uint64) {
 	for i := 0; i < MaxPlayers; i += 4 {
 		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
 		w0, w1 := binary.LittleEndian.Uint16(g[0:]), binary.LittleEndian.Uint16(g[3:])
@@ -312,9 +315,11 @@ func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL
 		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(w1), uint8(w1>>8), g[5]
 		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(w2), uint8(w2>>8), g[8]
 		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(w3), uint8(w3>>8), g[11]
-		bad |= undefined[uint8(w0)] | undefined[uint8(w1)] | undefined[uint8(w2)] | undefined[uint8(w3)]
+		w := uint64(w0) | uint64(w1)<<16 | uint64(w2)<<32 | uint64(w3)<<48
+		or |= w
+		in |= k.inRun(w)
 	}
-	return bad
+	return or, in
 }
 
 // zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns
