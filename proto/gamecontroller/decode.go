@@ -309,13 +309,12 @@ func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
 func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, k *penaltyLanes) (or, in uint64) {
 	for i := 0; i < MaxPlayers; i += 4 {
 		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
-		w0, w1 := binary.LittleEndian.Uint16(g[0:]), binary.LittleEndian.Uint16(g[3:])
-		w2, w3 := binary.LittleEndian.Uint16(g[6:]), binary.LittleEndian.Uint16(g[9:])
-		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(w0), uint8(w0>>8), g[2]
-		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(w1), uint8(w1>>8), g[5]
-		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(w2), uint8(w2>>8), g[8]
-		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(w3), uint8(w3>>8), g[11]
-		w := uint64(w0) | uint64(w1)<<16 | uint64(w2)<<32 | uint64(w3)<<48
+		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
+		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
+		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(g[6]), g[7], g[8]
+		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(g[9]), g[10], g[11]
+		w := uint64(binary.LittleEndian.Uint16(g[0:])) | uint64(binary.LittleEndian.Uint16(g[3:]))<<16 |
+			uint64(binary.LittleEndian.Uint16(g[6:]))<<32 | uint64(binary.LittleEndian.Uint16(g[9:]))<<48
 		or |= w
 		in |= k.inRun(w)
 	}
