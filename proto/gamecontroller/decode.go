@@ -235,28 +235,45 @@ func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
 
 // decodeSPL20 reads one SPL v15 … v18 team and returns the OR of the 8-byte words of its
 // robots and the OR of their in-run lanes (see penaltyLanes). Each robot's two bytes are
-// copied as one 16-bit load and store: cheaper than shifting them out of the word.
+// copied as one 16-bit load and store, cheaper than shifting them out of the word; the
+// five words are written out rather than looped over, which saves the loop's address
+// arithmetic, and each is used before the next is loaded, which keeps the registers free.
 func (t *TeamInfo) decodeSPL20(b *[TeamSizeSPL15]byte, k *penaltyLanes) (or, in uint64) {
 	t.decodeHead15((*[teamHeadSize15]byte)(b[:]))
 	r := (*[MaxPlayers * RobotSizeSPL]byte)(b[teamHeadSize15:])
-	for i := 0; i < MaxPlayers; i += 4 {
-		g := (*[4 * RobotSizeSPL]byte)(r[i*RobotSizeSPL:])
-		w := binary.LittleEndian.Uint64(g[:])
-		p := (*[4]RobotInfo)(t.Players[i:])
-		p[0].Penalty, p[0].SecsTillUnpenalised = Penalty(g[0]), g[1]
-		p[1].Penalty, p[1].SecsTillUnpenalised = Penalty(g[2]), g[3]
-		p[2].Penalty, p[2].SecsTillUnpenalised = Penalty(g[4]), g[5]
-		p[3].Penalty, p[3].SecsTillUnpenalised = Penalty(g[6]), g[7]
-		or |= w
-		in |= k.inRun(w)
-	}
+	lo, hi := k.lo, k.hi
+	var w uint64
+	copySPL4((*[4]RobotInfo)(t.Players[0:]), (*[8]byte)(r[0:]))
+	w = binary.LittleEndian.Uint64(r[0:])
+	or, in = or|w, in|inRun(w, lo, hi)
+	copySPL4((*[4]RobotInfo)(t.Players[4:]), (*[8]byte)(r[8:]))
+	w = binary.LittleEndian.Uint64(r[8:])
+	or, in = or|w, in|inRun(w, lo, hi)
+	copySPL4((*[4]RobotInfo)(t.Players[8:]), (*[8]byte)(r[16:]))
+	w = binary.LittleEndian.Uint64(r[16:])
+	or, in = or|w, in|inRun(w, lo, hi)
+	copySPL4((*[4]RobotInfo)(t.Players[12:]), (*[8]byte)(r[24:]))
+	w = binary.LittleEndian.Uint64(r[24:])
+	or, in = or|w, in|inRun(w, lo, hi)
+	copySPL4((*[4]RobotInfo)(t.Players[16:]), (*[8]byte)(r[32:]))
+	w = binary.LittleEndian.Uint64(r[32:])
+	or, in = or|w, in|inRun(w, lo, hi)
 	return or, in
 }
 
-// inRun returns w's lanes with bit 7 set where the penalty's low nibble is in lo … hi-1.
-func (k *penaltyLanes) inRun(w uint64) uint64 {
+// inRun returns w's lanes with bit 7 set where the penalty's low nibble is in the run of
+// undefined codes (lo and hi as in penaltyLanes).
+func inRun(w, lo, hi uint64) uint64 {
 	n := w & laneNibble
-	return (n + k.lo) ^ (n + k.hi)
+	return (n + lo) ^ (n + hi)
+}
+
+// copySPL4 copies penalty and secsTillUnpenalised of four SPL robots.
+func copySPL4(p *[4]RobotInfo, g *[4 * RobotSizeSPL]byte) {
+	p[0].Penalty, p[0].SecsTillUnpenalised = Penalty(g[0]), g[1]
+	p[1].Penalty, p[1].SecsTillUnpenalised = Penalty(g[2]), g[3]
+	p[2].Penalty, p[2].SecsTillUnpenalised = Penalty(g[4]), g[5]
+	p[3].Penalty, p[3].SecsTillUnpenalised = Penalty(g[6]), g[7]
 }
 
 // decodeSPLRobots reads the SPL robots of a team with 4 or more (SPL v12 … v14 have 6 or
@@ -307,6 +324,7 @@ func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
 // the OR of their in-run lanes (see penaltyLanes): penalty and secs of the four robots in
 // the 16-bit lanes of a word, as in SPL.
 func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, k *penaltyLanes) (or, in uint64) {
+	lo, hi := k.lo, k.hi
 	for i := 0; i < MaxPlayers; i += 4 {
 		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
 		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
@@ -316,7 +334,7 @@ func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL
 		w := uint64(binary.LittleEndian.Uint16(g[0:])) | uint64(binary.LittleEndian.Uint16(g[3:]))<<16 |
 			uint64(binary.LittleEndian.Uint16(g[6:]))<<32 | uint64(binary.LittleEndian.Uint16(g[9:]))<<48
 		or |= w
-		in |= k.inRun(w)
+		in |= inRun(w, lo, hi)
 	}
 	return or, in
 }

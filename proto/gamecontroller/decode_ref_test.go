@@ -339,7 +339,7 @@ func TestPenaltyLanes(t *testing.T) {
 						}
 						w |= (code | fill<<8) << (16 * i)
 					}
-					got := w&laneHigh != 0 || s.lanes.inRun(w)&laneBit7 != 0
+					got := w&laneHigh != 0 || inRun(w, s.lanes.lo, s.lanes.hi)&laneBit7 != 0
 					if want := s.undefined[p] == 1; got != want {
 						t.Fatalf("%s: penalty %d in lane %d of %#x: lanes say undefined=%v, table %v", l, p, lane, w, got, want)
 					}
