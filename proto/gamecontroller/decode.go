@@ -225,40 +225,36 @@ func decodeRobots(dst []RobotInfo, b []byte, s *spec) uint8 {
 // the exact size, so no bound is checked per field, and several robots per round.
 
 // decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet) and returns
-// nonzero when a penalty is undefined, checked four at a time (see penaltyLanes).
+// nonzero when a penalty is undefined, checked four at a time (see penaltyLanes). Each
+// robot's two bytes are copied as one 16-bit load and store, cheaper than shifting them
+// out of a word; the five words of a team's robots are written out rather than looped
+// over, which saves the loop's address arithmetic, and each is used before the next is
+// loaded, which keeps the registers free.
 func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
-	k := &s.lanes
-	or0, in0 := p.Teams[0].decodeSPL20((*[TeamSizeSPL15]byte)(b[offTeams:]), k)
-	or1, in1 := p.Teams[1].decodeSPL20((*[TeamSizeSPL15]byte)(b[offTeams+TeamSizeSPL15:]), k)
-	return failed((or0|or1)&laneHigh != 0 || (in0|in1)&laneBit7 != 0)
-}
-
-// decodeSPL20 reads one SPL v15 … v18 team and returns the OR of the 8-byte words of its
-// robots and the OR of their in-run lanes (see penaltyLanes). Each robot's two bytes are
-// copied as one 16-bit load and store, cheaper than shifting them out of the word; the
-// five words are written out rather than looped over, which saves the loop's address
-// arithmetic, and each is used before the next is loaded, which keeps the registers free.
-func (t *TeamInfo) decodeSPL20(b *[TeamSizeSPL15]byte, k *penaltyLanes) (or, in uint64) {
-	t.decodeHead15((*[teamHeadSize15]byte)(b[:]))
-	r := (*[MaxPlayers * RobotSizeSPL]byte)(b[teamHeadSize15:])
-	lo, hi := k.lo, k.hi
-	var w uint64
-	copySPL4((*[4]RobotInfo)(t.Players[0:]), (*[8]byte)(r[0:]))
-	w = binary.LittleEndian.Uint64(r[0:])
-	or, in = or|w, in|inRun(w, lo, hi)
-	copySPL4((*[4]RobotInfo)(t.Players[4:]), (*[8]byte)(r[8:]))
-	w = binary.LittleEndian.Uint64(r[8:])
-	or, in = or|w, in|inRun(w, lo, hi)
-	copySPL4((*[4]RobotInfo)(t.Players[8:]), (*[8]byte)(r[16:]))
-	w = binary.LittleEndian.Uint64(r[16:])
-	or, in = or|w, in|inRun(w, lo, hi)
-	copySPL4((*[4]RobotInfo)(t.Players[12:]), (*[8]byte)(r[24:]))
-	w = binary.LittleEndian.Uint64(r[24:])
-	or, in = or|w, in|inRun(w, lo, hi)
-	copySPL4((*[4]RobotInfo)(t.Players[16:]), (*[8]byte)(r[32:]))
-	w = binary.LittleEndian.Uint64(r[32:])
-	or, in = or|w, in|inRun(w, lo, hi)
-	return or, in
+	lo, hi := s.lanes.lo, s.lanes.hi
+	var or, in, w uint64
+	for t := range p.Teams {
+		tb := (*[TeamSizeSPL15]byte)(b[offTeams+t*TeamSizeSPL15:])
+		tm := &p.Teams[t]
+		tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		r := (*[MaxPlayers * RobotSizeSPL]byte)(tb[teamHeadSize15:])
+		copySPL4((*[4]RobotInfo)(tm.Players[0:]), (*[8]byte)(r[0:]))
+		w = binary.LittleEndian.Uint64(r[0:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[4:]), (*[8]byte)(r[8:]))
+		w = binary.LittleEndian.Uint64(r[8:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[8:]), (*[8]byte)(r[16:]))
+		w = binary.LittleEndian.Uint64(r[16:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[12:]), (*[8]byte)(r[24:]))
+		w = binary.LittleEndian.Uint64(r[24:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[16:]), (*[8]byte)(r[32:]))
+		w = binary.LittleEndian.Uint64(r[32:])
+		or, in = or|w, in|inRun(w, lo, hi)
+	}
+	return failed(or&laneHigh != 0 || in&laneBit7 != 0)
 }
 
 // inRun returns w's lanes with bit 7 set where the penalty's low nibble is in the run of
@@ -306,37 +302,52 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 	return undefined[uint8(w)] | undefined[uint8(w>>16)] | undefined[uint8(w>>32)] | undefined[uint8(w>>48)]
 }
 
-// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet).
+// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet) and returns nonzero when
+// a penalty is undefined, checked four at a time in the 16-bit lanes of a word made of
+// the robots' penalty and secs (see penaltyLanes). As in decodeTeamsSPL20, the five
+// groups of four robots are written out.
 func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
-	k := &s.lanes
-	var or, in uint64
+	lo, hi := s.lanes.lo, s.lanes.hi
+	var or, in, w uint64
 	for t := range p.Teams {
 		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
-		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		o, i := decodeHSL20Robots(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:]), k)
-		or, in = or|o, in|i
+		tm := &p.Teams[t]
+		tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
+		copyHSL2((*[2]RobotInfo)(tm.Players[0:]), (*[6]byte)(r[0:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[2:]), (*[6]byte)(r[6:]))
+		w = lanesHSL4((*[12]byte)(r[0:]))
+		or, in = or|w, in|inRun(w, lo, hi)
+		copyHSL2((*[2]RobotInfo)(tm.Players[4:]), (*[6]byte)(r[12:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[6:]), (*[6]byte)(r[18:]))
+		w = lanesHSL4((*[12]byte)(r[12:]))
+		or, in = or|w, in|inRun(w, lo, hi)
+		copyHSL2((*[2]RobotInfo)(tm.Players[8:]), (*[6]byte)(r[24:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[10:]), (*[6]byte)(r[30:]))
+		w = lanesHSL4((*[12]byte)(r[24:]))
+		or, in = or|w, in|inRun(w, lo, hi)
+		copyHSL2((*[2]RobotInfo)(tm.Players[12:]), (*[6]byte)(r[36:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[14:]), (*[6]byte)(r[42:]))
+		w = lanesHSL4((*[12]byte)(r[36:]))
+		or, in = or|w, in|inRun(w, lo, hi)
+		copyHSL2((*[2]RobotInfo)(tm.Players[16:]), (*[6]byte)(r[48:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[18:]), (*[6]byte)(r[54:]))
+		w = lanesHSL4((*[12]byte)(r[48:]))
+		or, in = or|w, in|inRun(w, lo, hi)
 	}
 	return failed(or&laneHigh != 0 || in&laneBit7 != 0)
 }
 
-// decodeHSL20Robots reads the 20 HSL v20 robots (penalty, secsTillUnpenalised, cautions)
-// of a team from b, four per round, and returns the OR of the rounds' penalty lanes and
-// the OR of their in-run lanes (see penaltyLanes): penalty and secs of the four robots in
-// the 16-bit lanes of a word, as in SPL.
-func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, k *penaltyLanes) (or, in uint64) {
-	lo, hi := k.lo, k.hi
-	for i := 0; i < MaxPlayers; i += 4 {
-		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
-		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
-		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
-		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(g[6]), g[7], g[8]
-		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(g[9]), g[10], g[11]
-		w := uint64(binary.LittleEndian.Uint16(g[0:])) | uint64(binary.LittleEndian.Uint16(g[3:]))<<16 |
-			uint64(binary.LittleEndian.Uint16(g[6:]))<<32 | uint64(binary.LittleEndian.Uint16(g[9:]))<<48
-		or |= w
-		in |= inRun(w, lo, hi)
-	}
-	return or, in
+// copyHSL2 copies penalty, secsTillUnpenalised and cautions of two HSL v20 robots.
+func copyHSL2(r *[2]RobotInfo, g *[2 * RobotSizeHSL20]byte) {
+	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
+	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
+}
+
+// lanesHSL4 returns penalty and secs of four HSL v20 robots in the 16-bit lanes of a word.
+func lanesHSL4(g *[4 * RobotSizeHSL20]byte) uint64 {
+	return uint64(binary.LittleEndian.Uint16(g[0:])) | uint64(binary.LittleEndian.Uint16(g[3:]))<<16 |
+		uint64(binary.LittleEndian.Uint16(g[6:]))<<32 | uint64(binary.LittleEndian.Uint16(g[9:]))<<48
 }
 
 // zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns
