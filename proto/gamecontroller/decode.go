@@ -106,8 +106,8 @@ func (p *Packet) decodeHL(b *[hlOffTeams]byte, s *spec) uint8 {
 // decodeSPL reads the SPL or HSL header and returns nonzero when a checked field is out
 // of range. The checked bytes are kept in locals, as in decodeHL.
 func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
-	// packetNumber, playersPerTeam, competitionPhase/Type, gamePhase, state, setPlay,
-	// firstHalf: one word, stored in pairs where Packet has the same order.
+	// packetNumber, playersPerTeam, competitionPhase/Type, gamePhase, state, setPlay and
+	// firstHalf from one word; fields adjacent in Packet are stored as pairs.
 	h := binary.LittleEndian.Uint64(b[offPacketNumber:])
 	phase, state, raw, firstHalf := uint8(h>>32), uint8(h>>40), uint8(h>>48), uint8(h>>56)
 	p.PacketNumber, p.PlayersPerTeam = uint8(h), uint8(h>>8)
