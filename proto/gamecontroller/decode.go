@@ -303,12 +303,12 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 }
 
 // decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet) and returns nonzero when
-// a penalty is undefined, checked four at a time in the 16-bit lanes of a word made of
-// the robots' penalty and secs (see penaltyLanes). As in decodeTeamsSPL20, the five
-// groups of four robots are written out.
+// a penalty is undefined. As in decodeTeamsSPL20, the five groups of four robots are
+// written out; the penalties, 3 bytes apart, are looked up in the table: gathering them
+// into lanes costs more.
 func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
-	lo, hi := s.lanes.lo, s.lanes.hi
-	var or, in, w uint64
+	u := &s.undefined
+	var bad uint8
 	for t := range p.Teams {
 		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
 		tm := &p.Teams[t]
@@ -316,38 +316,32 @@ func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
 		r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
 		copyHSL2((*[2]RobotInfo)(tm.Players[0:]), (*[6]byte)(r[0:]))
 		copyHSL2((*[2]RobotInfo)(tm.Players[2:]), (*[6]byte)(r[6:]))
-		w = lanesHSL4((*[12]byte)(r[0:]))
-		or, in = or|w, in|inRun(w, lo, hi)
+		bad |= checkHSL4((*[12]byte)(r[0:]), u)
 		copyHSL2((*[2]RobotInfo)(tm.Players[4:]), (*[6]byte)(r[12:]))
 		copyHSL2((*[2]RobotInfo)(tm.Players[6:]), (*[6]byte)(r[18:]))
-		w = lanesHSL4((*[12]byte)(r[12:]))
-		or, in = or|w, in|inRun(w, lo, hi)
+		bad |= checkHSL4((*[12]byte)(r[12:]), u)
 		copyHSL2((*[2]RobotInfo)(tm.Players[8:]), (*[6]byte)(r[24:]))
 		copyHSL2((*[2]RobotInfo)(tm.Players[10:]), (*[6]byte)(r[30:]))
-		w = lanesHSL4((*[12]byte)(r[24:]))
-		or, in = or|w, in|inRun(w, lo, hi)
+		bad |= checkHSL4((*[12]byte)(r[24:]), u)
 		copyHSL2((*[2]RobotInfo)(tm.Players[12:]), (*[6]byte)(r[36:]))
 		copyHSL2((*[2]RobotInfo)(tm.Players[14:]), (*[6]byte)(r[42:]))
-		w = lanesHSL4((*[12]byte)(r[36:]))
-		or, in = or|w, in|inRun(w, lo, hi)
+		bad |= checkHSL4((*[12]byte)(r[36:]), u)
 		copyHSL2((*[2]RobotInfo)(tm.Players[16:]), (*[6]byte)(r[48:]))
 		copyHSL2((*[2]RobotInfo)(tm.Players[18:]), (*[6]byte)(r[54:]))
-		w = lanesHSL4((*[12]byte)(r[48:]))
-		or, in = or|w, in|inRun(w, lo, hi)
+		bad |= checkHSL4((*[12]byte)(r[48:]), u)
 	}
-	return failed(or&laneHigh != 0 || in&laneBit7 != 0)
+	return bad
+}
+
+// checkHSL4 returns nonzero when a penalty of four HSL v20 robots is undefined.
+func checkHSL4(g *[4 * RobotSizeHSL20]byte, u *[256]uint8) uint8 {
+	return u[g[0]] | u[g[3]] | u[g[6]] | u[g[9]]
 }
 
 // copyHSL2 copies penalty, secsTillUnpenalised and cautions of two HSL v20 robots.
 func copyHSL2(r *[2]RobotInfo, g *[2 * RobotSizeHSL20]byte) {
 	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
 	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
-}
-
-// lanesHSL4 returns penalty and secs of four HSL v20 robots in the 16-bit lanes of a word.
-func lanesHSL4(g *[4 * RobotSizeHSL20]byte) uint64 {
-	return uint64(binary.LittleEndian.Uint16(g[0:])) | uint64(binary.LittleEndian.Uint16(g[3:]))<<16 |
-		uint64(binary.LittleEndian.Uint16(g[6:]))<<32 | uint64(binary.LittleEndian.Uint16(g[9:]))<<48
 }
 
 // zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns

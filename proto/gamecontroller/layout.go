@@ -166,7 +166,7 @@ type spec struct {
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
 	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
-	// lanes checks four penalties of a word at once (SPL v15 … v18, HSL v20; init).
+	// lanes checks four penalties of a word at once (SPL v15 … v18; init).
 	lanes penaltyLanes
 	// shape selects a decoder with the offsets of the layout built in (init).
 	shape shape
@@ -174,10 +174,11 @@ type spec struct {
 
 // penaltyLanes checks the penalty bytes of four 16-bit lanes of a word at once (penalty
 // in the low byte of a lane), for the layouts whose undefined penalties are 16 … 255 and
-// one run lo … hi-1 below 16: SPL v15 (11 … 13), v16 … v18 (12, 13) and HSL v20 (14,
-// 15). The lanes ORed over all words show a code from 16 on in a high nibble; the low
-// nibble n of a lane plus 0x80-lo has bit 7 set when n >= lo, plus 0x80-hi when n >= hi,
-// so the XOR of the two sums has bit 7 set exactly when lo <= n < hi.
+// one run lo … hi-1 below 16, as SPL v15 (11 … 13) and v16 … v18 (12, 13), whose robots
+// are such lanes. The lanes ORed over all words show a code from 16 on in a high
+// nibble; the low nibble n of a lane plus 0x80-lo has bit 7 set when n >= lo, plus
+// 0x80-hi when n >= hi, so the XOR of the two sums has bit 7 set exactly when
+// lo <= n < hi.
 type penaltyLanes struct {
 	ok     bool   // the layout's undefined penalties have that form
 	lo, hi uint64 // 0x80-lo and 0x80-hi in every lane
@@ -229,8 +230,7 @@ func shapeOf(s *spec) shape {
 		s.lanes.ok:
 		return shapeSPL20
 	case s.family == FamilyHSL && s.size == SizeHSL20 && s.team == teamSPL15 && s.teamSize == TeamSizeHSL20 &&
-		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1} &&
-		s.lanes.ok:
+		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1}:
 		return shapeHSL20
 	case s.family == FamilyHL && s.size == SizeHL688 && s.team == teamHL && s.teamSize == TeamSizeHL688 &&
 		s.playersOff == hlTeamOffCoach+RobotSizeHL688 && s.players == MaxPlayersHL && s.robotSize == RobotSizeHL688 &&
