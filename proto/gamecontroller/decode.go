@@ -359,7 +359,8 @@ func (p *Packet) zeroAbsentHL688() {
 }
 
 // decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet): every field of
-// TeamInfo but messageBudget and players 12 … 20 (see zeroAbsentHL688).
+// TeamInfo but messageBudget and players 12 … 20 (see zeroAbsentHL688). The coach and
+// the 11 players are written out, as the SPL robots are, rather than looped over.
 func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
 	var bad uint8
 	for t := range p.Teams {
@@ -368,10 +369,19 @@ func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
 		tm.decodeHeadHL688((*[teamHeadSize12]byte)(tb[:]))
 		tm.decodeCoachHL((*[hlTeamOffCoach - hlTeamOffCoachSeq]byte)(tb[hlTeamOffCoachSeq:]))
 		robots := (*[(1 + MaxPlayersHL) * RobotSizeHL688]byte)(tb[hlTeamOffCoach:])
-		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), &s.undefined)
-		for i := range MaxPlayersHL {
-			bad |= tm.Players[i].decodeHL688((*[RobotSizeHL688]byte)(robots[(i+1)*RobotSizeHL688:]), &s.undefined)
-		}
+		u := &s.undefined
+		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), u) |
+			tm.Players[0].decodeHL688((*[RobotSizeHL688]byte)(robots[6:]), u) |
+			tm.Players[1].decodeHL688((*[RobotSizeHL688]byte)(robots[12:]), u) |
+			tm.Players[2].decodeHL688((*[RobotSizeHL688]byte)(robots[18:]), u) |
+			tm.Players[3].decodeHL688((*[RobotSizeHL688]byte)(robots[24:]), u) |
+			tm.Players[4].decodeHL688((*[RobotSizeHL688]byte)(robots[30:]), u) |
+			tm.Players[5].decodeHL688((*[RobotSizeHL688]byte)(robots[36:]), u) |
+			tm.Players[6].decodeHL688((*[RobotSizeHL688]byte)(robots[42:]), u) |
+			tm.Players[7].decodeHL688((*[RobotSizeHL688]byte)(robots[48:]), u) |
+			tm.Players[8].decodeHL688((*[RobotSizeHL688]byte)(robots[54:]), u) |
+			tm.Players[9].decodeHL688((*[RobotSizeHL688]byte)(robots[60:]), u) |
+			tm.Players[10].decodeHL688((*[RobotSizeHL688]byte)(robots[66:]), u)
 	}
 	return bad
 }
