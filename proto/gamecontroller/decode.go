@@ -33,7 +33,11 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		return identifyDetail(b, err)
 	}
 	s := &specs[l]
-	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	if s.shape == shapeHL688 {
+		p.zeroAbsentHL688() // the decoder writes every other field
+	} else {
+		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	}
 	p.Header, p.Layout = kind, l
 	var bad uint8
 	if s.family == FamilyHL {
@@ -102,21 +106,21 @@ func (p *Packet) decodeHL(b *[hlOffTeams]byte, s *spec) uint8 {
 // decodeSPL reads the SPL or HSL header and returns nonzero when a checked field is out
 // of range. The checked bytes are kept in locals, as in decodeHL.
 func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
-	phase, state, raw, firstHalf := b[offGamePhase], b[offState], b[offSetPlay], b[offFirstHalf]
-	p.PacketNumber = b[offPacketNumber]
-	p.PlayersPerTeam = b[offPlayersPerTeam]
+	// packetNumber, playersPerTeam, competitionPhase/Type, gamePhase, state, setPlay and
+	// firstHalf from one word; fields adjacent in Packet are stored as pairs.
+	h := binary.LittleEndian.Uint64(b[offPacketNumber:])
+	phase, state, raw, firstHalf := uint8(h>>32), uint8(h>>40), uint8(h>>48), uint8(h>>56)
+	p.PacketNumber, p.PlayersPerTeam = uint8(h), uint8(h>>8)
 	var bad uint8
 	if s.family == FamilyHSL {
-		stopped := b[offCompType]
-		p.CompetitionType = b[offCompPhase]
+		stopped := uint8(h >> 24)
+		p.CompetitionType = uint8(h >> 16)
 		p.Stopped = stopped == 1
 		bad = stopped >> 1
 	} else {
-		p.CompetitionPhase = b[offCompPhase]
-		p.CompetitionType = b[offCompType]
+		p.CompetitionPhase, p.CompetitionType = uint8(h>>16), uint8(h>>24)
 	}
-	p.GamePhase = GamePhase(phase)
-	p.State = State(state)
+	p.State, p.GamePhase = State(state), GamePhase(phase)
 	p.SetPlayRaw = raw
 	p.FirstHalf = firstHalf == 1
 	p.KickingTeam = b[offKickingTeam]
@@ -220,32 +224,58 @@ func decodeRobots(dst []RobotInfo, b []byte, s *spec) uint8 {
 // team decoders of their own below, chosen by spec.shape: fixed offsets into arrays of
 // the exact size, so no bound is checked per field, and several robots per round.
 
-// decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet).
+// decodeTeamsSPL20 reads both teams of SPL v15 … v18 (b is the packet) and returns
+// nonzero when a penalty is undefined, checked four at a time (see penaltyLanes). Each
+// robot's two bytes are copied as one 16-bit load and store, cheaper than shifting them
+// out of a word; the five words of a team's robots are written out rather than looped
+// over, which saves the loop's address arithmetic, and each is used before the next is
+// loaded, which keeps the registers free.
 func (p *Packet) decodeTeamsSPL20(b *[SizeSPL15]byte, s *spec) uint8 {
-	var bad uint8
+	lo, hi := s.lanes.lo, s.lanes.hi
+	var or, in, w uint64
 	for t := range p.Teams {
 		tb := (*[TeamSizeSPL15]byte)(b[offTeams+t*TeamSizeSPL15:])
-		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		bad |= decodeSPLRobots20(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeSPL]byte)(tb[teamHeadSize15:]), &s.undefined)
+		tm := &p.Teams[t]
+		tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		r := (*[MaxPlayers * RobotSizeSPL]byte)(tb[teamHeadSize15:])
+		copySPL4((*[4]RobotInfo)(tm.Players[0:]), (*[8]byte)(r[0:]))
+		w = binary.LittleEndian.Uint64(r[0:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[4:]), (*[8]byte)(r[8:]))
+		w = binary.LittleEndian.Uint64(r[8:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[8:]), (*[8]byte)(r[16:]))
+		w = binary.LittleEndian.Uint64(r[16:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[12:]), (*[8]byte)(r[24:]))
+		w = binary.LittleEndian.Uint64(r[24:])
+		or, in = or|w, in|inRun(w, lo, hi)
+		copySPL4((*[4]RobotInfo)(tm.Players[16:]), (*[8]byte)(r[32:]))
+		w = binary.LittleEndian.Uint64(r[32:])
+		or, in = or|w, in|inRun(w, lo, hi)
 	}
-	return bad
+	return failed(or&laneHigh != 0 || in&laneBit7 != 0)
 }
 
-// decodeSPLRobots20 reads the 20 SPL robots of a team from b, four from each 8-byte
-// word, and returns nonzero when a penalty is undefined.
-func decodeSPLRobots20(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeSPL]byte, undefined *[256]uint8) uint8 {
-	var bad uint8
-	for i := 0; i < MaxPlayers; i += 4 {
-		w := binary.LittleEndian.Uint64(b[i*RobotSizeSPL:])
-		putSPL4((*[4]RobotInfo)(dst[i:]), w)
-		bad |= checkSPL4(w, undefined)
-	}
-	return bad
+// inRun returns w's lanes with bit 7 set where the penalty's low nibble is in the run of
+// undefined codes (lo and hi as in penaltyLanes).
+func inRun(w, lo, hi uint64) uint64 {
+	n := w & laneNibble
+	return (n + lo) ^ (n + hi)
 }
 
-// decodeSPLRobots is decodeSPLRobots20 for any number of robots from 4 on (SPL v12 … v14
-// have 6 or 7): when it is not a multiple of four, the last word overlaps the one before
-// and rewrites the same values.
+// copySPL4 copies penalty and secsTillUnpenalised of four SPL robots.
+func copySPL4(p *[4]RobotInfo, g *[4 * RobotSizeSPL]byte) {
+	p[0].Penalty, p[0].SecsTillUnpenalised = Penalty(g[0]), g[1]
+	p[1].Penalty, p[1].SecsTillUnpenalised = Penalty(g[2]), g[3]
+	p[2].Penalty, p[2].SecsTillUnpenalised = Penalty(g[4]), g[5]
+	p[3].Penalty, p[3].SecsTillUnpenalised = Penalty(g[6]), g[7]
+}
+
+// decodeSPLRobots reads the SPL robots of a team with 4 or more (SPL v12 … v14 have 6 or
+// 7), four from each 8-byte word, and returns nonzero when a penalty is undefined. When
+// the number is not a multiple of four, the last word overlaps the one before and
+// rewrites the same values.
 func decodeSPLRobots(dst []RobotInfo, b []byte, undefined *[256]uint8) uint8 {
 	n := len(dst)
 	b = b[:n*RobotSizeSPL]
@@ -272,49 +302,97 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 	return undefined[uint8(w)] | undefined[uint8(w>>16)] | undefined[uint8(w>>32)] | undefined[uint8(w>>48)]
 }
 
-// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet).
+// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet) and returns nonzero when
+// a penalty is undefined. As in decodeTeamsSPL20, the five groups of four robots are
+// written out; the penalties, 3 bytes apart, are looked up in the table: gathering them
+// into lanes costs more.
 func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
+	u := &s.undefined
 	var bad uint8
 	for t := range p.Teams {
 		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
-		p.Teams[t].decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		bad |= decodeHSL20Robots(&p.Teams[t].Players, (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:]), &s.undefined)
+		tm := &p.Teams[t]
+		tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+		r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
+		copyHSL2((*[2]RobotInfo)(tm.Players[0:]), (*[6]byte)(r[0:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[2:]), (*[6]byte)(r[6:]))
+		bad |= checkHSL4((*[12]byte)(r[0:]), u)
+		copyHSL2((*[2]RobotInfo)(tm.Players[4:]), (*[6]byte)(r[12:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[6:]), (*[6]byte)(r[18:]))
+		bad |= checkHSL4((*[12]byte)(r[12:]), u)
+		copyHSL2((*[2]RobotInfo)(tm.Players[8:]), (*[6]byte)(r[24:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[10:]), (*[6]byte)(r[30:]))
+		bad |= checkHSL4((*[12]byte)(r[24:]), u)
+		copyHSL2((*[2]RobotInfo)(tm.Players[12:]), (*[6]byte)(r[36:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[14:]), (*[6]byte)(r[42:]))
+		bad |= checkHSL4((*[12]byte)(r[36:]), u)
+		copyHSL2((*[2]RobotInfo)(tm.Players[16:]), (*[6]byte)(r[48:]))
+		copyHSL2((*[2]RobotInfo)(tm.Players[18:]), (*[6]byte)(r[54:]))
+		bad |= checkHSL4((*[12]byte)(r[48:]), u)
 	}
 	return bad
 }
 
-// decodeHSL20Robots reads the 20 HSL v20 robots (penalty, secsTillUnpenalised, cautions)
-// of a team from b, four per round, and returns nonzero when a penalty is undefined.
-func decodeHSL20Robots(dst *[MaxPlayers]RobotInfo, b *[MaxPlayers * RobotSizeHSL20]byte, undefined *[256]uint8) uint8 {
-	var bad uint8
-	for i := 0; i < MaxPlayers; i += 4 {
-		g, r := (*[4 * RobotSizeHSL20]byte)(b[i*RobotSizeHSL20:]), (*[4]RobotInfo)(dst[i:])
-		w0, w1 := binary.LittleEndian.Uint16(g[0:]), binary.LittleEndian.Uint16(g[3:])
-		w2, w3 := binary.LittleEndian.Uint16(g[6:]), binary.LittleEndian.Uint16(g[9:])
-		r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(w0), uint8(w0>>8), g[2]
-		r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(w1), uint8(w1>>8), g[5]
-		r[2].Penalty, r[2].SecsTillUnpenalised, r[2].YellowCards = Penalty(w2), uint8(w2>>8), g[8]
-		r[3].Penalty, r[3].SecsTillUnpenalised, r[3].YellowCards = Penalty(w3), uint8(w3>>8), g[11]
-		bad |= undefined[uint8(w0)] | undefined[uint8(w1)] | undefined[uint8(w2)] | undefined[uint8(w3)]
-	}
-	return bad
+// checkHSL4 returns nonzero when a penalty of four HSL v20 robots is undefined.
+func checkHSL4(g *[4 * RobotSizeHSL20]byte, u *[256]uint8) uint8 {
+	return u[g[0]] | u[g[3]] | u[g[6]] | u[g[9]]
 }
 
-// decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet).
+// copyHSL2 copies penalty, secsTillUnpenalised and cautions of two HSL v20 robots.
+func copyHSL2(r *[2]RobotInfo, g *[2 * RobotSizeHSL20]byte) {
+	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
+	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
+}
+
+// zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns
+// zero) and decodeTeamsHL688 write all the others, so the Packet is not cleared first:
+// that would write the two coach messages twice.
+func (p *Packet) zeroAbsentHL688() {
+	p.CompetitionPhase = 0
+	p.CompetitionType = 0
+	p.Stopped = false
+	for t := range p.Teams {
+		tm := &p.Teams[t]
+		tm.MessageBudget = 0
+		*(*[MaxPlayers - MaxPlayersHL]RobotInfo)(tm.Players[MaxPlayersHL:]) = [MaxPlayers - MaxPlayersHL]RobotInfo{}
+	}
+}
+
+// decodeTeamsHL688 reads both teams of HL v12 688 B (b is the packet): every field of
+// TeamInfo but messageBudget and players 12 … 20 (see zeroAbsentHL688). The coach and
+// the 11 players are written out, as the SPL robots are, rather than looped over.
 func (p *Packet) decodeTeamsHL688(b *[SizeHL688]byte, s *spec) uint8 {
 	var bad uint8
 	for t := range p.Teams {
 		tb := (*[TeamSizeHL688]byte)(b[hlOffTeams+t*TeamSizeHL688:])
 		tm := &p.Teams[t]
-		tm.decodeHead12((*[teamHeadSize12]byte)(tb[:]))
+		tm.decodeHeadHL688((*[teamHeadSize12]byte)(tb[:]))
 		tm.decodeCoachHL((*[hlTeamOffCoach - hlTeamOffCoachSeq]byte)(tb[hlTeamOffCoachSeq:]))
 		robots := (*[(1 + MaxPlayersHL) * RobotSizeHL688]byte)(tb[hlTeamOffCoach:])
-		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), &s.undefined)
-		for i := range MaxPlayersHL {
-			bad |= tm.Players[i].decodeHL688((*[RobotSizeHL688]byte)(robots[(i+1)*RobotSizeHL688:]), &s.undefined)
-		}
+		u := &s.undefined
+		bad |= tm.Coach.decodeHL688((*[RobotSizeHL688]byte)(robots[:]), u) |
+			tm.Players[0].decodeHL688((*[RobotSizeHL688]byte)(robots[6:]), u) |
+			tm.Players[1].decodeHL688((*[RobotSizeHL688]byte)(robots[12:]), u) |
+			tm.Players[2].decodeHL688((*[RobotSizeHL688]byte)(robots[18:]), u) |
+			tm.Players[3].decodeHL688((*[RobotSizeHL688]byte)(robots[24:]), u) |
+			tm.Players[4].decodeHL688((*[RobotSizeHL688]byte)(robots[30:]), u) |
+			tm.Players[5].decodeHL688((*[RobotSizeHL688]byte)(robots[36:]), u) |
+			tm.Players[6].decodeHL688((*[RobotSizeHL688]byte)(robots[42:]), u) |
+			tm.Players[7].decodeHL688((*[RobotSizeHL688]byte)(robots[48:]), u) |
+			tm.Players[8].decodeHL688((*[RobotSizeHL688]byte)(robots[54:]), u) |
+			tm.Players[9].decodeHL688((*[RobotSizeHL688]byte)(robots[60:]), u) |
+			tm.Players[10].decodeHL688((*[RobotSizeHL688]byte)(robots[66:]), u)
 	}
 	return bad
+}
+
+// decodeHeadHL688 reads the HL team head (decodeHead12) and zeroes the goalkeeper colour
+// and number HL lacks, all eight bytes stored as one word.
+func (t *TeamInfo) decodeHeadHL688(h *[teamHeadSize12]byte) {
+	w := uint64(h[0]) | uint64(h[1])<<8 | uint64(binary.LittleEndian.Uint32(h[2:]))<<32
+	t.TeamNumber, t.FieldPlayerColour, t.GoalkeeperColour = uint8(w), TeamColour(w>>8), TeamColour(w>>16)
+	t.Goalkeeper, t.Score, t.PenaltyShot = uint8(w>>24), uint8(w>>32), uint8(w>>40)
+	t.SingleShots = uint16(w >> 48)
 }
 
 // decodeHL688 reads one 6-byte HL RobotInfo (penalty, secsTillUnpenalised,

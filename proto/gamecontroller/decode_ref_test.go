@@ -248,6 +248,21 @@ func TestDecodeMatchesReference(t *testing.T) {
 		fromNonzero(t, 688, tvHL688Nonzero), mustHex(t, tvSPL18Hex), fromNonzero(t, SizeHSL20, tvHSL20Nonzero))
 	// Values at and around every range limit of every layout.
 	values := []uint8{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 29, 30, 35, 36, 128, 254, 255}
+	// A Packet that held another layout's packet (or a packet that failed) decodes as a
+	// zero Packet does: the decoders that do not clear the whole Packet first must still
+	// overwrite or zero every field.
+	for _, prev := range bases {
+		for _, base := range bases {
+			var got, want Packet
+			_ = got.UnmarshalBinary(prev)
+			gerr, werr := got.UnmarshalBinary(base), refUnmarshal(&want, base)
+			if (gerr == nil) != (werr == nil) || got != want {
+				_, pl, _ := Classify(prev)
+				_, bl, _ := Classify(base)
+				t.Fatalf("%s after %s: %v, reference %v\n%+v\nreference\n%+v", bl, pl, gerr, werr, got, want)
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(14, 2026))
 	for _, base := range bases {
 		sameResult(t, "base", base)
@@ -294,6 +309,42 @@ func TestShapes(t *testing.T) {
 	for _, l := range Layouts() {
 		if got := specs[l].shape; got != want[l] {
 			t.Errorf("%s: shape %d, want %d", l, got, want[l])
+		}
+	}
+}
+
+// TestPenaltyLanes: for every layout whose penalties the lanes can check, the lane check
+// agrees with the penalty table for every code in every lane, whatever the
+// secsTillUnpenalised bytes and the valid codes in the other lanes.
+func TestPenaltyLanes(t *testing.T) {
+	for _, l := range Layouts() {
+		s := &specs[l]
+		if !s.lanes.ok {
+			continue
+		}
+		var valid []uint64
+		for p := range 256 {
+			if s.undefined[p] == 0 {
+				valid = append(valid, uint64(p))
+			}
+		}
+		for p := range 256 {
+			for lane := range 4 {
+				for _, fill := range []uint64{0, 0xff, 0x5a} {
+					var w uint64
+					for i := range 4 {
+						code := valid[(p+i)%len(valid)]
+						if i == lane {
+							code = uint64(p)
+						}
+						w |= (code | fill<<8) << (16 * i)
+					}
+					got := w&laneHigh != 0 || inRun(w, s.lanes.lo, s.lanes.hi)&laneBit7 != 0
+					if want := s.undefined[p] == 1; got != want {
+						t.Fatalf("%s: penalty %d in lane %d of %#x: lanes say undefined=%v, table %v", l, p, lane, w, got, want)
+					}
+				}
+			}
 		}
 	}
 }

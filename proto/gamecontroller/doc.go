@@ -58,7 +58,9 @@
 // the exact rules. Decoding does not allocate: SPL v15 … v18, HSL v20 and HL 688 B are
 // read at fixed offsets, several robots per word, the other layouts from the offsets of
 // their layout table, and the range checks of a packet fold into one flag; the field an
-// error names is looked for only once that flag is set.
+// error names is looked for only once that flag is set. SPL v15 … v18 check their
+// penalties four at a time in the 16-bit lanes of a word; HL 688 B writes every field
+// instead of clearing the Packet first.
 //
 // # Return packets
 //

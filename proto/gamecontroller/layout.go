@@ -166,8 +166,48 @@ type spec struct {
 	penalties  []string      // names indexed by the wire value; "" = undefined
 	penaltyStr string        // accepted penalty values for messages
 	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
+	// lanes checks four penalties of a word at once (SPL v15 … v18; init).
+	lanes penaltyLanes
 	// shape selects a decoder with the offsets of the layout built in (init).
 	shape shape
+}
+
+// penaltyLanes checks the penalty bytes of four 16-bit lanes of a word at once (penalty
+// in the low byte of a lane), for the layouts whose undefined penalties are 16 … 255 and
+// one run lo … hi-1 below 16, as SPL v15 (11 … 13) and v16 … v18 (12, 13), whose robots
+// are such lanes. The lanes ORed over all words show a code from 16 on in a high
+// nibble; the low nibble n of a lane plus 0x80-lo has bit 7 set when n >= lo, plus
+// 0x80-hi when n >= hi, so the XOR of the two sums has bit 7 set exactly when
+// lo <= n < hi.
+type penaltyLanes struct {
+	ok     bool   // the layout's undefined penalties have that form
+	lo, hi uint64 // 0x80-lo and 0x80-hi in every lane
+}
+
+const (
+	lane1      = 0x0001_0001_0001_0001 // one in every 16-bit lane
+	laneNibble = 0x000f * lane1        // low nibble of a lane's penalty byte
+	laneHigh   = 0x00f0 * lane1        // high nibble of a lane's penalty byte
+	laneBit7   = 0x0080 * lane1        // bit 7 of a lane's penalty byte
+)
+
+// lanesOf returns the penaltyLanes of the undefined table u, not ok when u lacks the form.
+func lanesOf(u *[256]uint8) penaltyLanes {
+	lo, hi := 16, 16 // the run from the first to the last undefined code below 16
+	for p := 15; p >= 0; p-- {
+		if u[p] == 1 {
+			if lo == 16 {
+				hi = p + 1
+			}
+			lo = p
+		}
+	}
+	for p := range u {
+		if (u[p] == 1) != (p >= 16 || (p >= lo && p < hi)) {
+			return penaltyLanes{}
+		}
+	}
+	return penaltyLanes{ok: true, lo: uint64(0x80-lo) * lane1, hi: uint64(0x80-hi) * lane1}
 }
 
 // shape names a layout whose teams have a decoder of fixed offsets: those of the current
@@ -186,7 +226,8 @@ func shapeOf(s *spec) shape {
 	robot := [4]int{s.warnOff, s.yellowOff, s.redOff, s.goalieOff}
 	switch {
 	case s.family == FamilySPL && s.size == SizeSPL15 && s.team == teamSPL15 && s.teamSize == TeamSizeSPL15 &&
-		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeSPL && robot == [4]int{-1, -1, -1, -1}:
+		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeSPL && robot == [4]int{-1, -1, -1, -1} &&
+		s.lanes.ok:
 		return shapeSPL20
 	case s.family == FamilyHSL && s.size == SizeHSL20 && s.team == teamSPL15 && s.teamSize == TeamSizeHSL20 &&
 		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1}:
@@ -202,12 +243,13 @@ func shapeOf(s *spec) shape {
 func init() {
 	for i := range specs {
 		s := &specs[i]
-		s.shape = shapeOf(s)
 		for p := range s.undefined {
 			if p >= len(s.penalties) || s.penalties[p] == "" {
 				s.undefined[p] = 1
 			}
 		}
+		s.lanes = lanesOf(&s.undefined)
+		s.shape = shapeOf(s)
 	}
 }
 
