@@ -45,6 +45,8 @@ func (w *Writer) GUID() GUID                                { return GUID{} }
 func (w *Writer) InstanceHandle() InstanceHandle            { return 0 }
 func (w *Writer) Write(sample []byte) error                 { return ErrUnavailable }
 func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) { return nil, ErrUnavailable }
+func (w *Writer) MatchedCount() (int, bool)                 { return 0, false }
+func (w *Writer) Unread() bool                              { return false }
 func (w *Writer) Close() error                              { return nil }
 
 // Reader receives samples of one topic; without cgo none can be created.
@@ -59,6 +61,8 @@ func (r *Reader) Done() <-chan struct{}                                 { return
 func (r *Reader) Stop()                                                 {}
 func (r *Reader) Close() error                                          { return nil }
 func (r *Reader) IncompatibleQoS() (uint32, string, error)              { return 0, "", ErrUnavailable }
+func (r *Reader) OnIncompatibleQoS(func(total uint32, policy string))   {}
+func (r *Reader) MatchedCount() (int, bool)                             { return 0, false }
 func (r *Reader) MatchedPublications() ([]Endpoint, error)              { return nil, ErrUnavailable }
 func (r *Reader) MatchedPublication(ih InstanceHandle) (Endpoint, bool) { return Endpoint{}, false }
 
