@@ -239,7 +239,6 @@ func (n *Node) start(opts NodeOptions) error {
 	if err := n.startParameters(!opts.NoParameterServices); err != nil {
 		return err
 	}
-	go n.watchQoS()
 	return nil
 }
 

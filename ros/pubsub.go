@@ -189,6 +189,7 @@ func (s *Subscription[T, P]) start(topic string, qos QoS) error {
 	if err := n.register(s, []dds.GUID{s.r.GUID()}, nil); err != nil {
 		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)
 	}
+	s.watchQoS()
 	return nil
 }
 

@@ -54,7 +54,12 @@ func TestIncompatibleQoSLogged(t *testing.T) {
 	if _, err := NewPublisher[std_msgs.String](pubNode, "/chatter", QoSDefault); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * qosCheckPeriod)
+	for n, _ := s.PublisherCount(); n != 1; n, _ = s.PublisherCount() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the compatible publisher did not match within 15 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if n := strings.Count(logs(), "incompatible QoS"); n != 1 {
 		t.Errorf("%d warnings after a compatible publisher joined, want 1:\n%s", n, logs())
 	}

@@ -483,6 +483,10 @@ type Reader struct {
 	// listener (until the reader is deleted).
 	status C.struct_rawcdr_status
 	pin    runtime.Pinner
+	// onIncompatible is called on the goroutine when the refusals have grown past
+	// seenIncompatible (goroutine-owned).
+	onIncompatible   atomic.Pointer[func(total uint32, policy string)]
+	seenIncompatible uint32
 
 	stopping atomic.Bool
 	done     chan struct{}
@@ -600,6 +604,7 @@ func (r *Reader) run() {
 			r.fail(err)
 			return
 		}
+		r.reportIncompatible()
 		err := rc.Read(w.fn)
 		if err == nil && w.err != 0 {
 			err = os.NewSyscallError("read", w.err)
@@ -743,6 +748,34 @@ func (r *Reader) Close() error {
 	r.Stop()
 	<-r.done
 	return nil
+}
+
+// OnIncompatibleQoS has f called on the reader's goroutine whenever the number of
+// writers refused for incompatible QoS (see IncompatibleQoS) has grown since f last
+// saw it, refusals before the call included. The listener signals such a refusal
+// like a sample, so nothing polls for it. nil stops the calls.
+func (r *Reader) OnIncompatibleQoS(f func(total uint32, policy string)) {
+	if f == nil {
+		r.onIncompatible.Store(nil)
+		return
+	}
+	r.onIncompatible.Store(&f)
+	one := [8]byte{1}
+	_, _ = r.wake.Write(one[:]) // the goroutine looks at once; ErrClosed: it has ended
+}
+
+// reportIncompatible calls onIncompatible if the refusals have grown.
+func (r *Reader) reportIncompatible() {
+	f := r.onIncompatible.Load()
+	if f == nil {
+		return
+	}
+	total, policy, err := r.IncompatibleQoS()
+	if err != nil || total <= r.seenIncompatible {
+		return
+	}
+	r.seenIncompatible = total
+	(*f)(total, policy)
 }
 
 // IncompatibleQoS returns how many writers Cyclone has refused to match with r

@@ -50,7 +50,8 @@
 // The same listeners keep each entity's statuses in its status block (struct
 // rawcdr_status, a field of the Writer or Reader): the count of matched readers or
 // writers, and a reader's refusals for incompatible QoS, stored with atomic stores on
-// Cyclone's threads and loaded atomically in Go, so reading them is no cgo call. The
+// Cyclone's threads and loaded atomically in Go, so reading them is no cgo call (a
+// refusal also signals the reader's eventfd, for Reader.OnIncompatibleQoS). The
 // listener runs on changes only, so a count starts from a query at creation (unless a
 // callback has stored one first); -1 means unknown. Writer.Unread (volatile, no reader
 // matched) lets a publisher skip writing what nobody can receive.

@@ -496,6 +496,7 @@ static void on_requested_incompatible_qos(dds_entity_t reader, const dds_request
   const struct rawcdr_ring *r = arg;
   __atomic_store_n(&r->status->incompatible_policy, (int32_t) status.last_policy_id, __ATOMIC_RELAXED);
   __atomic_store_n(&r->status->incompatible, status.total_count, __ATOMIC_RELEASE);
+  signal_ring(r); // the goroutine reports it (Reader.OnIncompatibleQoS)
 }
 
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r)
