@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/net/ipv4"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/internal/procs"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
@@ -119,6 +120,11 @@ func BenchmarkGCInfoLatency(b *testing.B) {
 // BenchmarkTeamOfSix, as JSON.
 const benchChildEnv = "DNETWORK_BENCH_CHILD_CONFIG"
 
+// benchChildFloor makes the child process a floor to compare with instead of a node:
+// "ros" runs the ROS node alone (participant, parameter services, /rosout), "ticker"
+// the same plus a 2 Hz wall ticker that does nothing.
+const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
+
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
 // process, it runs one node until SIGTERM and answers every SIGUSR1 with a line
 // "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles>" on stdout, so the benchmark can
@@ -140,9 +146,12 @@ func TestBenchNodeChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rn.Close()
-	n, err := node.New(rn, cfg)
-	if err != nil {
-		t.Fatal(err)
+	floor := os.Getenv(benchChildFloor)
+	var n *node.Node
+	if floor == "" {
+		if n, err = node.New(rn, cfg); err != nil {
+			t.Fatal(err)
+		}
 	}
 	usr := make(chan os.Signal, 1)
 	signal.Notify(usr, syscall.SIGUSR1)
@@ -157,8 +166,23 @@ func TestBenchNodeChild(t *testing.T) {
 		}
 	}()
 	fmt.Println("ready")
-	if err := n.Run(ctx); err != nil {
-		t.Fatal(err)
+	switch floor {
+	case "":
+		if err := n.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+	case "ticker":
+		tk := clock.Wall.NewTicker(500 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C():
+			}
+		}
+	default:
+		<-ctx.Done()
 	}
 }
 
@@ -421,7 +445,7 @@ func floodJunk(ctx context.Context, b *testing.B, c *net.UDPConn, rate int, sent
 
 // startBenchChild starts a node process with cfg (see TestBenchNodeChild), stops it
 // when the benchmark ends and returns a function reading its counters.
-func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) func() childStats {
+func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config, env ...string) func() childStats {
 	text, err := json.Marshal(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -431,6 +455,7 @@ func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) 
 	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(text),
 		"CYCLONEDDS_URI="+getenv("CYCLONEDDS_URI"), "ROS_DOMAIN_ID="+getenv("ROS_DOMAIN_ID"),
 		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -490,10 +515,20 @@ func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config) 
 // iteration is one second; the metric is the process's CPU time per second. alone: no
 // subscriber anywhere, so GCInfo is serialised but not written and no diagnostics are
 // collected (nobody could receive them); watched: a subscriber reads GCInfo and
-// /diagnostics, as a behaviour node and rqt_robot_monitor would.
+// /diagnostics, as a behaviour node and rqt_robot_monitor would. For comparison, the
+// floors: floor-ros is the process with its ROS node and no dnetwork node, floor-2Hz
+// the same with a 2 Hz ticker that does nothing (GCInfo's default rate): what merely
+// being there and waking costs on this machine.
 func BenchmarkIdleNode(b *testing.B) {
 	b.Run("alone", func(b *testing.B) { benchIdleNode(b, 53, false) })
 	b.Run("watched", func(b *testing.B) { benchIdleNode(b, 62, true) })
+	for _, f := range []struct{ name, mode string }{{"floor-ros", "ros"}, {"floor-2Hz", "ticker"}} {
+		b.Run(f.name, func(b *testing.B) {
+			stats := startBenchChild(b, testEnv(b, 63), baseConfig(1), benchChildFloor+"="+f.mode)
+			time.Sleep(1500 * time.Millisecond)
+			playSeconds(b, stats, stats())
+		})
+	}
 }
 
 func benchIdleNode(b *testing.B, domain int, watched bool) {
