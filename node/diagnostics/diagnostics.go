@@ -4,7 +4,8 @@
 //
 // Each component contributes a Source: a function that turns its Status snapshot into
 // one or more DiagnosticStatus entries. The component calls every source once per period
-// on the node's clock and publishes one array.
+// on the node's clock and publishes one array, as long as the publisher may have a
+// subscriber (bus.Listened); with nobody subscribed it collects nothing.
 package diagnostics
 
 import (
