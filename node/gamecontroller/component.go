@@ -281,6 +281,12 @@ func (c *Component) handle(d transport.Datagram) {
 		c.publish(now, func() error { return c.infoPub.Publish(&c.infoMsg) }, &c.s.infoPublished)
 	}
 	if dataChanged {
+		if !bus.Listened(c.dataPub) {
+			// Nobody subscribes: counted as published, as ros.Publisher counts a message
+			// for nobody, without building it (it cannot fail to serialise: no bounds).
+			c.publish(now, func() error { return nil }, &c.s.dataPublished)
+			return
+		}
 		if d.Src != c.srcAddr || c.srcText == "" {
 			c.srcAddr, c.srcText = d.Src, d.Src.String()
 		}

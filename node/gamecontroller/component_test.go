@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -810,5 +811,39 @@ func TestClockReset(t *testing.T) {
 	}
 	if len(h.returns()) != 1 {
 		t.Errorf("%d return packets in the first second after the reset, want 1", len(h.returns()))
+	}
+}
+
+// audience is a GameControlData recorder whose Listened answer the test sets.
+type audience struct {
+	bus.Recorder[dmsgs.GameControlData]
+	listened atomic.Bool
+}
+
+func (a *audience) Listened() bool { return a.listened.Load() }
+
+// TestDataWithoutAudience: while nobody subscribes to GameControlData the component
+// does not build it, but counts it as published, as ros.Publisher counts a message for
+// nobody; GCInfo is unaffected, and a subscriber gets the next changed packet.
+func TestDataWithoutAudience(t *testing.T) {
+	data := &audience{}
+	h := newHarnessData(t, nil, data)
+	p := basePacket(gcproto.LayoutHSL20)
+	h.send(gcA, &p)
+	p.SecsRemaining--
+	p.PacketNumber++
+	h.send(gcA, &p)
+	if st := h.c.Status(); data.Len() != 0 || st.DataPublished != 2 || st.GCInfoPublished != 1 {
+		t.Fatalf("nobody listening: %d built, counters %d data, %d GCInfo; want 0, 2, 1", data.Len(), st.DataPublished, st.GCInfoPublished)
+	}
+	data.listened.Store(true)
+	p.SecsRemaining--
+	p.PacketNumber++
+	h.send(gcA, &p)
+	if st := h.c.Status(); data.Len() != 1 || st.DataPublished != 3 {
+		t.Fatalf("listening: %d built, %d counted; want 1, 3", data.Len(), st.DataPublished)
+	}
+	if m := data.Messages()[0]; m.Teams[0].TeamNumber != uint8(ourTeam) && m.Teams[1].TeamNumber != uint8(ourTeam) {
+		t.Errorf("published data %+v", m.Teams)
 	}
 }

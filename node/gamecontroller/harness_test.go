@@ -74,6 +74,13 @@ func testConfig() Config {
 // reads t0; the component's tickers start there.
 func newHarness(t *testing.T, mod func(*Config)) *harness {
 	t.Helper()
+	return newHarnessData(t, mod, nil)
+}
+
+// newHarnessData is newHarness with data as the GameControlData publisher (nil: the
+// recorder h.data).
+func newHarnessData(t *testing.T, mod func(*Config), data bus.Publisher[dmsgs.GameControlData]) *harness {
+	t.Helper()
 	h := &harness{
 		t:    t,
 		conn: bus.NewFakeConn(64),
@@ -87,7 +94,10 @@ func newHarness(t *testing.T, mod func(*Config)) *harness {
 	if mod != nil {
 		mod(&cfg)
 	}
-	c, err := New(cfg, h.conn, h.clk, h.info, h.data)
+	if data == nil {
+		data = h.data
+	}
+	c, err := New(cfg, h.conn, h.clk, h.info, data)
 	if err != nil {
 		t.Fatal(err)
 	}
