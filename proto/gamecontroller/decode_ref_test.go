@@ -348,3 +348,39 @@ func TestPenaltyLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestByteCheck: for every layout whose penalties byteCheck can check, byteCheck agrees
+// with the penalty table for every pair of codes in every two neighbouring bytes (a carry
+// out of one byte reaches the next), the other bytes holding valid codes.
+func TestByteCheck(t *testing.T) {
+	for _, l := range Layouts() {
+		s := &specs[l]
+		if s.undefinedFrom == 0 {
+			continue
+		}
+		k := uint64(0x80-s.undefinedFrom) * bytes1
+		var valid []uint64
+		for p := range 256 {
+			if s.undefined[p] == 0 {
+				valid = append(valid, uint64(p))
+			}
+		}
+		for pos := range 7 {
+			for p := range 256 {
+				for q := range 256 {
+					var w uint64
+					for i := range 8 {
+						w |= valid[(p+q+i)%len(valid)] << (8 * i)
+					}
+					w &^= 0xffff << (8 * pos)
+					w |= (uint64(p) | uint64(q)<<8) << (8 * pos)
+					got := byteCheck(w, k)&bytesBit7 != 0
+					if want := s.undefined[p] == 1 || s.undefined[q] == 1; got != want {
+						t.Fatalf("%s: penalties %d, %d in bytes %d, %d of %#x: byteCheck says undefined=%v, table %v",
+							l, p, q, pos, pos+1, w, got, want)
+					}
+				}
+			}
+		}
+	}
+}
