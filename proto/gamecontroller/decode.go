@@ -33,30 +33,27 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		return identifyDetail(b, err)
 	}
 	s := &specs[l]
-	if s.shape == shapeHL688 {
-		p.zeroAbsentHL688() // the decoder writes every other field
-	} else {
-		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
-	}
 	var bad uint8
-	switch {
-	case s.shape == shapeHSL20:
-		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l)
-	case s.family == FamilyHL:
-		p.Header, p.Layout = kind, l
-		bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
-	default:
-		p.Header, p.Layout = kind, l
-		bad = p.decodeSPL((*[offTeams]byte)(b), s)
-	}
 	switch s.shape {
 	case shapeSPL20:
-		bad |= p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
+		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+		p.Header, p.Layout = kind, l
+		bad = p.decodeSPL((*[offTeams]byte)(b), s) | p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
 	case shapeHSL20:
-		bad |= p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
+		*p = Packet{}
+		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l) | p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
 	case shapeHL688:
-		bad |= p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
+		p.zeroAbsentHL688() // the decoder writes every other field
+		p.Header, p.Layout = kind, l
+		bad = p.decodeHL((*[hlOffTeams]byte)(b), s) | p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
 	default:
+		*p = Packet{}
+		p.Header, p.Layout = kind, l
+		if s.family == FamilyHL {
+			bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
+		} else {
+			bad = p.decodeSPL((*[offTeams]byte)(b), s)
+		}
 		for t := range p.Teams {
 			bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
 		}
@@ -148,16 +145,13 @@ func (p *Packet) decodeHeadHSL20(b *[offTeams]byte, s *spec, kind HeaderKind, l 
 	w := uint64(kind) | uint64(l)<<8 | (h&0xffff)<<16 | (h&0xff_0000)<<32 | (h&0xff00_0000_0000)<<16
 	p.Header, p.Layout, p.PacketNumber, p.PlayersPerTeam = HeaderKind(w), Layout(w>>8), uint8(w>>16), uint8(w>>24)
 	p.GameType, p.CompetitionPhase, p.CompetitionType, p.State = uint8(w>>32), uint8(w>>40), uint8(w>>48), State(w>>56)
-	p.GamePhase = GamePhase(phase)
-	p.SetPlayRaw = raw
+	// GamePhase, SetPlay, SetPlayRaw: the HSL set plays are their wire values (shapeOf).
+	p.GamePhase, p.SetPlay, p.SetPlayRaw = GamePhase(phase), SetPlay(raw), raw
 	p.FirstHalf = firstHalf == 1
 	p.Stopped = stopped == 1
 	p.KickingTeam = b[offKickingTeam]
 	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[offSecsRemaining:])))
 	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[offSecondaryTime:])))
-	if int(raw) < len(s.setPlays) {
-		p.SetPlay = s.setPlays[raw].play
-	}
 	return stopped>>1 | firstHalf>>1 | failed(GamePhase(phase) > maxGamePhase) | failed(State(state) > s.maxState) |
 		failed(int(raw) >= len(s.setPlays))
 }

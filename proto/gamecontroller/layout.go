@@ -231,6 +231,16 @@ func undefinedFromOf(u *[256]uint8) uint8 {
 	return uint8(n)
 }
 
+// setPlaysAsWire reports whether every wire value of w means the SetPlay of that value.
+func setPlaysAsWire(w []wireSetPlay) bool {
+	for i := range w {
+		if w[i].play != SetPlay(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // shape names a layout whose teams have a decoder of fixed offsets: those of the current
 // GameControllers. shapeGeneric reads the offsets of the spec one robot at a time.
 type shape uint8
@@ -252,7 +262,7 @@ func shapeOf(s *spec) shape {
 		return shapeSPL20
 	case s.family == FamilyHSL && s.size == SizeHSL20 && s.team == teamSPL15 && s.teamSize == TeamSizeHSL20 &&
 		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1} &&
-		s.undefinedFrom != 0:
+		s.undefinedFrom != 0 && setPlaysAsWire(s.setPlays):
 		return shapeHSL20
 	case s.family == FamilyHL && s.size == SizeHL688 && s.team == teamHL && s.teamSize == TeamSizeHL688 &&
 		s.playersOff == hlTeamOffCoach+RobotSizeHL688 && s.players == MaxPlayersHL && s.robotSize == RobotSizeHL688 &&
