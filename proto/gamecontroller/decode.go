@@ -41,7 +41,10 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		bad = p.decodeSPL((*[offTeams]byte)(b), s) | p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
 	case shapeHSL20:
 		*p = Packet{}
-		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l) | p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
+		k := uint64(0x80-s.undefinedFrom) * bytes1 // see byteCheck
+		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l) |
+			failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
+				decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
 	case shapeHL688:
 		p.zeroAbsentHL688() // the decoder writes every other field
 		p.Header, p.Layout = kind, l
@@ -323,15 +326,6 @@ func putSPL4(r *[4]RobotInfo, w uint64) {
 // checkSPL4 returns nonzero when a penalty of the four SPL robots in w is undefined.
 func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 	return undefined[uint8(w)] | undefined[uint8(w>>16)] | undefined[uint8(w>>32)] | undefined[uint8(w>>48)]
-}
-
-// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet) and returns nonzero when
-// a penalty is undefined.
-func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
-	k := uint64(0x80-s.undefinedFrom) * bytes1
-	bad := decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k) |
-		decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k)
-	return failed(bad&bytesBit7 != 0)
 }
 
 // decodeTeamHSL20 reads one HSL v20 team (tb is its block) and returns byteCheck of its
