@@ -529,5 +529,3 @@ func boolErr(field string, v uint8, s *spec) error {
 func stateErr(st State, s *spec) error {
 	return rangeErr("state", float64(st), fmt.Sprintf("0..%d in %s", s.maxState, s.name))
 }
-
-// hslRobot writes HSL v20 robot i of team block tb as RobotInfo i of o.
