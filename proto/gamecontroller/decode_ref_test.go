@@ -322,12 +322,7 @@ func TestPenaltyLanes(t *testing.T) {
 		if !s.lanes.ok {
 			continue
 		}
-		var valid []uint64
-		for p := range 256 {
-			if s.undefined[p] == 0 {
-				valid = append(valid, uint64(p))
-			}
-		}
+		valid := validCodes(s)
 		for p := range 256 {
 			for lane := range 4 {
 				for _, fill := range []uint64{0, 0xff, 0x5a} {
@@ -359,12 +354,7 @@ func TestByteCheck(t *testing.T) {
 			continue
 		}
 		k := uint64(0x80-s.undefinedFrom) * bytes1
-		var valid []uint64
-		for p := range 256 {
-			if s.undefined[p] == 0 {
-				valid = append(valid, uint64(p))
-			}
-		}
+		valid := validCodes(s)
 		for pos := range 7 {
 			for p := range 256 {
 				for q := range 256 {
@@ -383,4 +373,15 @@ func TestByteCheck(t *testing.T) {
 			}
 		}
 	}
+}
+
+// validCodes returns the penalty codes s defines.
+func validCodes(s *spec) []uint64 {
+	var valid []uint64
+	for p := range 256 {
+		if s.undefined[p] == 0 {
+			valid = append(valid, uint64(p))
+		}
+	}
+	return valid
 }
