@@ -33,26 +33,30 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		return identifyDetail(b, err)
 	}
 	s := &specs[l]
-	if s.shape == shapeHL688 {
-		p.zeroAbsentHL688() // the decoder writes every other field
-	} else {
-		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
-	}
-	p.Header, p.Layout = kind, l
 	var bad uint8
-	if s.family == FamilyHL {
-		bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
-	} else {
-		bad = p.decodeSPL((*[offTeams]byte)(b), s)
-	}
 	switch s.shape {
 	case shapeSPL20:
-		bad |= p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
+		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+		p.Header, p.Layout = kind, l
+		bad = p.decodeSPL((*[offTeams]byte)(b), s) | p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
 	case shapeHSL20:
-		bad |= p.decodeTeamsHSL20((*[SizeHSL20]byte)(b), s)
+		*p = Packet{}
+		k := uint64(0x80-s.undefinedFrom) * bytes1 // see byteCheck
+		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l) |
+			failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
+				decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
 	case shapeHL688:
-		bad |= p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
+		p.zeroAbsentHL688() // the decoder writes every other field
+		p.Header, p.Layout = kind, l
+		bad = p.decodeHL((*[hlOffTeams]byte)(b), s) | p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
 	default:
+		*p = Packet{}
+		p.Header, p.Layout = kind, l
+		if s.family == FamilyHL {
+			bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
+		} else {
+			bad = p.decodeSPL((*[offTeams]byte)(b), s)
+		}
 		for t := range p.Teams {
 			bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
 		}
@@ -130,6 +134,28 @@ func (p *Packet) decodeSPL(b *[offTeams]byte, s *spec) uint8 {
 		p.SetPlay = s.setPlays[raw].play
 	}
 	return bad | firstHalf>>1 | failed(GamePhase(phase) > maxGamePhase) | failed(State(state) > s.maxState) |
+		failed(int(raw) >= len(s.setPlays))
+}
+
+// decodeHeadHSL20 reads the HSL header, as decodeSPL does, with kind and l. The
+// Packet's first eight fields, Header … State, take their bytes from one word, so they
+// are stored as one.
+func (p *Packet) decodeHeadHSL20(b *[offTeams]byte, s *spec, kind HeaderKind, l Layout) uint8 {
+	h := binary.LittleEndian.Uint64(b[offPacketNumber:])
+	stopped, phase, state, raw, firstHalf := uint8(h>>24), uint8(h>>32), uint8(h>>40), uint8(h>>48), uint8(h>>56)
+	// Header, Layout, PacketNumber, PlayersPerTeam, GameType 0, CompetitionPhase 0,
+	// CompetitionType, State.
+	w := uint64(kind) | uint64(l)<<8 | (h&0xffff)<<16 | (h&0xff_0000)<<32 | (h&0xff00_0000_0000)<<16
+	p.Header, p.Layout, p.PacketNumber, p.PlayersPerTeam = HeaderKind(w), Layout(w>>8), uint8(w>>16), uint8(w>>24)
+	p.GameType, p.CompetitionPhase, p.CompetitionType, p.State = uint8(w>>32), uint8(w>>40), uint8(w>>48), State(w>>56)
+	// GamePhase, SetPlay, SetPlayRaw: the HSL set plays are their wire values (shapeOf).
+	p.GamePhase, p.SetPlay, p.SetPlayRaw = GamePhase(phase), SetPlay(raw), raw
+	p.FirstHalf = firstHalf == 1
+	p.Stopped = stopped == 1
+	p.KickingTeam = b[offKickingTeam]
+	p.SecsRemaining = int32(int16(binary.LittleEndian.Uint16(b[offSecsRemaining:])))
+	p.SecondaryTime = int32(int16(binary.LittleEndian.Uint16(b[offSecondaryTime:])))
+	return stopped>>1 | firstHalf>>1 | failed(GamePhase(phase) > maxGamePhase) | failed(State(state) > s.maxState) |
 		failed(int(raw) >= len(s.setPlays))
 }
 
@@ -302,46 +328,64 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 	return undefined[uint8(w)] | undefined[uint8(w>>16)] | undefined[uint8(w>>32)] | undefined[uint8(w>>48)]
 }
 
-// decodeTeamsHSL20 reads both teams of HSL v20 (b is the packet) and returns nonzero when
-// a penalty is undefined. As in decodeTeamsSPL20, the five groups of four robots are
-// written out; the penalties, 3 bytes apart, are looked up in the table: gathering them
-// into lanes costs more.
-func (p *Packet) decodeTeamsHSL20(b *[SizeHSL20]byte, s *spec) uint8 {
-	u := &s.undefined
-	var bad uint8
-	for t := range p.Teams {
-		tb := (*[TeamSizeHSL20]byte)(b[offTeams+t*TeamSizeHSL20:])
-		tm := &p.Teams[t]
-		tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
-		r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
-		copyHSL2((*[2]RobotInfo)(tm.Players[0:]), (*[6]byte)(r[0:]))
-		copyHSL2((*[2]RobotInfo)(tm.Players[2:]), (*[6]byte)(r[6:]))
-		bad |= checkHSL4((*[12]byte)(r[0:]), u)
-		copyHSL2((*[2]RobotInfo)(tm.Players[4:]), (*[6]byte)(r[12:]))
-		copyHSL2((*[2]RobotInfo)(tm.Players[6:]), (*[6]byte)(r[18:]))
-		bad |= checkHSL4((*[12]byte)(r[12:]), u)
-		copyHSL2((*[2]RobotInfo)(tm.Players[8:]), (*[6]byte)(r[24:]))
-		copyHSL2((*[2]RobotInfo)(tm.Players[10:]), (*[6]byte)(r[30:]))
-		bad |= checkHSL4((*[12]byte)(r[24:]), u)
-		copyHSL2((*[2]RobotInfo)(tm.Players[12:]), (*[6]byte)(r[36:]))
-		copyHSL2((*[2]RobotInfo)(tm.Players[14:]), (*[6]byte)(r[42:]))
-		bad |= checkHSL4((*[12]byte)(r[36:]), u)
-		copyHSL2((*[2]RobotInfo)(tm.Players[16:]), (*[6]byte)(r[48:]))
-		copyHSL2((*[2]RobotInfo)(tm.Players[18:]), (*[6]byte)(r[54:]))
-		bad |= checkHSL4((*[12]byte)(r[48:]), u)
-	}
-	return bad
+// decodeTeamHSL20 reads one HSL v20 team (tb is its block) and returns byteCheck of its
+// penalties (k as in byteCheck). As in decodeTeamsSPL20, the robots are written out, two
+// from each word; the last two come from the team's last word, which ends with them. The
+// penalties, 3 bytes apart, lie in different bytes of three consecutive words, so
+// hslPenalties8 gathers eight of them into one word for one byteCheck. A function per
+// team rather than a loop over both: the offsets into p are constants.
+func decodeTeamHSL20(tm *TeamInfo, tb *[TeamSizeHSL20]byte, k uint64) uint64 {
+	tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
+	r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
+	putHSL2((*[2]RobotInfo)(tm.Players[0:]), binary.LittleEndian.Uint64(r[0:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[2:]), binary.LittleEndian.Uint64(r[6:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[4:]), binary.LittleEndian.Uint64(r[12:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[6:]), binary.LittleEndian.Uint64(r[18:]))
+	bad := byteCheck(hslPenalties8((*[24]byte)(r[0:])), k)
+	putHSL2((*[2]RobotInfo)(tm.Players[8:]), binary.LittleEndian.Uint64(r[24:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[10:]), binary.LittleEndian.Uint64(r[30:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[12:]), binary.LittleEndian.Uint64(r[36:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[14:]), binary.LittleEndian.Uint64(r[42:]))
+	bad |= byteCheck(hslPenalties8((*[24]byte)(r[24:])), k)
+	putHSL2((*[2]RobotInfo)(tm.Players[16:]), binary.LittleEndian.Uint64(r[48:]))
+	putHSL2((*[2]RobotInfo)(tm.Players[18:]), binary.LittleEndian.Uint64(tb[TeamSizeHSL20-8:])>>16)
+	return bad | byteCheck(hslPenalties4((*[12]byte)(r[48:])), k)
 }
 
-// checkHSL4 returns nonzero when a penalty of four HSL v20 robots is undefined.
-func checkHSL4(g *[4 * RobotSizeHSL20]byte, u *[256]uint8) uint8 {
-	return u[g[0]] | u[g[3]] | u[g[6]] | u[g[9]]
+// putHSL2 stores two HSL v20 robots (penalty, secsTillUnpenalised, cautions) from the low
+// six bytes of y; penalty and secsTillUnpenalised, adjacent in RobotInfo, as one 16-bit
+// store.
+func putHSL2(r *[2]RobotInfo, y uint64) {
+	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(y), uint8(y>>8), uint8(y>>16)
+	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(y>>24), uint8(y>>32), uint8(y>>40)
 }
 
-// copyHSL2 copies penalty, secsTillUnpenalised and cautions of two HSL v20 robots.
-func copyHSL2(r *[2]RobotInfo, g *[2 * RobotSizeHSL20]byte) {
-	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(g[0]), g[1], g[2]
-	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(g[3]), g[4], g[5]
+const (
+	bytes1    = 0x0101_0101_0101_0101 // one in every byte
+	bytesBit7 = 0x80 * bytes1         // bit 7 of every byte
+)
+
+// byteCheck returns w with bit 7 set in some byte when a byte of w, a penalty, is
+// undefined: from n on, with k = 0x80-n in every byte (spec.undefinedFrom). A code from
+// 128 on has bit 7 set itself; below 128, code+0x80-n has it exactly when the code is n
+// or more. A carry out of a byte happens only for an undefined code, so it can only add
+// to a flag that is already set.
+func byteCheck(w, k uint64) uint64 { return (w + k) | w }
+
+// hslPenalties8 returns the penalties of eight HSL v20 robots g, one per byte: robot i's
+// penalty is byte 3i, and the penalties in the words at 0, 8 and 16 lie in bytes 0, 3, 6;
+// 1, 4, 7 and 2, 5 of their word.
+func hslPenalties8(g *[8 * RobotSizeHSL20]byte) uint64 {
+	return binary.LittleEndian.Uint64(g[0:])&0x00ff_0000_ff00_00ff |
+		binary.LittleEndian.Uint64(g[8:])&0xff00_00ff_0000_ff00 |
+		binary.LittleEndian.Uint64(g[16:])&0x0000_ff00_00ff_0000
+}
+
+// hslPenalties4 returns the penalties of four HSL v20 robots g in bytes 0, 3, 6 and 5 of
+// a word: bytes 0, 3, 6 of g's first word and byte 5 of its last.
+func hslPenalties4(g *[4 * RobotSizeHSL20]byte) uint64 {
+	return binary.LittleEndian.Uint64(g[0:])&0x00ff_0000_ff00_00ff |
+		binary.LittleEndian.Uint64(g[4:])&0x0000_ff00_0000_0000
 }
 
 // zeroAbsentHL688 zeroes the fields HL 688 B does not carry; decodeHL (when it returns

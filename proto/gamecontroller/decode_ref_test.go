@@ -322,12 +322,7 @@ func TestPenaltyLanes(t *testing.T) {
 		if !s.lanes.ok {
 			continue
 		}
-		var valid []uint64
-		for p := range 256 {
-			if s.undefined[p] == 0 {
-				valid = append(valid, uint64(p))
-			}
-		}
+		valid := validCodes(s)
 		for p := range 256 {
 			for lane := range 4 {
 				for _, fill := range []uint64{0, 0xff, 0x5a} {
@@ -347,4 +342,46 @@ func TestPenaltyLanes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestByteCheck: for every layout whose penalties byteCheck can check, byteCheck agrees
+// with the penalty table for every pair of codes in every two neighbouring bytes (a carry
+// out of one byte reaches the next), the other bytes holding valid codes.
+func TestByteCheck(t *testing.T) {
+	for _, l := range Layouts() {
+		s := &specs[l]
+		if s.undefinedFrom == 0 {
+			continue
+		}
+		k := uint64(0x80-s.undefinedFrom) * bytes1
+		valid := validCodes(s)
+		for pos := range 7 {
+			for p := range 256 {
+				for q := range 256 {
+					var w uint64
+					for i := range 8 {
+						w |= valid[(p+q+i)%len(valid)] << (8 * i)
+					}
+					w &^= 0xffff << (8 * pos)
+					w |= (uint64(p) | uint64(q)<<8) << (8 * pos)
+					got := byteCheck(w, k)&bytesBit7 != 0
+					if want := s.undefined[p] == 1 || s.undefined[q] == 1; got != want {
+						t.Fatalf("%s: penalties %d, %d in bytes %d, %d of %#x: byteCheck says undefined=%v, table %v",
+							l, p, q, pos, pos+1, w, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// validCodes returns the penalty codes s defines.
+func validCodes(s *spec) []uint64 {
+	var valid []uint64
+	for p := range 256 {
+		if s.undefined[p] == 0 {
+			valid = append(valid, uint64(p))
+		}
+	}
+	return valid
 }

@@ -59,8 +59,8 @@
 // read at fixed offsets, several robots per word, the other layouts from the offsets of
 // their layout table, and the range checks of a packet fold into one flag; the field an
 // error names is looked for only once that flag is set. SPL v15 … v18 check their
-// penalties four at a time in the 16-bit lanes of a word; HL 688 B writes every field
-// instead of clearing the Packet first.
+// penalties four at a time in the 16-bit lanes of a word, HSL v20 eight at a time in the
+// bytes of a word; HL 688 B writes every field instead of clearing the Packet first.
 //
 // # Return packets
 //

@@ -168,6 +168,9 @@ type spec struct {
 	undefined  [256]uint8    // 1 where penalties[p] == "" (filled by init from penalties)
 	// lanes checks four penalties of a word at once (SPL v15 … v18; init).
 	lanes penaltyLanes
+	// undefinedFrom is n when exactly the penalties n … 255 are undefined, 1 <= n <= 128
+	// (HSL v20: 14), else 0 (init). byteCheck uses it.
+	undefinedFrom uint8
 	// shape selects a decoder with the offsets of the layout built in (init).
 	shape shape
 }
@@ -210,6 +213,34 @@ func lanesOf(u *[256]uint8) penaltyLanes {
 	return penaltyLanes{ok: true, lo: uint64(0x80-lo) * lane1, hi: uint64(0x80-hi) * lane1}
 }
 
+// undefinedFromOf returns n when exactly the codes n … 255 of the undefined table u are
+// undefined and 1 <= n <= 128, else 0.
+func undefinedFromOf(u *[256]uint8) uint8 {
+	n := 0
+	for n < 256 && u[n] == 0 {
+		n++
+	}
+	for p := n; p < 256; p++ {
+		if u[p] == 0 {
+			return 0
+		}
+	}
+	if n < 1 || n > 128 {
+		return 0
+	}
+	return uint8(n)
+}
+
+// setPlaysAsWire reports whether every wire value of w means the SetPlay of that value.
+func setPlaysAsWire(w []wireSetPlay) bool {
+	for i := range w {
+		if w[i].play != SetPlay(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // shape names a layout whose teams have a decoder of fixed offsets: those of the current
 // GameControllers. shapeGeneric reads the offsets of the spec one robot at a time.
 type shape uint8
@@ -230,7 +261,8 @@ func shapeOf(s *spec) shape {
 		s.lanes.ok:
 		return shapeSPL20
 	case s.family == FamilyHSL && s.size == SizeHSL20 && s.team == teamSPL15 && s.teamSize == TeamSizeHSL20 &&
-		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1}:
+		s.playersOff == teamHeadSize15 && s.players == MaxPlayers && s.robotSize == RobotSizeHSL20 && robot == [4]int{-1, 2, -1, -1} &&
+		s.undefinedFrom != 0 && setPlaysAsWire(s.setPlays):
 		return shapeHSL20
 	case s.family == FamilyHL && s.size == SizeHL688 && s.team == teamHL && s.teamSize == TeamSizeHL688 &&
 		s.playersOff == hlTeamOffCoach+RobotSizeHL688 && s.players == MaxPlayersHL && s.robotSize == RobotSizeHL688 &&
@@ -249,6 +281,7 @@ func init() {
 			}
 		}
 		s.lanes = lanesOf(&s.undefined)
+		s.undefinedFrom = undefinedFromOf(&s.undefined)
 		s.shape = shapeOf(s)
 	}
 }
