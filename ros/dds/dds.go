@@ -764,14 +764,15 @@ func (r *Reader) OnIncompatibleQoS(f func(total uint32, policy string)) {
 	_, _ = r.wake.Write(one[:]) // the goroutine looks at once; ErrClosed: it has ended
 }
 
-// reportIncompatible calls onIncompatible if the refusals have grown.
+// reportIncompatible calls onIncompatible if the refusals have grown. It runs after
+// every wake-up, so it only loads the total unless that has grown.
 func (r *Reader) reportIncompatible() {
 	f := r.onIncompatible.Load()
-	if f == nil {
+	if f == nil || atomic.LoadUint32((*uint32)(unsafe.Pointer(&r.status.incompatible))) <= r.seenIncompatible {
 		return
 	}
 	total, policy, err := r.IncompatibleQoS()
-	if err != nil || total <= r.seenIncompatible {
+	if err != nil {
 		return
 	}
 	r.seenIncompatible = total
