@@ -128,7 +128,7 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	qos     QoS
 	handler func(*T)
 
-	incompatible incompatibleCount
+	incompatible atomic.Uint32 // the last number of refused publishers reported (qoswatch.go)
 	received     atomic.Uint64
 	dropped      atomic.Uint64
 }

@@ -1,7 +1,5 @@
 package ros
 
-import "sync/atomic"
-
 // Incompatible QoS. DDS never matches a subscription with a publisher whose QoS cannot
 // serve it (a reliable subscription and a best-effort publisher, transient-local asked
 // of a volatile one, ...): such a pair silently exchanges nothing. As rclcpp nodes do,
@@ -9,16 +7,10 @@ import "sync/atomic"
 // like a sample (dds.Reader.OnIncompatibleQoS), so the warning comes from the
 // subscription's goroutine at once and nothing polls for it.
 
-// incompatibleCount keeps the last number of refused publishers reported, for
-// IncompatiblePublishers after the reader has stopped.
-type incompatibleCount struct {
-	total atomic.Uint32
-}
-
 // watchQoS has the subscription's reader report refused publishers in the node's log.
 func (s *Subscription[T, P]) watchQoS() {
 	s.r.OnIncompatibleQoS(func(total uint32, policy string) {
-		s.incompatible.total.Store(total)
+		s.incompatible.Store(total)
 		s.node.log.Warnf("subscription %s (%s) cannot receive from %d publisher(s) of incompatible QoS, last incompatible policy %s: no messages arrive from them",
 			s.topic, s.qos.Reliability, total, policy)
 	})
@@ -30,7 +22,7 @@ func (s *Subscription[T, P]) watchQoS() {
 func (s *Subscription[T, P]) IncompatiblePublishers() uint32 {
 	total, _, err := s.r.IncompatibleQoS()
 	if err != nil {
-		return s.incompatible.total.Load()
+		return s.incompatible.Load()
 	}
 	return total
 }

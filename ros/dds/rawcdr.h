@@ -80,8 +80,8 @@ void rawcdr_ring_free(struct rawcdr_ring *r);
 
 // Returns a listener that fills r from the reader it is attached to and signals r's
 // eventfd, and keeps the reader's statuses in r->status (signalling the eventfd too
-// when a writer is refused for incompatible QoS). Cyclone copies the listener into each entity it is given to; delete it
-// with dds_delete_listener.
+// when a writer is refused for incompatible QoS). Cyclone copies the listener into each
+// entity it is given to; delete it with dds_delete_listener.
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r);
 
 // Takes what the listener left in the reader (after a stall) into the ring, in order.
