@@ -46,8 +46,12 @@ func main() {
 		procs.Apply(procs.Node)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	code := dispatch(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	// The signals stay caught until the process has exited: ros2 launch sends each node
+	// its own SIGINT right after the terminal's, and one that came after stop() and
+	// before the exit would kill a node that had shut down cleanly (launch reports it as
+	// died with exit code -2). os.Exit does not run the deferred stop.
 	os.Exit(code)
 }
 
