@@ -332,7 +332,7 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 	// (its own or a later one; callbacks come in order, so that one stands).
 	var st C.dds_publication_matched_status_t
 	if C.dds_get_publication_matched_status(w.handle, &st) == 0 {
-		atomic.CompareAndSwapInt32(matchedOf(&w.status), -1, int32(st.current_count))
+		initMatched(&w.status, st.current_count)
 	}
 	p.writers[w] = struct{}{}
 	return w, nil
@@ -345,19 +345,32 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 // the write for nobody and the cgo call, which would wake the runtime's sysmon thread
 // from its idle sleep.
 func (w *Writer) Unread() bool {
-	return w.volatile && atomic.LoadInt32(matchedOf(&w.status)) == 0
+	n, ok := matchedCount(&w.status)
+	return w.volatile && ok && n == 0
 }
 
 // MatchedCount returns the number of readers matched as Cyclone's last
 // publication-matched callback (or the count taken at creation) counted them, without
 // a cgo call; ok is false only if neither is known.
-func (w *Writer) MatchedCount() (n int, ok bool) {
-	c := atomic.LoadInt32(matchedOf(&w.status))
+func (w *Writer) MatchedCount() (n int, ok bool) { return matchedCount(&w.status) }
+
+// matchedCount loads the count of matched endpoints a listener keeps in s; ok is false
+// while it is unknown (-1).
+func matchedCount(s *C.struct_rawcdr_status) (n int, ok bool) {
+	c := atomic.LoadInt32((*int32)(unsafe.Pointer(&s.matched)))
 	return int(c), c >= 0
 }
 
-// matchedOf returns the count a listener stores in s, for atomic loads and stores.
-func matchedOf(s *C.struct_rawcdr_status) *int32 { return (*int32)(unsafe.Pointer(&s.matched)) }
+// initMatched stores the count taken at creation, unless a callback has stored one.
+func initMatched(s *C.struct_rawcdr_status, n C.uint32_t) {
+	atomic.CompareAndSwapInt32((*int32)(unsafe.Pointer(&s.matched)), -1, int32(n))
+}
+
+// incompatibleTotal loads the number of writers a reader's listener counted as refused
+// for incompatible QoS (stored after the policy).
+func incompatibleTotal(s *C.struct_rawcdr_status) uint32 {
+	return atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.incompatible)))
+}
 
 // Topic returns the DDS topic name.
 func (w *Writer) Topic() string { return w.topic }
@@ -551,7 +564,7 @@ func (r *Reader) create(tp C.dds_entity_t, qos *QoS) error {
 	// As for writers: the count now, unless a callback has stored one already.
 	var st C.dds_subscription_matched_status_t
 	if C.dds_get_subscription_matched_status(r.handle, &st) == 0 {
-		atomic.CompareAndSwapInt32(matchedOf(&r.status), -1, int32(st.current_count))
+		initMatched(&r.status, st.current_count)
 	}
 	r.batch = (*C.struct_rawcdr_batch)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rawcdr_batch{}))))
 	return nil
@@ -768,7 +781,7 @@ func (r *Reader) OnIncompatibleQoS(f func(total uint32, policy string)) {
 // every wake-up, so it only loads the total unless that has grown.
 func (r *Reader) reportIncompatible() {
 	f := r.onIncompatible.Load()
-	if f == nil || atomic.LoadUint32((*uint32)(unsafe.Pointer(&r.status.incompatible))) <= r.seenIncompatible {
+	if f == nil || incompatibleTotal(&r.status) <= r.seenIncompatible {
 		return
 	}
 	total, policy, err := r.IncompatibleQoS()
@@ -787,7 +800,7 @@ func (r *Reader) IncompatibleQoS() (uint32, string, error) {
 		return 0, "", fmt.Errorf("%w: reader on %q", ErrClosed, r.topic)
 	}
 	// Kept by the listener (rawcdr.h): no cgo call. The total is stored after the policy.
-	total := atomic.LoadUint32((*uint32)(unsafe.Pointer(&r.status.incompatible)))
+	total := incompatibleTotal(&r.status)
 	policy := atomic.LoadInt32((*int32)(unsafe.Pointer(&r.status.incompatible_policy)))
 	return total, policyName(C.dds_qos_policy_id_t(policy)), nil
 }
@@ -822,10 +835,7 @@ func policyName(id C.dds_qos_policy_id_t) string {
 // MatchedCount returns the number of writers matched as Cyclone's last
 // subscription-matched callback (or the count taken at creation) counted them, without
 // a cgo call; ok is false only if neither is known.
-func (r *Reader) MatchedCount() (n int, ok bool) {
-	c := atomic.LoadInt32(matchedOf(&r.status))
-	return int(c), c >= 0
-}
+func (r *Reader) MatchedCount() (n int, ok bool) { return matchedCount(&r.status) }
 
 // MatchedPublications describes the writers currently matched with r.
 func (r *Reader) MatchedPublications() ([]Endpoint, error) {
