@@ -1,5 +1,3 @@
-// Package clock gives dnetwork's components their time: the system clock, or a
-// manual clock driven by simulation time (/clock) or by a test.
 package clock
 
 import (
@@ -27,84 +25,6 @@ type Ticker interface {
 	C() <-chan time.Time
 	// Stop turns the ticker off.
 	Stop()
-}
-
-// Wall is the system's clock.
-var Wall Clock = wallClock{}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-
-// NewTicker returns a ticker on the system clock whose ticks fall on the whole
-// multiples of d since the Unix epoch: the first comes within d, and every ticker of the
-// process with the same period (or one dividing it: 0.5 s and 1 s) ticks at the same
-// instants. Periodic work of all components thus shares its wake-ups (GCInfo,
-// return packets, diagnostics), which on an idle robot cost more than the work itself.
-func (wallClock) NewTicker(d time.Duration) Ticker {
-	if d <= 0 {
-		panic("clock: non-positive interval for NewTicker")
-	}
-	w := &wallTicker{first: make(chan time.Time, 1), d: d}
-	w.mu.Lock()
-	w.start = time.AfterFunc(untilGrid(time.Now(), d), w.begin)
-	w.mu.Unlock()
-	return w
-}
-
-// untilGrid returns the wait from now to the next whole multiple of d since the Unix
-// epoch, in (0, d].
-func untilGrid(now time.Time, d time.Duration) time.Duration {
-	rem := time.Duration(now.UnixNano() % int64(d))
-	if rem < 0 {
-		rem += d
-	}
-	return d - rem
-}
-
-// wallTicker is the system clock's ticker. A timer fires once at the first grid
-// instant: it delivers that tick on first and starts a time.Ticker there, whose ticks
-// then fall on the grid. C returns first until its tick is taken, then the
-// time.Ticker's channel, so a tick costs no more than a time.Ticker's.
-type wallTicker struct {
-	d       time.Duration
-	first   chan time.Time
-	mu      sync.Mutex // guards the fields below
-	start   *time.Timer
-	t       *time.Ticker // nil until the first grid instant
-	stopped bool
-}
-
-func (w *wallTicker) begin() {
-	now := time.Now()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.stopped {
-		return
-	}
-	w.t = time.NewTicker(w.d)
-	w.first <- now // the only send, into a free slot
-}
-
-// C returns the channel the next tick comes on. A receiver calls C for every tick (in
-// its select), as with every Ticker of this package.
-func (w *wallTicker) C() <-chan time.Time {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.t == nil || len(w.first) > 0 {
-		return w.first
-	}
-	return w.t.C
-}
-
-func (w *wallTicker) Stop() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.stopped = true
-	w.start.Stop()
-	if w.t != nil {
-		w.t.Stop()
-	}
 }
 
 // Manual is a clock whose time only moves when Set or Advance is called: the

@@ -72,19 +72,6 @@ func TestManualZeroValueStartsAtFirstSet(t *testing.T) {
 	}
 }
 
-func TestWall(t *testing.T) {
-	tk := Wall.NewTicker(time.Millisecond)
-	defer tk.Stop()
-	select {
-	case <-tk.C():
-	case <-time.After(5 * time.Second):
-		t.Fatal("wall ticker did not tick")
-	}
-	if d := time.Since(Wall.Now()); d < 0 || d > time.Second {
-		t.Fatalf("wall clock off by %v", d)
-	}
-}
-
 func TestUntilGrid(t *testing.T) {
 	base := time.Unix(1_700_000_000, 0) // a whole second
 	for _, tc := range []struct {
@@ -106,37 +93,6 @@ func TestUntilGrid(t *testing.T) {
 		}
 		if at := tc.now.Add(got).UnixNano(); at%int64(tc.d) != 0 {
 			t.Errorf("untilGrid(%v, %v) = %v: lands %d ns off the grid", tc.now.UnixNano(), tc.d, got, at%int64(tc.d))
-		}
-	}
-}
-
-// TestWallTickerGrid checks that wall tickers of 20 ms and 40 ms tick once per grid
-// interval (the tick's time lies in a later interval each time) and never after Stop.
-func TestWallTickerGrid(t *testing.T) {
-	for _, d := range []time.Duration{20 * time.Millisecond, 40 * time.Millisecond} {
-		tk := Wall.NewTicker(d)
-		last := int64(-1)
-		for range 4 {
-			select {
-			case now := <-tk.C():
-				k := now.UnixNano() / int64(d)
-				if k <= last {
-					t.Fatalf("period %v: tick in grid interval %d after one in %d", d, k, last)
-				}
-				last = k
-			case <-time.After(5 * time.Second):
-				t.Fatalf("period %v: no tick", d)
-			}
-		}
-		tk.Stop()
-		select {
-		case <-tk.C(): // at most one tick was buffered before Stop
-		default:
-		}
-		select {
-		case <-tk.C():
-			t.Fatalf("period %v: tick after Stop", d)
-		case <-time.After(3 * d):
 		}
 	}
 }

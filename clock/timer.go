@@ -25,21 +25,6 @@ type TimerClock interface {
 	NewTimer() Timer
 }
 
-// NewTimer implements TimerClock on the system clock.
-func (wallClock) NewTimer() Timer {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return wallTimer{t}
-}
-
-type wallTimer struct{ t *time.Timer }
-
-func (w wallTimer) C() <-chan time.Time { return w.t.C }
-
-// Reset relies on Go's timers discarding an unreceived value on Reset and Stop.
-func (w wallTimer) Reset(at time.Time) { w.t.Reset(time.Until(at)) }
-func (w wallTimer) Stop()              { w.t.Stop() }
-
 var _ TimerClock = wallClock{}
 
 // NewTimer returns a disarmed timer that fires when Set or Advance moves the clock to

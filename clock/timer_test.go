@@ -106,21 +106,3 @@ func TestManualTimerBeforeFirstSet(t *testing.T) {
 		t.Fatal("did not fire")
 	}
 }
-
-func TestWallTimer(t *testing.T) {
-	tm := Wall.(TimerClock).NewTimer()
-	start := time.Now()
-	tm.Reset(start.Add(20 * time.Millisecond))
-	v := <-tm.C()
-	if v.Sub(start) < 20*time.Millisecond {
-		t.Fatalf("fired after %v, armed for 20ms", v.Sub(start))
-	}
-	// Reset discards an unreceived firing.
-	tm.Reset(time.Now())
-	time.Sleep(20 * time.Millisecond) // its time has passed, nothing received
-	tm.Reset(time.Now().Add(time.Hour))
-	if _, ok := fired(tm); ok {
-		t.Fatal("a firing of the earlier arming survived Reset")
-	}
-	tm.Stop()
-}

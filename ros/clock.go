@@ -107,11 +107,9 @@ var _ Clock = (*ROSClock)(nil)
 // is armed for. A switch between the two while the timer is armed takes effect at its
 // next Reset.
 func (c *ROSClock) NewTimer() clock.Timer {
-	w := time.NewTimer(time.Hour)
-	w.Stop()
 	t := &rosTimer{
 		c:      make(chan time.Time, 1),
-		wall:   w,
+		wall:   clock.Wall.(clock.TimerClock).NewTimer(),
 		sim:    c.sim.NewTimer(),
 		useSim: &c.useSim,
 		offset: c.offset,
@@ -124,7 +122,7 @@ func (c *ROSClock) NewTimer() clock.Timer {
 
 type rosTimer struct {
 	c        chan time.Time
-	wall     *time.Timer // armed for the ROS time minus offset, in system time
+	wall     clock.Timer // armed for the ROS time minus offset, in system time
 	sim      clock.Timer
 	useSim   *atomic.Bool
 	offset   time.Duration
@@ -142,7 +140,7 @@ func (t *rosTimer) run() {
 	for {
 		var now time.Time
 		select {
-		case now = <-t.wall.C:
+		case now = <-t.wall.C():
 			if t.useSim.Load() {
 				continue
 			}
@@ -185,7 +183,7 @@ func (t *rosTimer) Reset(at time.Time) {
 	defer t.mu.Unlock()
 	t.drain()
 	t.at, t.armed = at, true
-	t.wall.Reset(time.Until(at.Add(-t.offset)))
+	t.wall.Reset(at.Add(-t.offset))
 	t.sim.Reset(at)
 }
 

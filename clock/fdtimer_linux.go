@@ -1,0 +1,177 @@
+//go:build linux
+
+package clock
+
+import (
+	"os"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdTimer is a wall Ticker or Timer on a timerfd (CLOCK_MONOTONIC, nonblocking) that a
+// goroutine of its own waits for in Go's netpoller and reads with a raw read(2); each
+// expiry delivers time.Now() on c (capacity 1; a tick for a slow receiver is dropped).
+// See doc.go for why this beats Go's timers on a robot.
+//
+// Reading the expiry count and delivering happen under mu, and Reset re-arms (which
+// clears a count not yet read) and drains c under mu, so after Reset returns only the
+// new arming delivers; Stop sets stopped under mu, so nothing is delivered after it
+// returns. Stop closes the descriptor without holding mu: closing waits for the
+// goroutine to leave its wait, and the goroutine takes mu to read.
+type fdTimer struct {
+	file   *os.File
+	rc     syscall.RawConn
+	fd     uintptr // valid until Stop
+	c      chan time.Time
+	expire func(fd uintptr) bool // t.read, made once so a wait allocates nothing
+
+	mu      sync.Mutex
+	stopped bool
+	count   [8]byte // the expiry count read(2) returns
+}
+
+func newFD() (*fdTimer, error) {
+	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("timerfd_create", err)
+	}
+	f := os.NewFile(uintptr(fd), "timerfd") // nonblocking: registered with the netpoller
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	t := &fdTimer{file: f, rc: rc, fd: uintptr(fd), c: make(chan time.Time, 1)}
+	t.expire = t.read
+	go t.run()
+	return t, nil
+}
+
+// newFDTicker returns a ticker whose first expiry is the next grid instant of d
+// (gridMono) and which then expires every d: the kernel keeps the phase.
+func newFDTicker(d time.Duration) (Ticker, error) {
+	t, err := newFD()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.settime(unix.TFD_TIMER_ABSTIME, int64(d), gridMono(d))
+	t.mu.Unlock()
+	return t, nil
+}
+
+// newFDTimer returns a disarmed one-shot timer.
+func newFDTimer() (Timer, error) { return newFD() }
+
+func (t *fdTimer) run() {
+	for {
+		// The read fails only once Stop has closed the descriptor.
+		if err := t.rc.Read(t.expire); err != nil {
+			return
+		}
+	}
+}
+
+// read is the netpoller callback: false to wait (not expired), true after an expiry
+// was read and delivered.
+func (t *fdTimer) read(fd uintptr) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		_, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&t.count[0])), uintptr(len(t.count)))
+		switch e {
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return false
+		case 0:
+			if !t.stopped {
+				select {
+				case t.c <- time.Now():
+				default: // the receiver has not taken the last tick: drop this one
+				}
+			}
+		}
+		return true
+	}
+}
+
+// settime arms the timerfd: the first expiry value ns from now (flags 0) or at the
+// CLOCK_MONOTONIC instant value (TFD_TIMER_ABSTIME), then every interval ns (0: once).
+// value 0 disarms. A raw system call: it cannot block, and it then costs no hand-off
+// of the processor and no wake-up of the runtime's monitor thread. The caller holds
+// mu and the timer is not stopped, so the descriptor is open; with values in range
+// the call cannot fail.
+func (t *fdTimer) settime(flags int, interval, value int64) {
+	spec := unix.ItimerSpec{Interval: unix.NsecToTimespec(interval), Value: unix.NsecToTimespec(value)}
+	_, _, _ = unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, t.fd, uintptr(flags), uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
+}
+
+func (t *fdTimer) C() <-chan time.Time { return t.c }
+
+// Reset arms the one-shot timer for at; a time already reached fires at once.
+func (t *fdTimer) Reset(at time.Time) {
+	d := time.Until(at)
+	if d <= 0 {
+		d = 1 // 0 would disarm
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	t.settime(0, 0, int64(d))
+	t.drain()
+}
+
+func (t *fdTimer) drain() {
+	select {
+	case <-t.c:
+	default:
+	}
+}
+
+// Stop turns the timer off for good and releases its descriptor and goroutine.
+// Stopping twice is a no-op.
+func (t *fdTimer) Stop() {
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		return
+	}
+	t.stopped = true
+	t.drain()
+	t.mu.Unlock()
+	_ = t.file.Close() // ends the goroutine's wait
+}
+
+// monoEpoch relates the process's wall grid to CLOCK_MONOTONIC: the system time ref and
+// the monotonic clock read right after it. Every ticker maps grid instants through
+// this one pair, so tickers whose periods divide each other compute the very same
+// expiry instants and the kernel wakes the process once for all of them. The
+// monotonic reading is taken after ref, so expiries err late by the gap between the
+// two readings (well under a microsecond), never early.
+type monoEpoch struct {
+	ref  time.Time
+	mono int64
+}
+
+var epoch = sync.OnceValue(func() monoEpoch {
+	ref := time.Now()
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) // cannot fail for this clock
+	return monoEpoch{ref: ref, mono: ts.Nano()}
+})
+
+// gridMono returns the CLOCK_MONOTONIC instant of the next whole multiple of d since
+// the Unix epoch, on the system time as read when the process made its first wall
+// ticker (a later step of the system time does not move the grid).
+func gridMono(d time.Duration) int64 {
+	e := epoch()
+	since := time.Since(e.ref) // Go's monotonic clock, which is CLOCK_MONOTONIC
+	return e.mono + int64(since+untilGrid(e.ref.Add(since), d))
+}

@@ -1,0 +1,161 @@
+package clock
+
+import (
+	"os"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestWallIsTimerfd checks that the wall clock's tickers and timers are timerfds on
+// Linux, so that the other wall tests exercise them.
+func TestWallIsTimerfd(t *testing.T) {
+	tk := Wall.NewTicker(time.Second)
+	defer tk.Stop()
+	if _, ok := tk.(*fdTimer); !ok {
+		t.Fatalf("wall ticker is a %T, want a timerfd", tk)
+	}
+	tm := Wall.(TimerClock).NewTimer()
+	defer tm.Stop()
+	if _, ok := tm.(*fdTimer); !ok {
+		t.Fatalf("wall timer is a %T, want a timerfd", tm)
+	}
+}
+
+// TestGridMono checks that a ticker's first expiry is the next grid instant of its
+// period, within one period, and that tickers of 20, 40 and 1000 ms expire at the same
+// nanoseconds where their grids meet, which is what lets one wake-up serve them all.
+func TestGridMono(t *testing.T) {
+	e := epoch()
+	for range 100 {
+		now := e.mono + int64(time.Since(e.ref))
+		g20, g40, g1000 := gridMono(20*time.Millisecond), gridMono(40*time.Millisecond), gridMono(time.Second)
+		for _, g := range []struct {
+			at int64
+			d  time.Duration
+		}{{g20, 20 * time.Millisecond}, {g40, 40 * time.Millisecond}, {g1000, time.Second}} {
+			if g.at <= now || g.at > now+int64(g.d)+int64(time.Millisecond) {
+				t.Fatalf("period %v: first expiry %d ns after now, want within (0, %v]", g.d, g.at-now, g.d)
+			}
+			if wall := e.ref.UnixNano() + g.at - e.mono; wall%int64(g.d) != 0 {
+				t.Fatalf("period %v: expiry %d ns off the grid", g.d, wall%int64(g.d))
+			}
+		}
+		if (g40-g20)%int64(20*time.Millisecond) != 0 || (g1000-g20)%int64(20*time.Millisecond) != 0 {
+			t.Fatalf("grids of 20, 40 and 1000 ms do not meet: %d %d %d", g20, g40, g1000)
+		}
+	}
+}
+
+// TestFDTimerStopReleases checks that Stop closes the descriptor and ends the
+// goroutine of every timer and ticker.
+func TestFDTimerStopReleases(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	fd0, g0 := fds(), runtime.NumGoroutine()
+	var all []interface{ Stop() }
+	for range 50 {
+		all = append(all, Wall.NewTicker(time.Millisecond), Wall.(TimerClock).NewTimer())
+	}
+	if got := fds(); got != fd0+100 {
+		t.Fatalf("%d descriptors after making 100 timers, want %d", got, fd0+100)
+	}
+	for _, s := range all {
+		s.Stop()
+		s.Stop() // twice is a no-op
+	}
+	if got := fds(); got != fd0 {
+		t.Fatalf("%d descriptors after Stop, want %d", got, fd0)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > g0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Stop, want %d", runtime.NumGoroutine(), g0)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestFDTimerResetRace re-arms a timer while its earlier arming is expiring, many
+// times: after Reset returns, a firing of the earlier arming must never arrive.
+func TestFDTimerResetRace(t *testing.T) {
+	tm := Wall.(TimerClock).NewTimer()
+	defer tm.Stop()
+	for i := range 2000 {
+		tm.Reset(time.Now()) // expires at once, delivered by the timer's goroutine
+		if i%2 == 0 {
+			runtime.Gosched() // sometimes let the goroutine read and deliver it
+		}
+		tm.Reset(time.Now().Add(time.Hour))
+		if _, ok := fired(tm); ok {
+			t.Fatalf("round %d: a firing of the earlier arming arrived after Reset", i)
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	if _, ok := fired(tm); ok {
+		t.Fatal("a firing arrived for a timer armed an hour ahead")
+	}
+}
+
+// TestFDTickerDropsAndStops checks that a ticker keeps one tick for a slow receiver
+// and never delivers after Stop, even when stopped between two expiries 1 ms apart.
+func TestFDTickerDropsAndStops(t *testing.T) {
+	tk := Wall.NewTicker(time.Millisecond)
+	time.Sleep(30 * time.Millisecond) // about 30 expiries, none received
+	n := 0
+	for {
+		if _, ok := recv(t, tk); !ok {
+			break
+		}
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("%d ticks waiting for a slow receiver, want 1", n)
+	}
+	for range 200 {
+		tk := Wall.NewTicker(time.Millisecond)
+		<-tk.C()
+		tk.Stop()
+		if _, ok := recv(t, tk); ok {
+			t.Fatal("tick after Stop")
+		}
+	}
+	tk.Stop()
+	time.Sleep(5 * time.Millisecond)
+	if _, ok := recv(t, tk); ok {
+		t.Fatal("tick after Stop")
+	}
+}
+
+// BenchmarkWallTicker receives b.N ticks of a 10 ms wall ticker, made the way Wall
+// makes them (a timerfd) and on Go's timers, and reports what a tick costs the whole
+// process: its threads' voluntary context switches (wake-ups) and CPU time, per tick.
+// Nothing else in the process has work, as in an idle node between two ticks, and Go
+// runs on one processor, as the node does.
+func BenchmarkWallTicker(b *testing.B) {
+	for _, impl := range wallImpls {
+		b.Run(impl.name, func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // after the benchmark's own setting
+			tk := impl.ticker(10 * time.Millisecond)
+			defer tk.Stop()
+			<-tk.C()
+			var r0, r1 syscall.Rusage
+			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+			b.ResetTimer()
+			for range b.N {
+				<-tk.C()
+			}
+			b.StopTimer()
+			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+			cpu := time.Duration(r1.Utime.Nano() + r1.Stime.Nano() - r0.Utime.Nano() - r0.Stime.Nano())
+			b.ReportMetric(float64(r1.Nvcsw-r0.Nvcsw)/float64(b.N), "wakes/tick")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/tick")
+		})
+	}
+}

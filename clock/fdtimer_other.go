@@ -1,0 +1,14 @@
+//go:build !linux
+
+package clock
+
+import (
+	"errors"
+	"time"
+)
+
+var errNoTimerfd = errors.New("clock: no timerfd on this system")
+
+// newFDTicker and newFDTimer fail outside Linux: the wall clock uses Go's timers.
+func newFDTicker(time.Duration) (Ticker, error) { return nil, errNoTimerfd }
+func newFDTimer() (Timer, error)                { return nil, errNoTimerfd }

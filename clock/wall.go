@@ -1,0 +1,117 @@
+package clock
+
+import (
+	"sync"
+	"time"
+)
+
+// Wall is the system's clock.
+var Wall Clock = wallClock{}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// NewTicker returns a ticker on the system clock whose ticks fall on the whole
+// multiples of d since the Unix epoch: the first comes within d, and every ticker of the
+// process with the same period (or one dividing it: 0.5 s and 1 s) ticks at the same
+// instants. Periodic work of all components thus shares its wake-ups (GCInfo,
+// return packets, diagnostics), which on an idle robot cost more than the work itself.
+//
+// On Linux the ticker is a timerfd waited for in Go's netpoller (see doc.go); where
+// one cannot be made (another system, or no descriptor left) it runs on Go's timers,
+// with the same ticks at the cost of more wake-ups.
+func (wallClock) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive interval for NewTicker")
+	}
+	if t, err := newFDTicker(d); err == nil {
+		return t
+	}
+	return newGoTicker(d)
+}
+
+// NewTimer implements TimerClock on the system clock: a timerfd on Linux, else (or
+// without a descriptor left) one of Go's timers.
+func (wallClock) NewTimer() Timer {
+	if t, err := newFDTimer(); err == nil {
+		return t
+	}
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return goTimer{t}
+}
+
+var _ TimerClock = wallClock{}
+
+// untilGrid returns the wait from now to the next whole multiple of d since the Unix
+// epoch, in (0, d].
+func untilGrid(now time.Time, d time.Duration) time.Duration {
+	rem := time.Duration(now.UnixNano() % int64(d))
+	if rem < 0 {
+		rem += d
+	}
+	return d - rem
+}
+
+// goTicker is the wall ticker on Go's timers. A timer fires once at the first grid
+// instant: it delivers that tick on first and starts a time.Ticker there, whose ticks
+// then fall on the grid. C returns first until its tick is taken, then the
+// time.Ticker's channel, so a tick costs no more than a time.Ticker's.
+type goTicker struct {
+	d       time.Duration
+	first   chan time.Time
+	mu      sync.Mutex // guards the fields below
+	start   *time.Timer
+	t       *time.Ticker // nil until the first grid instant
+	stopped bool
+}
+
+func newGoTicker(d time.Duration) *goTicker {
+	w := &goTicker{first: make(chan time.Time, 1), d: d}
+	w.mu.Lock()
+	w.start = time.AfterFunc(untilGrid(time.Now(), d), w.begin)
+	w.mu.Unlock()
+	return w
+}
+
+func (w *goTicker) begin() {
+	now := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.t = time.NewTicker(w.d)
+	w.first <- now // the only send, into a free slot
+}
+
+// C returns the channel the next tick comes on. A receiver calls C for every tick (in
+// its select), as with every Ticker of this package.
+func (w *goTicker) C() <-chan time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.t == nil || len(w.first) > 0 {
+		return w.first
+	}
+	return w.t.C
+}
+
+func (w *goTicker) Stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	w.start.Stop()
+	if w.t != nil {
+		w.t.Stop()
+	}
+}
+
+// goTimer is the wall timer on one of Go's timers.
+type goTimer struct{ t *time.Timer }
+
+func (w goTimer) C() <-chan time.Time { return w.t.C }
+
+// Reset relies on Go's timers discarding an unreceived value on Reset and Stop.
+func (w goTimer) Reset(at time.Time) { w.t.Reset(time.Until(at)) }
+func (w goTimer) Stop()              { w.t.Stop() }

@@ -1,0 +1,102 @@
+package clock
+
+import (
+	"testing"
+	"time"
+)
+
+// wallImpls are the wall clock's two implementations: what Wall makes (a timerfd on
+// Linux) and Go's timers (the fallback), so that both keep the same guarantees.
+var wallImpls = []struct {
+	name   string
+	ticker func(time.Duration) Ticker
+	timer  func() Timer
+}{
+	{"wall", Wall.NewTicker, Wall.(TimerClock).NewTimer},
+	{"go", func(d time.Duration) Ticker { return newGoTicker(d) }, func() Timer {
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		return goTimer{t}
+	}},
+}
+
+func TestWall(t *testing.T) {
+	tk := Wall.NewTicker(time.Millisecond)
+	defer tk.Stop()
+	select {
+	case <-tk.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("wall ticker did not tick")
+	}
+	if d := time.Since(Wall.Now()); d < 0 || d > time.Second {
+		t.Fatalf("wall clock off by %v", d)
+	}
+}
+
+// TestWallTickerGrid checks that wall tickers of 20 ms and 40 ms tick once per grid
+// interval (the tick's time lies in a later interval each time) and never after Stop.
+func TestWallTickerGrid(t *testing.T) {
+	for _, impl := range wallImpls {
+		for _, d := range []time.Duration{20 * time.Millisecond, 40 * time.Millisecond} {
+			tk := impl.ticker(d)
+			last := int64(-1)
+			for range 4 {
+				select {
+				case now := <-tk.C():
+					k := now.UnixNano() / int64(d)
+					if k <= last {
+						t.Fatalf("%s, period %v: tick in grid interval %d after one in %d", impl.name, d, k, last)
+					}
+					last = k
+				case <-time.After(5 * time.Second):
+					t.Fatalf("%s, period %v: no tick", impl.name, d)
+				}
+			}
+			tk.Stop()
+			select {
+			case <-tk.C(): // the Go ticker may keep one tick buffered before Stop
+			default:
+			}
+			select {
+			case <-tk.C():
+				t.Fatalf("%s, period %v: tick after Stop", impl.name, d)
+			case <-time.After(3 * d):
+			}
+		}
+	}
+}
+
+func TestWallTimer(t *testing.T) {
+	for _, impl := range wallImpls {
+		tm := impl.timer()
+		start := time.Now()
+		tm.Reset(start.Add(20 * time.Millisecond))
+		v := <-tm.C()
+		if v.Sub(start) < 20*time.Millisecond {
+			t.Fatalf("%s: fired after %v, armed for 20ms", impl.name, v.Sub(start))
+		}
+		// Reset discards an unreceived firing.
+		tm.Reset(time.Now())
+		time.Sleep(20 * time.Millisecond) // its time has passed, nothing received
+		tm.Reset(time.Now().Add(time.Hour))
+		if _, ok := fired(tm); ok {
+			t.Fatalf("%s: a firing of the earlier arming survived Reset", impl.name)
+		}
+		// A time already reached fires at once.
+		tm.Reset(time.Now().Add(-time.Second))
+		select {
+		case <-tm.C():
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: a past time did not fire", impl.name)
+		}
+		// Stop discards an unreceived firing and nothing comes after it.
+		tm.Reset(time.Now())
+		time.Sleep(5 * time.Millisecond)
+		tm.Stop()
+		select {
+		case <-tm.C():
+			t.Fatalf("%s: fired after Stop", impl.name)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
