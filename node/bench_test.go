@@ -127,8 +127,9 @@ const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
 
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
 // process, it runs one node until SIGTERM and answers every SIGUSR1 with a line
-// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles>" on stdout, so the benchmark can
-// measure the node's process alone (its DDS threads included).
+// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>" on
+// stdout, so the benchmark can measure the node's process alone (its DDS threads
+// included).
 func TestBenchNodeChild(t *testing.T) {
 	text, ok := os.LookupEnv(benchChildEnv)
 	if !ok {
@@ -162,7 +163,7 @@ func TestBenchNodeChild(t *testing.T) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			fmt.Printf("stats %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC)
+			fmt.Printf("stats %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw)
 		}
 	}()
 	fmt.Println("ready")
@@ -191,6 +192,7 @@ type childStats struct {
 	at                      time.Time
 	cpu                     time.Duration
 	mallocs, bytes, gcCount uint64
+	wakes                   uint64 // voluntary context switches of all its threads
 }
 
 // BenchmarkTeamOfSix measures one node in a team of six at full rate, in a process of
@@ -497,13 +499,13 @@ func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config, 
 			b.Fatal(err)
 		}
 		f := strings.Fields(next("stats "))
-		var v [4]uint64
+		var v [5]uint64
 		for i := range v {
 			if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
 				b.Fatal(err)
 			}
 		}
-		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3]}
+		return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3], wakes: v[4]}
 	}
 
 	return stats
@@ -565,7 +567,8 @@ func benchIdleNode(b *testing.B, domain int, watched bool) {
 }
 
 // playSeconds lets the node run one second per iteration from start, reports its CPU
-// time (cpu-ms/s) and allocations (allocs/s) per second and returns the end counters
+// time (cpu-ms/s), allocations (allocs/s) and thread wake-ups (wakes/s: voluntary
+// context switches of all its threads) per second and returns the end counters
 // and the seconds measured.
 func playSeconds(b *testing.B, stats func() childStats, start childStats) (childStats, float64) {
 	b.ResetTimer()
@@ -577,6 +580,7 @@ func playSeconds(b *testing.B, stats func() childStats, start childStats) (child
 	secs := end.at.Sub(start.at).Seconds()
 	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
+	b.ReportMetric(float64(end.wakes-start.wakes)/secs, "wakes/s")
 	return end, secs
 }
 
