@@ -20,6 +20,7 @@ import (
 	"github.com/google/gopacket/pcapgo"
 	"golang.org/x/sys/unix"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -229,13 +230,13 @@ func (w *Writer) Run(ctx context.Context) error {
 	if w.ran.Swap(true) {
 		return ErrRunTwice
 	}
-	t := time.NewTicker(w.cfg.FlushInterval)
+	t := clock.Wall.NewTicker(w.cfg.FlushInterval) // on the node's grid of wake-ups
 	defer t.Stop()
 	for {
 		select {
 		case r := <-w.queue:
 			w.write(r)
-		case <-t.C:
+		case <-t.C():
 			w.flush()
 		case <-ctx.Done():
 			w.closeMu.Lock()
