@@ -114,8 +114,13 @@ type manualTicker struct {
 
 func (t *manualTicker) C() <-chan time.Time { return t.c }
 
+// Stop also discards a tick not yet received: Set sends under the clock's lock.
 func (t *manualTicker) Stop() {
 	t.clock.mu.Lock()
 	delete(t.clock.tickers, t)
+	select {
+	case <-t.c:
+	default:
+	}
 	t.clock.mu.Unlock()
 }

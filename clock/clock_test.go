@@ -51,7 +51,12 @@ func TestManualTicker(t *testing.T) {
 	if _, ok := recv(t, tk); !ok {
 		t.Fatal("no tick after reset")
 	}
+	// Stop discards a tick not yet received, and nothing comes after it.
+	c.Advance(time.Second)
 	tk.Stop()
+	if _, ok := recv(t, tk); ok {
+		t.Fatal("a tick sent before Stop was delivered after it")
+	}
 	c.Advance(10 * time.Second)
 	if _, ok := recv(t, tk); ok {
 		t.Fatal("tick after Stop")

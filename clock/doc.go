@@ -29,7 +29,7 @@
 // commensurable periods expire at exactly the same nanosecond.
 //
 // Each wall Ticker or Timer holds a descriptor and a goroutine until Stop, so every
-// one must be stopped. Where a timerfd cannot be made (another system, or no
-// descriptor left) the wall clock falls back to Go's timers, with the same ticks and
-// the same guarantees at the cost of more wake-ups.
+// one must be stopped. Where a timerfd cannot be made (another system, no
+// descriptor left, or one the netpoller refuses) the wall clock falls back to Go's
+// timers, with the same ticks and the same guarantees at the cost of more wake-ups.
 package clock

@@ -39,7 +39,21 @@ func newFD() (*fdTimer, error) {
 	if err != nil {
 		return nil, os.NewSyscallError("timerfd_create", err)
 	}
-	f := os.NewFile(uintptr(fd), "timerfd") // nonblocking: registered with the netpoller
+	return fdTimerOn(fd)
+}
+
+// fdTimerOn makes the timer on the nonblocking descriptor fd, which it owns from then
+// on (closed if it fails). os.NewFile registers fd with the netpoller, but leaves it
+// unregistered without an error where epoll refuses it (no watch or memory left); a
+// wait on it then fails at once and the timer would never deliver. A read deadline
+// can only be set on a registered descriptor, so setting none tells the two apart,
+// and the wall clock falls back to Go's timers.
+func fdTimerOn(fd int) (*fdTimer, error) {
+	f := os.NewFile(uintptr(fd), "timerfd")
+	if err := f.SetReadDeadline(time.Time{}); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		_ = f.Close()

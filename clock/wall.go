@@ -97,6 +97,8 @@ func (w *goTicker) C() <-chan time.Time {
 	return w.t.C
 }
 
+// Stop also discards a first tick not yet received; the time.Ticker's channel holds
+// none after its Stop.
 func (w *goTicker) Stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -104,6 +106,10 @@ func (w *goTicker) Stop() {
 	w.start.Stop()
 	if w.t != nil {
 		w.t.Stop()
+	}
+	select {
+	case <-w.first:
+	default:
 	}
 }
 

@@ -54,13 +54,27 @@ func TestWallTickerGrid(t *testing.T) {
 			}
 			tk.Stop()
 			select {
-			case <-tk.C(): // the Go ticker may keep one tick buffered before Stop
-			default:
-			}
-			select {
 			case <-tk.C():
 				t.Fatalf("%s, period %v: tick after Stop", impl.name, d)
 			case <-time.After(3 * d):
+			}
+		}
+	}
+}
+
+// TestWallTickerStopDiscards checks that Stop discards a tick not yet received, the
+// first one included: a ticker never delivers after Stop returns.
+func TestWallTickerStopDiscards(t *testing.T) {
+	for _, impl := range wallImpls {
+		for _, wait := range []bool{false, true} {
+			tk := impl.ticker(time.Millisecond)
+			if wait { // past the first tick, which the Go ticker sends on a channel of its own
+				<-tk.C()
+			}
+			time.Sleep(20 * time.Millisecond) // ticks fell due, none received
+			tk.Stop()
+			if v, ok := recv(t, tk); ok {
+				t.Fatalf("%s: tick of %v delivered after Stop", impl.name, v)
 			}
 		}
 	}

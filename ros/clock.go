@@ -91,12 +91,17 @@ func (t *rosTicker) run(useSim *atomic.Bool, offset time.Duration) {
 
 func (t *rosTicker) C() <-chan time.Time { return t.c }
 
+// Stop also discards a tick not yet received, once the forwarding goroutine has ended.
 func (t *rosTicker) Stop() {
 	t.stopOnce.Do(func() {
 		t.wall.Stop()
 		t.sim.Stop()
 		close(t.stop)
 		<-t.done
+		select {
+		case <-t.c:
+		default:
+		}
 	})
 }
 

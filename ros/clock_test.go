@@ -51,6 +51,21 @@ func TestROSClockSwitchesToSimTime(t *testing.T) {
 	tk.Stop() // twice is fine
 }
 
+// Stop discards a tick the ticker forwarded but nobody received: a ticker never
+// delivers after Stop returns.
+func TestROSClockTickerStopDiscards(t *testing.T) {
+	var c ROSClock
+	tk := c.NewTicker(time.Millisecond)
+	<-tk.C()                          // the ticker forwards wall ticks
+	time.Sleep(20 * time.Millisecond) // more fell due, none received
+	tk.Stop()
+	select {
+	case v := <-tk.C():
+		t.Fatalf("tick of %v delivered after Stop", v)
+	default:
+	}
+}
+
 // A clock offset moves the system time and the ticks, not simulation time.
 func TestROSClockOffset(t *testing.T) {
 	const off = -3*time.Hour + 250*time.Millisecond
