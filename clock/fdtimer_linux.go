@@ -31,7 +31,8 @@ type fdTimer struct {
 
 	mu      sync.Mutex
 	stopped bool
-	count   [8]byte // the expiry count read(2) returns
+	count   [8]byte    // the expiry count read(2) returns
+	readErr unix.Errno // an unexpected error of read(2); set and read on the goroutine
 }
 
 func newFD() (*fdTimer, error) {
@@ -83,8 +84,8 @@ func newFDTimer() (Timer, error) { return newFD() }
 
 func (t *fdTimer) run() {
 	for {
-		// The read fails only once Stop has closed the descriptor.
-		if err := t.rc.Read(t.expire); err != nil {
+		// The wait fails only once Stop has closed the descriptor.
+		if err := t.rc.Read(t.expire); err != nil || t.readErr != 0 {
 			return
 		}
 	}
@@ -109,6 +110,10 @@ func (t *fdTimer) read(fd uintptr) bool {
 				default: // the receiver has not taken the last tick: drop this one
 				}
 			}
+		default:
+			// A timerfd's read of 8 bytes fails otherwise only when closed; were it
+			// ever to fail for another reason, end the goroutine rather than spin.
+			t.readErr = e
 		}
 		return true
 	}
