@@ -424,13 +424,8 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 	if len(b) < offVersion+1 {
 		return 0, LayoutInvalid, ErrLength
 	}
-	var kind HeaderKind
-	switch string(b[:4]) {
-	case MagicControl:
-		kind = HeaderRGme
-	case MagicMonitor:
-		kind = HeaderRGTD
-	default:
+	kind, ok := headerKind(string(b[:len(MagicControl)]))
+	if !ok {
 		return 0, LayoutInvalid, ErrHeader
 	}
 	v := b[offVersion]
@@ -461,6 +456,17 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 		return kind, l, nil
 	}
 	return kind, LayoutInvalid, ErrVersion
+}
+
+// headerKind returns the kind of a control packet's header m, not ok for any other.
+func headerKind(m string) (HeaderKind, bool) {
+	switch m {
+	case MagicControl:
+		return HeaderRGme, true
+	case MagicMonitor:
+		return HeaderRGTD, true
+	}
+	return 0, false
 }
 
 // identifyDetail explains the sentinel Classify returned for b.
