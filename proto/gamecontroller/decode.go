@@ -30,7 +30,7 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 	// HSL v20 is recognised from its length, version and header alone, without the
 	// walk over every layout in Classify; the checks are those Classify makes for it.
 	if len(b) == SizeHSL20 && b[offVersion] == specs[LayoutHSL20].version && specs[LayoutHSL20].shape == shapeHSL20 {
-		if kind, ok := headerKind(string(b[:len(MagicControl)])); ok {
+		if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok {
 			return p.decodeHSL20((*[SizeHSL20]byte)(b), kind)
 		}
 	}

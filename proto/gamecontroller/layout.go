@@ -424,7 +424,7 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 	if len(b) < offVersion+1 {
 		return 0, LayoutInvalid, ErrLength
 	}
-	kind, ok := headerKind(string(b[:len(MagicControl)]))
+	kind, ok := headerKind((*[len(MagicControl)]byte)(b))
 	if !ok {
 		return 0, LayoutInvalid, ErrHeader
 	}
@@ -459,8 +459,9 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 }
 
 // headerKind returns the kind of a control packet's header m, not ok for any other.
-func headerKind(m string) (HeaderKind, bool) {
-	switch m {
+// The conversion to string in the switch compares the bytes without copying them.
+func headerKind(m *[len(MagicControl)]byte) (HeaderKind, bool) {
+	switch string(m[:]) {
 	case MagicControl:
 		return HeaderRGme, true
 	case MagicMonitor:
