@@ -27,8 +27,9 @@ func Decode(b []byte, p *Packet) error { return p.UnmarshalBinary(b) }
 // one flag; only when the flag is set does rangeError walk the packet again, in wire
 // order, to name the first field out of range.
 func (p *Packet) UnmarshalBinary(b []byte) error {
-	// HSL v20 is recognised from its length, version and header alone, without the
-	// walk over every layout in Classify; the checks are those Classify makes for it.
+	// An HSL v20 packet is recognised from its length, version and header alone (the
+	// checks Classify makes for it) and decoded without Classify's walk over every layout
+	// and the dispatch below, a sizable share of its decode time.
 	if len(b) == SizeHSL20 && b[offVersion] == specs[LayoutHSL20].version && specs[LayoutHSL20].shape == shapeHSL20 {
 		if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok {
 			return p.decodeHSL20((*[SizeHSL20]byte)(b), kind)
@@ -41,7 +42,7 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 	}
 	s := &specs[l]
 	var bad uint8
-	switch s.shape { // shapeHSL20 was decoded above
+	switch s.shape { // shapeHSL20 never gets here: decoded above
 	case shapeSPL20:
 		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
 		p.Header, p.Layout = kind, l
@@ -72,8 +73,8 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 // decodeHSL20 decodes an HSL v20 packet with header kind, as UnmarshalBinary does.
 func (p *Packet) decodeHSL20(b *[SizeHSL20]byte, kind HeaderKind) error {
 	s := &specs[LayoutHSL20]
-	*p = Packet{}                              // the decoders below write what HSL v20 carries
-	k := uint64(0x80-s.undefinedFrom) * bytes1 // see byteCheck
+	*p = Packet{} // the decoders below write what HSL v20 carries
+	k := s.byteK
 	bad := p.decodeHeadHSL20((*[offTeams]byte)(b[:]), s, kind, LayoutHSL20) |
 		failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
 			decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
@@ -394,10 +395,10 @@ const (
 )
 
 // byteCheck returns w with bit 7 set in some byte when a byte of w, a penalty, is
-// undefined: from n on, with k = 0x80-n in every byte (spec.undefinedFrom). A code from
-// 128 on has bit 7 set itself; below 128, code+0x80-n has it exactly when the code is n
-// or more. A carry out of a byte happens only for an undefined code, so it can only add
-// to a flag that is already set.
+// undefined: from n on (spec.undefinedFrom), with k = 0x80-n in every byte (spec.byteK).
+// A code from 128 on has bit 7 set itself; below 128, code+0x80-n has it exactly when
+// the code is n or more. A carry out of a byte happens only for an undefined code, so it
+// can only add to a flag that is already set.
 func byteCheck(w, k uint64) uint64 { return (w + k) | w }
 
 // hslPenalties8 returns the penalties of eight HSL v20 robots g, one per byte: robot i's

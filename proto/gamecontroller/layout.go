@@ -171,6 +171,8 @@ type spec struct {
 	// undefinedFrom is n when exactly the penalties n … 255 are undefined, 1 <= n <= 128
 	// (HSL v20: 14), else 0 (init). byteCheck uses it.
 	undefinedFrom uint8
+	// byteK is 0x80-undefinedFrom in every byte, the k of byteCheck (init).
+	byteK uint64
 	// shape selects a decoder with the offsets of the layout built in (init).
 	shape shape
 }
@@ -282,6 +284,7 @@ func init() {
 		}
 		s.lanes = lanesOf(&s.undefined)
 		s.undefinedFrom = undefinedFromOf(&s.undefined)
+		s.byteK = uint64(0x80-s.undefinedFrom) * bytes1
 		s.shape = shapeOf(s)
 	}
 }
