@@ -27,12 +27,28 @@ func Decode(b []byte, p *Packet) error { return p.UnmarshalBinary(b) }
 // one flag; only when the flag is set does rangeError walk the packet again, in wire
 // order, to name the first field out of range.
 func (p *Packet) UnmarshalBinary(b []byte) error {
-	// An HSL v20 packet is recognised from its length, version and header alone (the
-	// checks Classify makes for it) and decoded without Classify's walk over every layout
-	// and the dispatch below, a sizable share of its decode time.
-	if len(b) == SizeHSL20 && b[offVersion] == specs[LayoutHSL20].version && specs[LayoutHSL20].shape == shapeHSL20 {
-		if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok {
-			return p.decodeHSL20((*[SizeHSL20]byte)(b), kind)
+	// The layouts of the current GameControllers are recognised from length, version
+	// and header alone (the checks Classify makes for them) and decoded without
+	// Classify's walk over every layout, a sizable share of their decode time.
+	switch len(b) {
+	case SizeSPL15:
+		if v := b[offVersion]; v >= specs[LayoutSPL15].version && v <= specs[LayoutSPL18].version {
+			l := LayoutSPL15 + Layout(v-specs[LayoutSPL15].version)
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[l].shape == shapeSPL20 {
+				return p.decodeSPL20((*[SizeSPL15]byte)(b), kind, l)
+			}
+		}
+	case SizeHSL20:
+		if b[offVersion] == specs[LayoutHSL20].version {
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[LayoutHSL20].shape == shapeHSL20 {
+				return p.decodeHSL20((*[SizeHSL20]byte)(b), kind)
+			}
+		}
+	case SizeHL688:
+		if binary.LittleEndian.Uint16(b[offVersion:]) == uint16(specs[LayoutHL688].version) {
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[LayoutHL688].shape == shapeHL688 {
+				return p.decodeHL688((*[SizeHL688]byte)(b), kind)
+			}
 		}
 	}
 	kind, l, err := Classify(b)
@@ -40,29 +56,25 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 		*p = Packet{}
 		return identifyDetail(b, err)
 	}
+	// Every other layout, and one whose shape is not that of its decoder above.
 	s := &specs[l]
+	*p = Packet{}
+	p.Header, p.Layout = kind, l
 	var bad uint8
-	switch s.shape { // shapeHSL20 never gets here: decoded above
-	case shapeSPL20:
-		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
-		p.Header, p.Layout = kind, l
-		bad = p.decodeSPL((*[offTeams]byte)(b), s) | p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
-	case shapeHL688:
-		p.zeroAbsentHL688() // the decoder writes every other field
-		p.Header, p.Layout = kind, l
-		bad = p.decodeHL((*[hlOffTeams]byte)(b), s) | p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
-	default:
-		*p = Packet{}
-		p.Header, p.Layout = kind, l
-		if s.family == FamilyHL {
-			bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
-		} else {
-			bad = p.decodeSPL((*[offTeams]byte)(b), s)
-		}
-		for t := range p.Teams {
-			bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
-		}
+	if s.family == FamilyHL {
+		bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
+	} else {
+		bad = p.decodeSPL((*[offTeams]byte)(b), s)
 	}
+	for t := range p.Teams {
+		bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
+	}
+	return p.rangeChecked(bad, s, b)
+}
+
+// rangeChecked returns nil when the decoders' flag bad is zero, else zeroes p and
+// returns the error rangeError finds in b.
+func (p *Packet) rangeChecked(bad uint8, s *spec, b []byte) error {
 	if bad != 0 {
 		*p = Packet{}
 		return s.rangeError(b)
@@ -70,7 +82,15 @@ func (p *Packet) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// decodeHSL20 decodes an HSL v20 packet with header kind, as UnmarshalBinary does.
+// decodeSPL20 decodes an SPL v15 … v18 packet of layout l with header kind.
+func (p *Packet) decodeSPL20(b *[SizeSPL15]byte, kind HeaderKind, l Layout) error {
+	s := &specs[l]
+	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	p.Header, p.Layout = kind, l
+	return p.rangeChecked(p.decodeSPL((*[offTeams]byte)(b[:]), s)|p.decodeTeamsSPL20(b, s), s, b[:])
+}
+
+// decodeHSL20 decodes an HSL v20 packet with header kind.
 func (p *Packet) decodeHSL20(b *[SizeHSL20]byte, kind HeaderKind) error {
 	s := &specs[LayoutHSL20]
 	*p = Packet{} // the decoders below write what HSL v20 carries
@@ -78,11 +98,15 @@ func (p *Packet) decodeHSL20(b *[SizeHSL20]byte, kind HeaderKind) error {
 	bad := p.decodeHeadHSL20((*[offTeams]byte)(b[:]), s, kind, LayoutHSL20) |
 		failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
 			decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
-	if bad != 0 {
-		*p = Packet{}
-		return s.rangeError(b[:])
-	}
-	return nil
+	return p.rangeChecked(bad, s, b[:])
+}
+
+// decodeHL688 decodes an HL 688 B packet with header kind.
+func (p *Packet) decodeHL688(b *[SizeHL688]byte, kind HeaderKind) error {
+	s := &specs[LayoutHL688]
+	p.zeroAbsentHL688() // the decoder writes every other field
+	p.Header, p.Layout = kind, LayoutHL688
+	return p.rangeChecked(p.decodeHL((*[hlOffTeams]byte)(b[:]), s)|p.decodeTeamsHL688(b, s), s, b[:])
 }
 
 func (s *spec) teamOff(t int) int {

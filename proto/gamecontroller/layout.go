@@ -427,8 +427,13 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 	if len(b) < offVersion+1 {
 		return 0, LayoutInvalid, ErrLength
 	}
-	kind, ok := headerKind((*[len(MagicControl)]byte)(b))
-	if !ok {
+	var kind HeaderKind
+	switch string(b[:4]) {
+	case MagicControl:
+		kind = HeaderRGme
+	case MagicMonitor:
+		kind = HeaderRGTD
+	default:
 		return 0, LayoutInvalid, ErrHeader
 	}
 	v := b[offVersion]
