@@ -27,45 +27,86 @@ func Decode(b []byte, p *Packet) error { return p.UnmarshalBinary(b) }
 // one flag; only when the flag is set does rangeError walk the packet again, in wire
 // order, to name the first field out of range.
 func (p *Packet) UnmarshalBinary(b []byte) error {
+	// The layouts of the current GameControllers are recognised from length, version
+	// and header alone (the checks Classify makes for them) and decoded without
+	// Classify's walk over every layout, a sizable share of their decode time.
+	switch len(b) {
+	case SizeSPL15:
+		if v := b[offVersion]; v >= specs[LayoutSPL15].version && v <= specs[LayoutSPL18].version {
+			l := LayoutSPL15 + Layout(v-specs[LayoutSPL15].version)
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[l].shape == shapeSPL20 {
+				return p.decodeSPL20((*[SizeSPL15]byte)(b), kind, l)
+			}
+		}
+	case SizeHSL20:
+		if b[offVersion] == specs[LayoutHSL20].version {
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[LayoutHSL20].shape == shapeHSL20 {
+				return p.decodeHSL20((*[SizeHSL20]byte)(b), kind)
+			}
+		}
+	case SizeHL688:
+		if binary.LittleEndian.Uint16(b[offVersion:]) == uint16(specs[LayoutHL688].version) {
+			if kind, ok := headerKind((*[len(MagicControl)]byte)(b)); ok && specs[LayoutHL688].shape == shapeHL688 {
+				return p.decodeHL688((*[SizeHL688]byte)(b), kind)
+			}
+		}
+	}
 	kind, l, err := Classify(b)
 	if err != nil {
 		*p = Packet{}
 		return identifyDetail(b, err)
 	}
+	// Every other layout, and one whose shape is not that of its decoder above.
 	s := &specs[l]
+	*p = Packet{}
+	p.Header, p.Layout = kind, l
 	var bad uint8
-	switch s.shape {
-	case shapeSPL20:
-		*p = Packet{} // cleared in place; a literal with fields would be built, then copied
-		p.Header, p.Layout = kind, l
-		bad = p.decodeSPL((*[offTeams]byte)(b), s) | p.decodeTeamsSPL20((*[SizeSPL15]byte)(b), s)
-	case shapeHSL20:
-		*p = Packet{}
-		k := uint64(0x80-s.undefinedFrom) * bytes1 // see byteCheck
-		bad = p.decodeHeadHSL20((*[offTeams]byte)(b), s, kind, l) |
-			failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
-				decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
-	case shapeHL688:
-		p.zeroAbsentHL688() // the decoder writes every other field
-		p.Header, p.Layout = kind, l
-		bad = p.decodeHL((*[hlOffTeams]byte)(b), s) | p.decodeTeamsHL688((*[SizeHL688]byte)(b), s)
-	default:
-		*p = Packet{}
-		p.Header, p.Layout = kind, l
-		if s.family == FamilyHL {
-			bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
-		} else {
-			bad = p.decodeSPL((*[offTeams]byte)(b), s)
-		}
-		for t := range p.Teams {
-			bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
-		}
+	if s.family == FamilyHL {
+		bad = p.decodeHL((*[hlOffTeams]byte)(b), s)
+	} else {
+		bad = p.decodeSPL((*[offTeams]byte)(b), s)
 	}
+	for t := range p.Teams {
+		bad |= p.Teams[t].decode(b[s.teamOff(t):][:s.teamSize], s)
+	}
+	return p.rangeChecked(bad, s, b)
+}
+
+// rangeChecked returns nil when the decoders' flag bad is zero, else zeroes p and
+// returns the error rangeError finds in b.
+func (p *Packet) rangeChecked(bad uint8, s *spec, b []byte) error {
 	if bad != 0 {
 		*p = Packet{}
 		return s.rangeError(b)
 	}
 	return nil
+}
+
+// decodeSPL20 decodes an SPL v15 … v18 packet of layout l with header kind.
+func (p *Packet) decodeSPL20(b *[SizeSPL15]byte, kind HeaderKind, l Layout) error {
+	s := &specs[l]
+	*p = Packet{} // cleared in place; a literal with fields would be built, then copied
+	p.Header, p.Layout = kind, l
+	return p.rangeChecked(p.decodeSPL((*[offTeams]byte)(b[:]), s)|p.decodeTeamsSPL20(b, s), s, b[:])
+}
+
+// decodeHSL20 decodes an HSL v20 packet with header kind.
+func (p *Packet) decodeHSL20(b *[SizeHSL20]byte, kind HeaderKind) error {
+	s := &specs[LayoutHSL20]
+	*p = Packet{} // the decoders below write what HSL v20 carries
+	k := s.byteK
+	bad := p.decodeHeadHSL20((*[offTeams]byte)(b[:]), s, kind, LayoutHSL20) |
+		failed((decodeTeamHSL20(&p.Teams[0], (*[TeamSizeHSL20]byte)(b[offTeams:]), k)|
+			decodeTeamHSL20(&p.Teams[1], (*[TeamSizeHSL20]byte)(b[offTeams+TeamSizeHSL20:]), k))&bytesBit7 != 0)
+	return p.rangeChecked(bad, s, b[:])
+}
+
+// decodeHL688 decodes an HL 688 B packet with header kind.
+func (p *Packet) decodeHL688(b *[SizeHL688]byte, kind HeaderKind) error {
+	s := &specs[LayoutHL688]
+	p.zeroAbsentHL688() // the decoder writes every other field
+	p.Header, p.Layout = kind, LayoutHL688
+	return p.rangeChecked(p.decodeHL((*[hlOffTeams]byte)(b[:]), s)|p.decodeTeamsHL688(b, s), s, b[:])
 }
 
 func (s *spec) teamOff(t int) int {
@@ -329,35 +370,47 @@ func checkSPL4(w uint64, undefined *[256]uint8) uint8 {
 }
 
 // decodeTeamHSL20 reads one HSL v20 team (tb is its block) and returns byteCheck of its
-// penalties (k as in byteCheck). As in decodeTeamsSPL20, the robots are written out, two
-// from each word; the last two come from the team's last word, which ends with them. The
-// penalties, 3 bytes apart, lie in different bytes of three consecutive words, so
-// hslPenalties8 gathers eight of them into one word for one byteCheck. A function per
-// team rather than a loop over both: the offsets into p are constants.
+// penalties (k as in byteCheck). The robots are written out rather than looped over, as
+// in decodeTeamsSPL20, one 32-bit store each (putHSL20). The penalties, 3 bytes apart,
+// lie in different bytes of three consecutive words, so hslPenalties8 gathers eight of
+// them into one word for one byteCheck. A function per team rather than a loop over
+// both: the offsets into p are constants.
 func decodeTeamHSL20(tm *TeamInfo, tb *[TeamSizeHSL20]byte, k uint64) uint64 {
 	tm.decodeHead15((*[teamHeadSize15]byte)(tb[:]))
 	r := (*[MaxPlayers * RobotSizeHSL20]byte)(tb[teamHeadSize15:])
-	putHSL2((*[2]RobotInfo)(tm.Players[0:]), binary.LittleEndian.Uint64(r[0:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[2:]), binary.LittleEndian.Uint64(r[6:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[4:]), binary.LittleEndian.Uint64(r[12:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[6:]), binary.LittleEndian.Uint64(r[18:]))
-	bad := byteCheck(hslPenalties8((*[24]byte)(r[0:])), k)
-	putHSL2((*[2]RobotInfo)(tm.Players[8:]), binary.LittleEndian.Uint64(r[24:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[10:]), binary.LittleEndian.Uint64(r[30:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[12:]), binary.LittleEndian.Uint64(r[36:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[14:]), binary.LittleEndian.Uint64(r[42:]))
-	bad |= byteCheck(hslPenalties8((*[24]byte)(r[24:])), k)
-	putHSL2((*[2]RobotInfo)(tm.Players[16:]), binary.LittleEndian.Uint64(r[48:]))
-	putHSL2((*[2]RobotInfo)(tm.Players[18:]), binary.LittleEndian.Uint64(tb[TeamSizeHSL20-8:])>>16)
-	return bad | byteCheck(hslPenalties4((*[12]byte)(r[48:])), k)
+	tm.Players[0].putHSL20(binary.LittleEndian.Uint16(r[0:]), r[2])
+	tm.Players[1].putHSL20(binary.LittleEndian.Uint16(r[3:]), r[5])
+	tm.Players[2].putHSL20(binary.LittleEndian.Uint16(r[6:]), r[8])
+	tm.Players[3].putHSL20(binary.LittleEndian.Uint16(r[9:]), r[11])
+	tm.Players[4].putHSL20(binary.LittleEndian.Uint16(r[12:]), r[14])
+	tm.Players[5].putHSL20(binary.LittleEndian.Uint16(r[15:]), r[17])
+	tm.Players[6].putHSL20(binary.LittleEndian.Uint16(r[18:]), r[20])
+	tm.Players[7].putHSL20(binary.LittleEndian.Uint16(r[21:]), r[23])
+	tm.Players[8].putHSL20(binary.LittleEndian.Uint16(r[24:]), r[26])
+	tm.Players[9].putHSL20(binary.LittleEndian.Uint16(r[27:]), r[29])
+	tm.Players[10].putHSL20(binary.LittleEndian.Uint16(r[30:]), r[32])
+	tm.Players[11].putHSL20(binary.LittleEndian.Uint16(r[33:]), r[35])
+	tm.Players[12].putHSL20(binary.LittleEndian.Uint16(r[36:]), r[38])
+	tm.Players[13].putHSL20(binary.LittleEndian.Uint16(r[39:]), r[41])
+	tm.Players[14].putHSL20(binary.LittleEndian.Uint16(r[42:]), r[44])
+	tm.Players[15].putHSL20(binary.LittleEndian.Uint16(r[45:]), r[47])
+	tm.Players[16].putHSL20(binary.LittleEndian.Uint16(r[48:]), r[50])
+	tm.Players[17].putHSL20(binary.LittleEndian.Uint16(r[51:]), r[53])
+	tm.Players[18].putHSL20(binary.LittleEndian.Uint16(r[54:]), r[56])
+	tm.Players[19].putHSL20(binary.LittleEndian.Uint16(r[57:]), r[59])
+	return byteCheck(hslPenalties8((*[24]byte)(r[0:])), k) | byteCheck(hslPenalties8((*[24]byte)(r[24:])), k) |
+		byteCheck(hslPenalties4((*[12]byte)(r[48:])), k)
 }
 
-// putHSL2 stores two HSL v20 robots (penalty, secsTillUnpenalised, cautions) from the low
-// six bytes of y; penalty and secsTillUnpenalised, adjacent in RobotInfo, as one 16-bit
-// store.
-func putHSL2(r *[2]RobotInfo, y uint64) {
-	r[0].Penalty, r[0].SecsTillUnpenalised, r[0].YellowCards = Penalty(y), uint8(y>>8), uint8(y>>16)
-	r[1].Penalty, r[1].SecsTillUnpenalised, r[1].YellowCards = Penalty(y>>24), uint8(y>>32), uint8(y>>40)
+// putHSL20 stores an HSL v20 robot into a zeroed RobotInfo: ps holds penalty and
+// secsTillUnpenalised in wire order. Penalty, SecsTillUnpenalised, Warnings and
+// YellowCards are adjacent in RobotInfo, so they are built as one word, with the
+// warnings HSL v20 lacks zero, and stored as one: fewer stores than one per field, and
+// fewer instructions than taking the robot out of a word of the packet. The caller loads
+// cautions, so that load rather than a no-op marks the inlined call.
+func (r *RobotInfo) putHSL20(ps uint16, cautions uint8) {
+	w := uint32(ps) | uint32(cautions)<<24
+	r.Penalty, r.SecsTillUnpenalised, r.Warnings, r.YellowCards = Penalty(w), uint8(w>>8), uint8(w>>16), uint8(w>>24)
 }
 
 const (
@@ -366,10 +419,10 @@ const (
 )
 
 // byteCheck returns w with bit 7 set in some byte when a byte of w, a penalty, is
-// undefined: from n on, with k = 0x80-n in every byte (spec.undefinedFrom). A code from
-// 128 on has bit 7 set itself; below 128, code+0x80-n has it exactly when the code is n
-// or more. A carry out of a byte happens only for an undefined code, so it can only add
-// to a flag that is already set.
+// undefined: from n on (spec.undefinedFrom), with k = 0x80-n in every byte (spec.byteK).
+// A code from 128 on has bit 7 set itself; below 128, code+0x80-n has it exactly when
+// the code is n or more. A carry out of a byte happens only for an undefined code, so it
+// can only add to a flag that is already set.
 func byteCheck(w, k uint64) uint64 { return (w + k) | w }
 
 // hslPenalties8 returns the penalties of eight HSL v20 robots g, one per byte: robot i's

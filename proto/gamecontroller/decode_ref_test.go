@@ -353,7 +353,7 @@ func TestByteCheck(t *testing.T) {
 		if s.undefinedFrom == 0 {
 			continue
 		}
-		k := uint64(0x80-s.undefinedFrom) * bytes1
+		k := s.byteK
 		valid := validCodes(s)
 		for pos := range 7 {
 			for p := range 256 {

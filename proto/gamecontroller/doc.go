@@ -56,11 +56,13 @@
 // and game types, counters, times, secondaryStateInfo) pass through unchecked, so a newer
 // GameController with a new competition type still works. Packet.UnmarshalBinary lists
 // the exact rules. Decoding does not allocate: SPL v15 … v18, HSL v20 and HL 688 B are
-// read at fixed offsets, several robots per word, the other layouts from the offsets of
-// their layout table, and the range checks of a packet fold into one flag; the field an
-// error names is looked for only once that flag is set. SPL v15 … v18 check their
-// penalties four at a time in the 16-bit lanes of a word, HSL v20 eight at a time in the
-// bytes of a word; HL 688 B writes every field instead of clearing the Packet first.
+// recognised from length, version and header before the walk over every layout and read
+// at fixed offsets, the SPL robots several per word, each HSL v20 robot stored as one
+// word; the other layouts are read from the offsets of their layout table. The range
+// checks of a packet fold into one flag; the field an error names is looked for only
+// once that flag is set. SPL v15 … v18 check their penalties four at a time in the
+// 16-bit lanes of a word, HSL v20 eight at a time in the bytes of a word; HL 688 B writes
+// every field instead of clearing the Packet first.
 //
 // # Return packets
 //

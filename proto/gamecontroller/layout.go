@@ -171,6 +171,8 @@ type spec struct {
 	// undefinedFrom is n when exactly the penalties n … 255 are undefined, 1 <= n <= 128
 	// (HSL v20: 14), else 0 (init). byteCheck uses it.
 	undefinedFrom uint8
+	// byteK is 0x80-undefinedFrom in every byte, the k of byteCheck (init).
+	byteK uint64
 	// shape selects a decoder with the offsets of the layout built in (init).
 	shape shape
 }
@@ -282,6 +284,7 @@ func init() {
 		}
 		s.lanes = lanesOf(&s.undefined)
 		s.undefinedFrom = undefinedFromOf(&s.undefined)
+		s.byteK = uint64(0x80-s.undefinedFrom) * bytes1
 		s.shape = shapeOf(s)
 	}
 }
@@ -461,6 +464,18 @@ func Classify(b []byte) (HeaderKind, Layout, error) {
 		return kind, l, nil
 	}
 	return kind, LayoutInvalid, ErrVersion
+}
+
+// headerKind returns the kind of a control packet's header m, not ok for any other.
+// The conversion to string in the switch compares the bytes without copying them.
+func headerKind(m *[len(MagicControl)]byte) (HeaderKind, bool) {
+	switch string(m[:]) {
+	case MagicControl:
+		return HeaderRGme, true
+	case MagicMonitor:
+		return HeaderRGTD, true
+	}
+	return 0, false
 }
 
 // identifyDetail explains the sentinel Classify returned for b.
