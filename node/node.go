@@ -311,17 +311,17 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	// Inputs from the robot's other nodes, fanned out to every component that reads them.
 	motionTopic, behaviorTopic, visionTopic := inputTopics(r.RobotID)
 	qos := r.inputQoS()
-	motion, err := ros.NewSubscription(rn, motionTopic, qos, n.onMotion)
+	motion, err := ros.NewSubscriptionReused(rn, motionTopic, qos, n.onMotion)
 	if err != nil {
 		return nil, err
 	}
 	n.entities = append(n.entities, motion)
-	behavior, err := ros.NewSubscription(rn, behaviorTopic, qos, n.onBehavior)
+	behavior, err := ros.NewSubscriptionReused(rn, behaviorTopic, qos, n.onBehavior)
 	if err != nil {
 		return nil, err
 	}
 	n.entities = append(n.entities, behavior)
-	vision, err := ros.NewSubscription(rn, visionTopic, qos, n.onVision)
+	vision, err := ros.NewSubscriptionReused(rn, visionTopic, qos, n.onVision)
 	if err != nil {
 		return nil, err
 	}
@@ -364,6 +364,9 @@ func (n *Node) closeEntities() {
 	n.entities = nil
 }
 
+// The input handlers below get one message reused for every sample of their topic
+// (ros.NewSubscriptionReused): they, and every setter they call, copy what they keep and
+// keep no pointer into m or its slices.
 func (n *Node) onMotion(m *dmsgs.MotionInfo) {
 	n.in.motion.note(n.clk.Now())
 	n.gc.SetMotion(m)

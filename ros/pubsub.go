@@ -127,6 +127,7 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	r       *dds.Reader
 	qos     QoS
 	handler func(*T)
+	reuse   *T // the message every sample is decoded into (NewSubscriptionReused); nil: a new one each
 
 	incompatible atomic.Uint32 // the last number of refused publishers reported (qoswatch.go)
 	received     atomic.Uint64
@@ -142,6 +143,21 @@ func NewSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS,
 		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
 	}
 	s := &Subscription[T, P]{node: n, handler: handler}
+	if err := s.start(topic, qos); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewSubscriptionReused is NewSubscription for a handler that keeps nothing of the
+// message after it returns (it copies what it needs): every sample is decoded into the
+// same *T, whose slices keep their room, so receiving allocates nothing for the
+// message. The handler must not keep m, its slices or pointers into it.
+func NewSubscriptionReused[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(m *T)) (*Subscription[T, P], error) {
+	if handler == nil {
+		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
+	}
+	s := &Subscription[T, P]{node: n, handler: handler, reuse: new(T)}
 	if err := s.start(topic, qos); err != nil {
 		return nil, err
 	}
@@ -195,7 +211,10 @@ func (s *Subscription[T, P]) start(topic string, qos QoS) error {
 
 func (s *Subscription[T, P]) receive(sample dds.Sample) {
 	s.received.Add(1)
-	msg := new(T)
+	msg := s.reuse
+	if msg == nil {
+		msg = new(T)
+	}
 	if err := cdr.Unmarshal(sample.Data, P(msg)); err != nil {
 		s.dropped.Add(1)
 		s.node.log.WarnEvery("decode "+s.topic, 5*time.Second, "dropped a message on %s: %v", s.topic, err)
