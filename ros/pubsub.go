@@ -120,7 +120,8 @@ func (p *Publisher[T, P]) shutdown() {
 }
 
 // Subscription receives messages of type T from one topic; its goroutine decodes
-// each sample into a new *T and calls the handler, one message at a time.
+// each sample into a new *T (or the reused one) and calls the handler, one message at
+// a time.
 type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	node    *Node
 	topic   string
@@ -139,14 +140,7 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 // not decode as T are dropped, counted (Dropped) and reported as a rate-limited
 // warning. The subscription ends with Close or when the node shuts down.
 func NewSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(*T)) (*Subscription[T, P], error) {
-	if handler == nil {
-		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
-	}
-	s := &Subscription[T, P]{node: n, handler: handler}
-	if err := s.start(topic, qos); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return newSubscription[T, P](n, topic, qos, handler, nil)
 }
 
 // NewSubscriptionReused is NewSubscription for a handler that keeps nothing of the
@@ -154,10 +148,16 @@ func NewSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS,
 // same *T, whose slices keep their room, so receiving allocates nothing for the
 // message. The handler must not keep m, its slices or pointers into it.
 func NewSubscriptionReused[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(m *T)) (*Subscription[T, P], error) {
+	return newSubscription[T, P](n, topic, qos, handler, new(T))
+}
+
+// newSubscription starts a subscription calling handler with reuse, or with a new *T
+// for every sample when reuse is nil.
+func newSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(*T), reuse *T) (*Subscription[T, P], error) {
 	if handler == nil {
 		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
 	}
-	s := &Subscription[T, P]{node: n, handler: handler, reuse: new(T)}
+	s := &Subscription[T, P]{node: n, handler: handler, reuse: reuse}
 	if err := s.start(topic, qos); err != nil {
 		return nil, err
 	}
