@@ -118,9 +118,6 @@ func (t *manualTicker) C() <-chan time.Time { return t.c }
 func (t *manualTicker) Stop() {
 	t.clock.mu.Lock()
 	delete(t.clock.tickers, t)
-	select {
-	case <-t.c:
-	default:
-	}
+	drain(t.c)
 	t.clock.mu.Unlock()
 }

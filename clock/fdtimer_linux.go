@@ -147,12 +147,7 @@ func (t *fdTimer) Reset(at time.Time) {
 	t.drain()
 }
 
-func (t *fdTimer) drain() {
-	select {
-	case <-t.c:
-	default:
-	}
-}
+func (t *fdTimer) drain() { drain(t.c) }
 
 // Stop turns the timer off for good and releases its descriptor and goroutine.
 // Stopping twice is a no-op.

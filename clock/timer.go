@@ -67,12 +67,7 @@ func (t *manualTimer) Stop() {
 }
 
 // drain discards an unreceived firing; the caller holds clock.mu.
-func (t *manualTimer) drain() {
-	select {
-	case <-t.c:
-	default:
-	}
-}
+func (t *manualTimer) drain() { drain(t.c) }
 
 // fireTimers fires the armed timers that are due at c.now (all of them if back); the
 // caller holds c.mu.

@@ -37,9 +37,7 @@ func (wallClock) NewTimer() Timer {
 	if t, err := newFDTimer(); err == nil {
 		return t
 	}
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return goTimer{t}
+	return newGoTimer()
 }
 
 var _ TimerClock = wallClock{}
@@ -107,17 +105,29 @@ func (w *goTicker) Stop() {
 	if w.t != nil {
 		w.t.Stop()
 	}
-	select {
-	case <-w.first:
-	default:
-	}
+	drain(w.first)
 }
 
 // goTimer is the wall timer on one of Go's timers.
 type goTimer struct{ t *time.Timer }
+
+// newGoTimer returns a disarmed goTimer.
+func newGoTimer() goTimer {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return goTimer{t}
+}
 
 func (w goTimer) C() <-chan time.Time { return w.t.C }
 
 // Reset relies on Go's timers discarding an unreceived value on Reset and Stop.
 func (w goTimer) Reset(at time.Time) { w.t.Reset(time.Until(at)) }
 func (w goTimer) Stop()              { w.t.Stop() }
+
+// drain discards a value waiting in c, if any.
+func drain(c chan time.Time) {
+	select {
+	case <-c:
+	default:
+	}
+}

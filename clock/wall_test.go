@@ -13,11 +13,7 @@ var wallImpls = []struct {
 	timer  func() Timer
 }{
 	{"wall", Wall.NewTicker, Wall.(TimerClock).NewTimer},
-	{"go", func(d time.Duration) Ticker { return newGoTicker(d) }, func() Timer {
-		t := time.NewTimer(time.Hour)
-		t.Stop()
-		return goTimer{t}
-	}},
+	{"go", func(d time.Duration) Ticker { return newGoTicker(d) }, func() Timer { return newGoTimer() }},
 }
 
 func TestWall(t *testing.T) {
