@@ -76,6 +76,19 @@ func (p *Publisher[T, P]) Unread() uint64 { return p.unread.Load() }
 // building a message nobody receives.
 func (p *Publisher[T, P]) Listened() bool { return !p.w.Unread() }
 
+// AudienceChanges returns a channel that receives a value after the number of
+// subscriptions matched changes (changes coalesce: one value waits at most), so a
+// component that skips work while Listened is false can sleep until somebody
+// subscribes instead of checking. Changes before the first call are not signalled. It
+// returns nil when DDS cannot signal them; the caller then cannot rely on a signal.
+func (p *Publisher[T, P]) AudienceChanges() <-chan struct{} {
+	ch, err := p.w.MatchChanges()
+	if err != nil {
+		return nil
+	}
+	return ch
+}
+
 // Publish serialises msg and writes it. A message whose bounded string or sequence
 // is too long is not sent (cdr.ErrBound). When no subscription is matched and the
 // publisher is volatile, nobody can ever receive the message: it is serialised (so

@@ -55,6 +55,23 @@ func Listened[T any](p Publisher[T]) bool {
 	return !ok || a.Listened()
 }
 
+// AudienceWatcher is an Audience that also signals when its audience may have
+// changed (ros.Publisher: after the number of matched subscriptions changes).
+type AudienceWatcher interface {
+	Audience
+	AudienceChanges() <-chan struct{}
+}
+
+// AudienceChanges returns p's channel of audience changes, nil when p cannot signal
+// them. Periodic work for nobody may stop only while there is such a channel to wake
+// it when somebody subscribes; a receiver reads Listened after each value.
+func AudienceChanges[T any](p Publisher[T]) <-chan struct{} {
+	if a, ok := p.(AudienceWatcher); ok {
+		return a.AudienceChanges()
+	}
+	return nil
+}
+
 // PublisherFunc adapts a function to Publisher.
 type PublisherFunc[T any] func(m *T) error
 

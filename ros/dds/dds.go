@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -203,7 +204,7 @@ func (p *Participant) Close() error {
 	} else {
 		// The writers went with the participant: no listener runs any more.
 		for _, w := range writers {
-			w.pin.Unpin()
+			w.release()
 		}
 	}
 	releaseDomain(p.domainID)
@@ -290,6 +291,12 @@ type Writer struct {
 	status   C.struct_rawcdr_status
 	pin      runtime.Pinner
 	volatile bool // durability VOLATILE: no history is kept for readers that come later
+
+	notifyMu sync.Mutex    // guards the fields below
+	changes  chan struct{} // MatchChanges' channel; nil until its first call
+	notify   *os.File      // the eventfd the listener signals; nil until then
+	notified chan struct{} // closed when the goroutine forwarding its signals ends
+	released bool          // the writer is deleted and its eventfd closed
 }
 
 // NewWriter creates a writer on the key-less topic with DDS type typeName.
@@ -307,7 +314,7 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 		return nil, err
 	}
 	w := &Writer{p: p, topic: topic, typeName: typeName, volatile: qos.Durability == Volatile}
-	w.status.matched = -1
+	w.status.matched, w.status.notify_fd = -1, -1
 	w.pin.Pin(&w.status)
 	l := C.rawcdr_matched_listener(&w.status)
 	if l == nil {
@@ -426,8 +433,70 @@ func (w *Writer) Close() error {
 	if rc := C.dds_delete(w.handle); rc < 0 {
 		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc) // the listener may still run: stay pinned
 	}
-	w.pin.Unpin() // the writer is deleted: its listener runs no more
+	w.release()
 	return nil
+}
+
+// release frees what the writer's listener used, once the writer is deleted and the
+// listener runs no more: its pinned statuses and MatchChanges' eventfd (whose
+// goroutine then ends).
+func (w *Writer) release() {
+	w.pin.Unpin()
+	w.notifyMu.Lock()
+	defer w.notifyMu.Unlock()
+	w.released = true
+	if w.notify != nil {
+		w.notify.Close()
+	}
+}
+
+// MatchChanges returns a channel that receives a value after each change of the
+// number of readers matched with w, as Cyclone's publication-matched listener reports
+// it (one value waits at most: changes coalesce). A receiver reads Unread or
+// MatchedCount for the count now. Changes before the first call are not signalled, so
+// a caller reads the count after it. The first call makes an eventfd that the listener
+// signals and a goroutine that waits for it in Go's netpoller, so a process that
+// watches its audience sleeps until it changes; both end when the writer is deleted.
+func (w *Writer) MatchChanges() (<-chan struct{}, error) {
+	w.notifyMu.Lock()
+	defer w.notifyMu.Unlock()
+	if w.released || w.closed.Load() {
+		return nil, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	}
+	if w.changes != nil {
+		return w.changes, nil
+	}
+	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
+	}
+	f := os.NewFile(uintptr(fd), "dds-writer-"+w.topic) // nonblocking: in the netpoller
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dds: writer on %q: %w", w.topic, err)
+	}
+	w.notify, w.changes, w.notified = f, make(chan struct{}, 1), make(chan struct{})
+	atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.notify_fd)), int32(fd))
+	go forwardSignals(rc, w.changes, w.notified)
+	return w.changes, nil
+}
+
+// forwardSignals sends on ch (without blocking) each time the eventfd behind rc is
+// signalled, until the descriptor is closed; then it closes done.
+func forwardSignals(rc syscall.RawConn, ch chan<- struct{}, done chan<- struct{}) {
+	defer close(done)
+	ew := &eventWait{}
+	ew.fn = ew.read
+	for {
+		if err := rc.Read(ew.fn); err != nil || ew.err != 0 {
+			return
+		}
+		select {
+		case ch <- struct{}{}:
+		default: // one is pending: the receiver reads the count now anyway
+		}
+	}
 }
 
 // matchedEndpoints describes the readers (subscriptions true) matched with the writer

@@ -34,6 +34,7 @@ const (
 	domainConfigClash = 19
 	domainRing        = 20
 	domainUnread      = 21
+	domainChanges     = 22
 )
 
 const testType = "dnetwork_test::msg::dds_::Blob_"

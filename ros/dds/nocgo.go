@@ -47,6 +47,7 @@ func (w *Writer) Write(sample []byte) error                 { return ErrUnavaila
 func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) { return nil, ErrUnavailable }
 func (w *Writer) MatchedCount() (int, bool)                 { return 0, false }
 func (w *Writer) Unread() bool                              { return false }
+func (w *Writer) MatchChanges() (<-chan struct{}, error)    { return nil, ErrUnavailable }
 func (w *Writer) Close() error                              { return nil }
 
 // Reader receives samples of one topic; without cgo none can be created.

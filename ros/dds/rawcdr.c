@@ -445,13 +445,16 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
   }
 }
 
-static void signal_ring(const struct rawcdr_ring *r)
+// Adds 1 to the eventfd fd. It fails only with EAGAIN when the counter is about to
+// overflow: the waiting goroutine has been woken already.
+static void signal_fd(int fd)
 {
-  // Fails only with EAGAIN when the counter is about to overflow: woken already.
   const uint64_t one = 1;
-  ssize_t w = write(r->fd, &one, sizeof(one));
+  ssize_t w = write(fd, &one, sizeof(one));
   (void) w;
 }
+
+static void signal_ring(const struct rawcdr_ring *r) { signal_fd(r->fd); }
 
 // Runs on a Cyclone thread for every sample delivered to the reader (or in a local
 // writer's thread): takes what the reader holds into the ring and wakes the goroutine.
@@ -473,6 +476,9 @@ static void on_publication_matched(dds_entity_t writer, const dds_publication_ma
   (void) writer;
   struct rawcdr_status *s = arg;
   __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_RELEASE);
+  int fd = __atomic_load_n(&s->notify_fd, __ATOMIC_ACQUIRE);
+  if (fd >= 0)
+    signal_fd(fd);
 }
 
 dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s)

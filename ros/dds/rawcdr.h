@@ -104,10 +104,12 @@ struct rawcdr_status {
   int32_t matched;             // readers matched (of a writer) or writers (of a reader); -1 while unknown
   uint32_t incompatible;       // readers: writers refused for incompatible QoS, in all (stored last)
   int32_t incompatible_policy; // readers: dds_qos_policy_id_t of the last refusal
+  int32_t notify_fd;           // writers: eventfd to add 1 to after each change of matched; -1: none
 };
 
-// Returns a listener that keeps s->matched of the writer it is attached to; delete it
-// with dds_delete_listener.
+// Returns a listener that keeps s->matched of the writer it is attached to and, once
+// s->notify_fd is set (>= 0), adds 1 to that eventfd after each change; delete it with
+// dds_delete_listener.
 dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s);
 
 // Does nothing: race builds call it so the race detector sees the synchronisation of

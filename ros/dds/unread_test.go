@@ -3,6 +3,7 @@
 package dds
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -117,5 +118,102 @@ func TestWriterUnread(t *testing.T) {
 	waitCount(t, tl, 0)
 	if tl.Unread() {
 		t.Error("a transient-local writer is unread: it keeps samples for later readers")
+	}
+}
+
+// recvChange waits for a value on ch, then until the writer counts want readers.
+func recvChange(t *testing.T, ch <-chan struct{}, w *Writer, want int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-ch:
+			if n, _ := w.MatchedCount(); n == want {
+				return
+			}
+		case <-deadline:
+			n, _ := w.MatchedCount()
+			t.Fatalf("no change to %d readers signalled in 10 s (count %d)", want, n)
+		}
+	}
+}
+
+// TestWriterMatchChanges checks MatchChanges: nothing is signalled before a change, a
+// reader coming and going is each signalled, the channel is the same for every call,
+// and the eventfd goes with the writer (closed, or deleted with its participant).
+func TestWriterMatchChanges(t *testing.T) {
+	ddstest.Setup(t)
+	pub := newParticipant(t, domainChanges, "enclave=/;")
+	sub := newParticipant(t, domainChanges, "enclave=/;")
+	const topic = "rt/robot1/changes"
+	w, err := pub.NewWriter(topic, testType, QoS{Depth: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := w.MatchChanges()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := w.MatchChanges(); err != nil || again != ch {
+		t.Fatalf("second call: %v, %v; want the same channel", again, err)
+	}
+	select {
+	case <-ch:
+		t.Fatal("a change signalled before any reader came")
+	case <-time.After(200 * time.Millisecond):
+	}
+	r, err := sub.NewReader(topic, testType, QoS{Depth: 10}, func(Sample) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvChange(t, ch, w, 1)
+	if w.Unread() {
+		t.Error("unread after the change to one reader")
+	}
+	local, err := pub.NewReader(topic, testType, QoS{Depth: 10}, func(Sample) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvChange(t, ch, w, 2)
+	for _, rd := range []*Reader{r, local} {
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recvChange(t, ch, w, 0)
+	if !w.Unread() {
+		t.Error("not unread after the change to no reader")
+	}
+
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitEnded(t, w, "the writer was closed")
+	if _, err := w.MatchChanges(); !errors.Is(err, ErrClosed) {
+		t.Errorf("MatchChanges after Close: %v, want ErrClosed", err)
+	}
+
+	// A writer deleted with its participant closes its eventfd too.
+	w2, err := sub.NewWriter(topic, testType, QoS{Depth: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w2.MatchChanges(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitEnded(t, w2, "its participant was closed")
+}
+
+// waitEnded waits until the goroutine forwarding w's signals has ended, which it does
+// when the eventfd is closed.
+func waitEnded(t *testing.T, w *Writer, after string) {
+	t.Helper()
+	select {
+	case <-w.notified:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the eventfd's goroutine still runs 10 s after %s", after)
 	}
 }
