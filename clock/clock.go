@@ -104,6 +104,14 @@ func (c *Manual) NewTicker(d time.Duration) Ticker {
 	return tk
 }
 
+// Tickers returns the number of the clock's tickers not stopped, so a test can see
+// that a component stopped or started one.
+func (c *Manual) Tickers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.tickers)
+}
+
 type manualTicker struct {
 	clock  *Manual
 	c      chan time.Time

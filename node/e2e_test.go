@@ -147,7 +147,10 @@ func sendTo(t testing.TB, c *net.UDPConn, b []byte, port uint16) {
 
 // collector keeps every message of one topic.
 type collector[T any] struct {
-	sub  interface{ PublisherCount() (int, error) }
+	sub interface {
+		PublisherCount() (int, error)
+		Close() error
+	}
 	mu   sync.Mutex
 	msgs []*T
 }

@@ -5,7 +5,9 @@
 // Each component contributes a Source: a function that turns its Status snapshot into
 // one or more DiagnosticStatus entries. The component calls every source once per period
 // on the node's clock and publishes one array, as long as the publisher may have a
-// subscriber (bus.Listened); with nobody subscribed it collects nothing.
+// subscriber (bus.Listened); with nobody subscribed it collects nothing, and when the
+// publisher can signal its audience (bus.AudienceChanges) its ticker stops until
+// somebody subscribes, so an unwatched node is not woken for it (node/internal/idletick).
 package diagnostics
 
 import (
@@ -17,6 +19,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/idletick"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -92,16 +95,26 @@ func (c *Component) Collect(now time.Time) dm.DiagnosticArray {
 // Run publishes an array every period until ctx is done. A failed publish is returned
 // only if ctx is still live. While the publisher says nobody subscribes
 // (bus.Listened), the array is neither collected nor published: collecting asks every
-// component for its status, and nobody would see it.
+// component for its status, and nobody would see it. If the publisher signals changes
+// of its audience, the ticker also stops until the next change that brings a
+// subscriber; it then ticks on the same grid again.
 func (c *Component) Run(ctx context.Context) error {
-	tk := c.clk.NewTicker(c.cfg.Period)
+	tk := idletick.New(c.clk, c.cfg.Period)
 	defer tk.Stop()
+	audience := bus.AudienceChanges(c.pub)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-audience:
+			if bus.Listened(c.pub) {
+				tk.Wake(c.clk.Now())
+			}
 		case now := <-tk.C():
 			if !bus.Listened(c.pub) {
+				if audience != nil {
+					tk.Idle(now)
+				}
 				continue
 			}
 			a := c.Collect(now)

@@ -160,3 +160,61 @@ func TestComponentSkipsWithoutAudience(t *testing.T) {
 		t.Fatalf("listening: %d collections, %d arrays published", calls.Load(), pub.Len())
 	}
 }
+
+// watched is an audience that signals each change, as ros.Publisher does.
+type watched struct {
+	audience
+	changes chan struct{}
+}
+
+func (w *watched) AudienceChanges() <-chan struct{} { return w.changes }
+
+// waitTickers waits until clk has n tickers.
+func waitTickers(t *testing.T, clk *clock.Manual, n int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for clk.Tickers() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d tickers after 5 s, want %d", what, clk.Tickers(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestComponentIdlesWithoutAudience: with a publisher that signals its audience, the
+// first tick that finds nobody listening stops the ticker (an audience that appears
+// without a signal gets nothing), and the signal of a subscriber starts it again.
+func TestComponentIdlesWithoutAudience(t *testing.T) {
+	clk := clock.NewManual(time.Unix(1000, 0))
+	pub := &watched{changes: make(chan struct{}, 1)}
+	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub,
+		func(time.Time) []dm.DiagnosticStatus { return []dm.DiagnosticStatus{NewStatus("team").Done()} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	waitTickers(t, clk, 1, "started")
+	clk.Advance(time.Second)
+	waitTickers(t, clk, 0, "nobody listening")
+	pub.set(true) // no signal: the component does not know
+	for range 3 {
+		clk.Advance(time.Second)
+	}
+	if n := pub.Len(); n != 0 || clk.Tickers() != 0 {
+		t.Fatalf("without a signal: %d arrays, %d tickers; want 0, 0", n, clk.Tickers())
+	}
+	pub.changes <- struct{}{}
+	waitTickers(t, clk, 1, "signalled")
+	clk.Advance(time.Second)
+	if !pub.WaitLen(1, 5*time.Second) {
+		t.Fatal("no array after the signal and a period")
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/node/internal/idletick"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -72,6 +73,7 @@ type Component struct {
 	preWarn      warnlimit.Limiter[kind] // Prefilter's warnings, guarded by mu
 	teamsSeen    [4]uint64               // team numbers in not-our-team packets since the last warning
 	wasConnected bool
+	tk           ticks // Run's tickers (idle.go)
 
 	mu sync.Mutex
 	s  shared // guarded by mu
@@ -105,6 +107,8 @@ type shared struct {
 	returnErrors  uint64
 
 	infoPublished uint64
+	infoIdle      bool      // the GCInfo ticker is stopped (idle.go) ...
+	infoIdleSince time.Time // ... since the tick at this time
 	dataPublished uint64
 	publishErrors uint64
 }
@@ -151,10 +155,13 @@ func (c *Component) Run(ctx context.Context) error {
 	if !c.running.CompareAndSwap(false, true) {
 		return ErrRunTwice
 	}
-	pub := c.clk.NewTicker(c.pubPeriod)
-	defer pub.Stop()
-	ret := c.clk.NewTicker(c.retPeriod)
-	defer ret.Stop()
+	c.tk = ticks{
+		pub:      idletick.New(c.clk, c.pubPeriod),
+		ret:      idletick.New(c.clk, c.retPeriod),
+		audience: bus.AudienceChanges(c.infoPub),
+	}
+	defer c.tk.pub.Stop()
+	defer c.tk.ret.Stop()
 	in := c.conn.Datagrams()
 	for {
 		select {
@@ -168,19 +175,21 @@ func (c *Component) Run(ctx context.Context) error {
 				return ErrQueueClosed
 			}
 			c.handle(d)
-		case <-pub.C():
-			c.publishTick()
-		case <-ret.C():
-			c.returnTick()
+		case t := <-c.tk.pub.C():
+			c.onPublishTick(t)
+		case t := <-c.tk.ret.C():
+			c.onReturnTick(t)
+		case <-c.tk.audience:
+			c.onAudience()
 		case done := <-c.flushc:
-			c.flush(in, pub, ret)
+			c.flush(in)
 			close(done)
 		}
 	}
 }
 
 // flush processes whatever is already waiting, without blocking.
-func (c *Component) flush(in <-chan transport.Datagram, pub, ret clock.Ticker) {
+func (c *Component) flush(in <-chan transport.Datagram) {
 	for {
 		select {
 		case d, ok := <-in:
@@ -188,10 +197,12 @@ func (c *Component) flush(in <-chan transport.Datagram, pub, ret clock.Ticker) {
 				return
 			}
 			c.handle(d)
-		case <-pub.C():
-			c.publishTick()
-		case <-ret.C():
-			c.returnTick()
+		case t := <-c.tk.pub.C():
+			c.onPublishTick(t)
+		case t := <-c.tk.ret.C():
+			c.onReturnTick(t)
+		case <-c.tk.audience:
+			c.onAudience()
 		default:
 			return
 		}
@@ -269,6 +280,7 @@ func (c *Component) handle(d transport.Datagram) {
 
 	if !connected {
 		c.wasConnected = true
+		c.wakeTicks(now)
 		c.log.Info("GameController connected", "from", d.Src, "layout", p.Layout.String(),
 			"return_version", c.returnVersion(p.Layout))
 	}
@@ -555,13 +567,14 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 	return ReturnVersionFor(l)
 }
 
-// returnTick sends a return packet to the GameController followed, if connected.
-func (c *Component) returnTick() {
+// returnTick sends a return packet to the GameController followed, if connected; it
+// reports whether one is.
+func (c *Component) returnTick() bool {
 	now := c.clk.Now()
 	c.mu.Lock()
 	if !c.connectedLocked(now) {
 		c.mu.Unlock()
-		return
+		return false
 	}
 	r := gcproto.ReturnPacket{
 		Version: c.returnVersion(c.s.last.Layout),
@@ -615,6 +628,7 @@ func (c *Component) returnTick() {
 	if err != nil {
 		c.warnf(warnReturn, now, "sending the return packet failed", "to", dst, "err", err)
 	}
+	return true
 }
 
 // SetMotion hands the latest MotionInfo to the component: fallen = !m.Stable in return
@@ -738,7 +752,7 @@ func (c *Component) Status() Status {
 		LastReturnBytes: slices.Clone(c.s.lastReturnBuf[:c.s.lastReturnLen]),
 		ReturnsSent:     c.s.returnsSent,
 		ReturnErrors:    c.s.returnErrors,
-		GCInfoPublished: c.s.infoPublished,
+		GCInfoPublished: c.infoPublishedLocked(now),
 		DataPublished:   c.s.dataPublished,
 		PublishErrors:   c.s.publishErrors,
 		Counters:        c.s.counters,

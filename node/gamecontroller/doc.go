@@ -52,6 +52,11 @@
 // anything but the clocks (secs_remaining, secondary_time, secs_till_unpenalised), and
 // when the connection comes back, so a robot sees PLAYING without waiting for the next
 // periodic tick. Before the first packet gc_version is empty and message_budget is -1.
+// While no GameController is connected and nobody subscribes to GCInfo (a publisher
+// that can signal its audience, as ros.Publisher does), the ticker stops and the
+// return packet's ticker too: they start again when a packet is accepted or somebody
+// subscribes, and gcinfo_published counts the ticks missed meanwhile as publications
+// for nobody (idle.go).
 //
 // GameControlData (dmsgs.GameControlData), the whole version-independent packet, is
 // published when an accepted packet differs from the previous one in anything but the

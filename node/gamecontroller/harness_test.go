@@ -74,12 +74,19 @@ func testConfig() Config {
 // reads t0; the component's tickers start there.
 func newHarness(t *testing.T, mod func(*Config)) *harness {
 	t.Helper()
-	return newHarnessData(t, mod, nil)
+	return newHarnessPubs(t, mod, nil, nil)
 }
 
 // newHarnessData is newHarness with data as the GameControlData publisher (nil: the
 // recorder h.data).
 func newHarnessData(t *testing.T, mod func(*Config), data bus.Publisher[dmsgs.GameControlData]) *harness {
+	t.Helper()
+	return newHarnessPubs(t, mod, nil, data)
+}
+
+// newHarnessPubs is newHarness with info as the GCInfo publisher and data as the
+// GameControlData publisher (nil: the recorders h.info and h.data).
+func newHarnessPubs(t *testing.T, mod func(*Config), info bus.Publisher[dmsgs.GCInfo], data bus.Publisher[dmsgs.GameControlData]) *harness {
 	t.Helper()
 	h := &harness{
 		t:    t,
@@ -97,7 +104,10 @@ func newHarnessData(t *testing.T, mod func(*Config), data bus.Publisher[dmsgs.Ga
 	if data == nil {
 		data = h.data
 	}
-	c, err := New(cfg, h.conn, h.clk, h.info, data)
+	if info == nil {
+		info = h.info
+	}
+	c, err := New(cfg, h.conn, h.clk, info, data)
 	if err != nil {
 		t.Fatal(err)
 	}

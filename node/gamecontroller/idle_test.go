@@ -1,0 +1,120 @@
+package gamecontroller
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+)
+
+// infoAudience is a GCInfo recorder whose Listened answer the test sets; with changes
+// non-nil it also signals each change, as ros.Publisher does (bus.AudienceWatcher).
+type infoAudience struct {
+	bus.Recorder[dmsgs.GCInfo]
+	listened atomic.Bool
+	changes  chan struct{}
+}
+
+func (a *infoAudience) Listened() bool                   { return a.listened.Load() }
+func (a *infoAudience) AudienceChanges() <-chan struct{} { return a.changes }
+
+// set changes the answer and signals the change.
+func (a *infoAudience) set(listened bool) {
+	a.listened.Store(listened)
+	select {
+	case a.changes <- struct{}{}:
+	default:
+	}
+}
+
+// TestIdleTicks: with nobody subscribed to GCInfo and no GameController connected the
+// component stops its tickers (the tick that finds so still publishes), keeps counting
+// GCInfoPublished as a ticker that never stopped would, and ticks again on the same
+// grid when somebody subscribes or a packet is accepted; a connected GameController
+// keeps both tickers running until it is lost.
+func TestIdleTicks(t *testing.T) {
+	info := &infoAudience{changes: make(chan struct{}, 1)}
+	h := newHarnessPubs(t, nil, info, nil)
+	const onChange = 1 // the packet below publishes GCInfo at once (PublishOnChange)
+	published := func(changes int) uint64 {
+		// A ticker that never stopped: one publication per half second since t0.
+		return uint64(h.clk.Now().Sub(t0)/(500*time.Millisecond)) + uint64(changes)
+	}
+	check := func(when string, msgs int, changes int) {
+		t.Helper()
+		if n := info.Len(); n != msgs {
+			t.Errorf("%s: %d GCInfo published, want %d", when, n, msgs)
+		}
+		if got, want := h.c.Status().GCInfoPublished, published(changes); got != want {
+			t.Errorf("%s: GCInfoPublished %d, want %d", when, got, want)
+		}
+	}
+
+	h.advance(500 * time.Millisecond) // the first tick publishes and finds nobody
+	for range 20 {
+		h.advance(250 * time.Millisecond)
+	}
+	check("nobody listening, 5 s later", 1, 0)
+
+	info.set(true)
+	h.flush()
+	h.advance(500 * time.Millisecond)
+	check("subscribed", 2, 0)
+	info.set(false)
+	h.flush()
+	h.advance(500 * time.Millisecond) // publishes, then stops
+	h.advance(time.Second)
+	check("unsubscribed", 3, 0)
+
+	p := basePacket(gcproto.LayoutHSL20)
+	h.send(gcA, &p) // publishes at once and starts both tickers
+	at := h.clk.Now()
+	for range 10 {
+		h.advance(100 * time.Millisecond)
+	}
+	check("connected, nobody listening", 4+2, onChange)
+	if n := len(h.returns()); n != 1 {
+		t.Errorf("%d return packets in the connected second, want 1", n)
+	}
+	// Lost at the tick 3 s after the packet: it still publishes (connected false).
+	for h.clk.Now().Before(at.Add(3 * time.Second)) {
+		h.advance(100 * time.Millisecond)
+	}
+	msgs := info.Len()
+	if m := info.Messages()[msgs-1]; m.Connected {
+		t.Error("the tick at the timeout published connected")
+	}
+	if n := len(h.logs.lines("GameController lost")); n != 1 {
+		t.Errorf("%d lost lines, want 1", n)
+	}
+	for range 4 {
+		h.advance(500 * time.Millisecond)
+	}
+	check("lost", msgs, onChange)
+	// One per second while connected, from the ticker started with the packet (on
+	// this manual clock it ticks a second after; on the wall clock, on whole seconds).
+	if n := len(h.returns()); n != 2 {
+		t.Errorf("%d return packets, want 2 (one per second while connected)", n)
+	}
+	h.checkInvariant()
+}
+
+// TestTicksWithoutAudienceSignal: a GCInfo publisher that says nobody listens but
+// cannot signal when somebody does keeps its ticker running, or a subscriber would
+// never get GCInfo.
+func TestTicksWithoutAudienceSignal(t *testing.T) {
+	info := &infoAudience{} // no changes channel
+	h := newHarnessPubs(t, nil, info, nil)
+	for range 10 {
+		h.advance(500 * time.Millisecond)
+	}
+	if n := info.Len(); n != 10 {
+		t.Errorf("%d GCInfo published in 5 s, want 10", n)
+	}
+	if st := h.c.Status(); st.GCInfoPublished != 10 {
+		t.Errorf("GCInfoPublished %d, want 10", st.GCInfoPublished)
+	}
+}

@@ -1,0 +1,100 @@
+// Package idletick gives the node's components a ticker they stop while its ticks
+// would do nothing (nobody subscribed to what they publish, no GameController to answer)
+// and start again when they would, so that an idle robot's process is not woken for
+// them: on a small computer every wake-up costs more than the work of a tick.
+//
+// # Invariants
+//
+//   - A running Ticker is a clock.Ticker of the component's clock: on the wall clock its
+//     ticks fall on the whole multiples of the period since the Unix epoch, so a Ticker
+//     started again ticks on the same instants as one that never stopped.
+//   - A stopped Ticker holds no clock ticker (on the wall clock: no timerfd, no
+//     goroutine) and its channel is nil, which a select never receives from.
+//   - Missed counts the grid instants a stopped Ticker did not tick: those after the
+//     instant it was stopped at, up to and including now. A component that counts its
+//     ticks adds them, so its counters are those of a ticker that never stopped. On
+//     simulation time, whose tickers tick a period after they are made, the count is
+//     the same within one per stop.
+//
+// A Ticker is owned by one goroutine (the component's Run); Missed is a function of
+// times only and may be called anywhere.
+package idletick
+
+import (
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+)
+
+// Ticker is a clock ticker that can be stopped and started again. Create it with New.
+type Ticker struct {
+	clk    clock.Clock
+	period time.Duration
+	tk     clock.Ticker // nil while stopped
+	since  time.Time    // the tick it was stopped at
+}
+
+// New returns a running Ticker of period d on clk.
+func New(clk clock.Clock, d time.Duration) *Ticker {
+	return &Ticker{clk: clk, period: d, tk: clk.NewTicker(d)}
+}
+
+// C returns the channel the next tick arrives on, nil while the Ticker is stopped.
+// As with clock.Ticker, call it for every receive.
+func (t *Ticker) C() <-chan time.Time {
+	if t.tk == nil {
+		return nil
+	}
+	return t.tk.C()
+}
+
+// Running reports whether the Ticker ticks.
+func (t *Ticker) Running() bool { return t.tk != nil }
+
+// Idle stops the Ticker after the tick received at now; it returns now, the time
+// Missed counts from. It does nothing to a stopped Ticker (and returns the time it
+// was stopped at).
+func (t *Ticker) Idle(now time.Time) time.Time {
+	if t.tk != nil {
+		t.tk.Stop()
+		t.tk, t.since = nil, now
+	}
+	return t.since
+}
+
+// Wake starts a stopped Ticker again at now and returns how many ticks it missed
+// (Missed since it was stopped); a running Ticker is left alone and 0 returned.
+func (t *Ticker) Wake(now time.Time) uint64 {
+	if t.tk != nil {
+		return 0
+	}
+	t.tk = t.clk.NewTicker(t.period)
+	return Missed(t.since, now, t.period)
+}
+
+// Stop turns the Ticker off for good.
+func (t *Ticker) Stop() {
+	if t.tk != nil {
+		t.tk.Stop()
+		t.tk = nil
+	}
+}
+
+// Missed returns the number of whole multiples of d since the Unix epoch in
+// (since, now]: the ticks a wall ticker of period d stopped at since would have
+// delivered by now. It is 0 when now is not after since (a clock that went back).
+func Missed(since, now time.Time, d time.Duration) uint64 {
+	if !now.After(since) || d <= 0 {
+		return 0
+	}
+	return uint64(floorDiv(now.UnixNano(), int64(d)) - floorDiv(since.UnixNano(), int64(d)))
+}
+
+// floorDiv is a/b rounded towards minus infinity (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
