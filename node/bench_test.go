@@ -122,7 +122,8 @@ const benchChildEnv = "DNETWORK_BENCH_CHILD_CONFIG"
 
 // benchChildFloor makes the child process a floor to compare with instead of a node:
 // "ros" runs the ROS node alone (participant, parameter services, /rosout), "ticker"
-// the same plus a 2 Hz wall ticker that does nothing.
+// the same plus a 2 Hz wall ticker that does nothing, "traffic" the I/O of a node in a
+// team (floorTraffic).
 const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
 
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
@@ -172,6 +173,8 @@ func TestBenchNodeChild(t *testing.T) {
 		if err := n.Run(ctx); err != nil {
 			t.Fatal(err)
 		}
+	case "traffic":
+		floorTraffic(ctx, t, rn, cfg)
 	case "ticker":
 		tk := clock.Wall.NewTicker(500 * time.Millisecond)
 		defer tk.Stop()
@@ -216,7 +219,9 @@ func BenchmarkJunkFlood(b *testing.B) {
 	benchTeamOfSix(b, domainBenchFlood, true)
 }
 
-func benchTeamOfSix(b *testing.B, domain int, junk bool) {
+// benchTeamOfSix runs the six-robot benchmark, with junk the flood; env is added to the
+// child's environment (benchChildFloor).
+func benchTeamOfSix(b *testing.B, domain int, junk bool, env ...string) {
 	getenv := testEnv(b, domain)
 	const mates = 5
 	ports := freePorts(b, 2)
@@ -230,7 +235,7 @@ func benchTeamOfSix(b *testing.B, domain int, junk bool) {
 		mateSocks[i] = udpSocket(b, "127.0.0.1:0")
 		cfg.Team.Peers = append(cfg.Team.Peers, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mateSocks[i])))
 	}
-	stats := startBenchChild(b, getenv, cfg)
+	stats := startBenchChild(b, getenv, cfg, env...)
 
 	// The robot's other nodes, and the behaviour node reading TeamInfo and GCInfo.
 	tester := rosNode(b, getenv, "tester", &syncbuf.Buffer{})

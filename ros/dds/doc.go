@@ -54,7 +54,12 @@
 // refusal also signals the reader's eventfd, for Reader.OnIncompatibleQoS). The
 // listener runs on changes only, so a count starts from a query at creation (unless a
 // callback has stored one first); -1 means unknown. Writer.Unread (volatile, no reader
-// matched) lets a publisher skip writing what nobody can receive.
+// matched) lets a publisher skip writing what nobody can receive, and
+// Writer.MatchChanges lets a component stop periodic work for nobody until a reader
+// comes: from its first call the writer's listener also adds 1 to an eventfd of the
+// writer's after each change of the count, and a goroutine waiting for it in the
+// netpoller forwards that to a channel; the eventfd is closed, ending the goroutine,
+// only after the writer is deleted (by Close or with its participant).
 //
 // # Domains and the environment
 //
