@@ -31,8 +31,7 @@ type fdTimer struct {
 
 	mu      sync.Mutex
 	stopped bool
-	count   [8]byte    // the expiry count read(2) returns
-	readErr unix.Errno // an unexpected error of read(2); set and read on the goroutine
+	count   [8]byte // the expiry count read(2) returns
 }
 
 func newFD() (*fdTimer, error) {
@@ -82,17 +81,21 @@ func newFDTicker(d time.Duration) (Ticker, error) {
 // newFDTimer returns a disarmed one-shot timer.
 func newFDTimer() (Timer, error) { return newFD() }
 
-func (t *fdTimer) run() {
-	for {
-		// The wait fails only once Stop has closed the descriptor.
-		if err := t.rc.Read(t.expire); err != nil || t.readErr != 0 {
-			return
-		}
-	}
-}
+// run waits for expiries until Stop closes the descriptor (the wait then fails) or a
+// read fails otherwise.
+func (t *fdTimer) run() { _ = t.rc.Read(t.expire) }
 
-// read is the netpoller callback: false to wait (not expired), true after an expiry
-// was read and delivered.
+// read is the netpoller callback, called when the descriptor may be readable: it reads
+// the expiry count and delivers a tick, then returns false to wait for the next; true
+// only when the read failed for another reason than no expiry (EAGAIN).
+//
+// The goroutine thus never leaves the one RawConn.Read call it makes. Leaving it after
+// each tick, as a read loop would, makes the next call start with a read that finds
+// nothing: Read forgets, on entry, a readiness the netpoller reported meanwhile, so
+// it must look for itself before waiting. Inside one call no report is forgotten: the
+// netpoller watches the descriptor edge-triggered, the kernel reports every expiry
+// after the read, and one reported while the tick is delivered ends the next wait at
+// once. A tick therefore costs one read(2), not two.
 func (t *fdTimer) read(fd uintptr) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -110,11 +113,10 @@ func (t *fdTimer) read(fd uintptr) bool {
 				default: // the receiver has not taken the last tick: drop this one
 				}
 			}
-		default:
-			// A timerfd's read of 8 bytes fails otherwise only when closed; were it
-			// ever to fail for another reason, end the goroutine rather than spin.
-			t.readErr = e
+			return false
 		}
+		// A timerfd's read of 8 bytes fails otherwise only when closed; were it ever
+		// to fail for another reason, end the goroutine rather than spin.
 		return true
 	}
 }
