@@ -36,9 +36,11 @@ type batch struct {
 	names []unix.RawSockaddrInet6 // room for either family
 
 	recvFn func(fd uintptr) bool // b.recv
-	n      int                   // datagrams of the last read
-	err    error                 // its error
+	err    error                 // the error that ended the last read
 	used   int                   // messages the kernel filled since the last reset
+	// deliver handles the first n messages of a read and reports whether the read
+	// should end (so the caller can do something else) instead of waiting for more.
+	deliver func(n int) (leave bool)
 }
 
 // newBatch returns a batch whose buffers hold max+1 bytes (one spare byte reveals an
@@ -77,38 +79,57 @@ func (b *batch) reset(i int) {
 	h.n = 0
 }
 
-// read waits until the socket has datagrams (or the read deadline passes, or the
-// socket closes) and reads as many as the batch holds; it returns how many.
-func (b *batch) read(rc syscall.RawConn) (int, error) {
-	// The kernel rewrote the lengths and flags of the messages it filled last time.
-	for i := range b.used {
-		b.reset(i)
-	}
-	b.used = 0
+// read reads datagrams and hands each read's to deliver until deliver asks to leave
+// (nil), a read fails (its error), or the wait fails: the read deadline passed or the
+// socket closed.
+//
+// It stays in one RawConn.Read call, waiting in the netpoller whenever a read took
+// fewer datagrams than the batch holds, since the socket was empty then. Leaving the
+// call after each read, as a read loop would, makes every next call start with a
+// read that finds nothing (EAGAIN): Read forgets, on entry, a readiness the netpoller
+// reported meanwhile, so it must look for itself before waiting. Inside one call no
+// report is forgotten: the netpoller watches the socket edge-triggered, the kernel
+// reports it for every datagram that arrives after a read, and one reported while a
+// batch is delivered ends the next wait at once. A robot that receives one datagram
+// at a time thus makes one system call per datagram, not two.
+func (b *batch) read(rc syscall.RawConn) error {
+	b.err = nil
 	if err := rc.Read(b.recvFn); err != nil {
-		return 0, err
+		return err
 	}
-	return b.n, b.err
+	return b.err
 }
 
-// recv is the body of one RawConn.Read: recvmmsg without blocking, false to wait until
-// the socket is readable. It is kept as a func value (recvFn) so that reads allocate
-// nothing.
+// recv is the body of read's RawConn.Read: recvmmsg without blocking, deliver, and
+// false to wait until the socket is readable again. It is kept as a func value
+// (recvFn) so that reads allocate nothing.
 func (b *batch) recv(fd uintptr) bool {
 	for {
+		// The kernel rewrote the lengths and flags of the messages it filled last time.
+		for i := range b.used {
+			b.reset(i)
+		}
+		b.used = 0
 		// A raw system call, as for sends (send_linux.go): MSG_DONTWAIT never blocks.
 		r, _, e := unix.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(len(b.hs)),
 			unix.MSG_DONTWAIT, 0, 0)
 		switch e {
 		case 0:
-			b.n, b.err, b.used = int(r), nil, int(r)
-			return true
+			n := int(r)
+			b.used = n
+			if b.deliver(n) {
+				return true
+			}
+			if n < len(b.hs) {
+				return false // the socket was empty: wait for the next datagram
+			}
+			continue // a full batch: more may be queued
 		case unix.EINTR:
 			continue
 		case unix.EAGAIN:
 			return false
 		}
-		b.n, b.err = 0, e
+		b.err = e
 		return true
 	}
 }

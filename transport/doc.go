@@ -15,7 +15,10 @@
 // MSG_DONTWAIT) and sends (sendto with MSG_DONTWAIT) are raw system calls on the
 // nonblocking socket: they never block, so they skip Go's system-call path, which would
 // hand the goroutine's processor to another thread and wake the scheduler's monitor
-// thread; waiting for data or room is left to the netpoller. Each datagram is
+// thread; waiting for data or room is left to the netpoller. The worker stays in one
+// netpoller wait while it reads and handles datagrams, waiting again as soon as a read
+// took fewer than a batch holds (the socket was empty then), so a datagram that comes
+// alone costs one recvmmsg, not one more that finds nothing. Each datagram is
 // stamped, classified and, unless the [Filter] rejects it, copied into the bounded queue
 // returned by [Worker.Datagrams]. The reader never waits for the consumer: when the
 // queue is full the datagram is dropped and counted. A bad datagram never ends the loop.

@@ -533,27 +533,32 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 	if err := s.conn.SetReadDeadline(next); err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
+	// Each read's datagrams are handled as they come, stamped with the time of the read;
+	// the read ends when a periodic check is due or the worker stops.
+	bt.deliver = func(n int) bool {
+		now := time.Now()
+		stamp := now
+		if w.cfg.Now != nil {
+			stamp = w.cfg.Now()
+		}
+		for i := range n {
+			buf, size, oob, flags, src := bt.message(i)
+			w.handle(s, buf, size, oob, flags, src, stamp)
+		}
+		return ctx.Err() != nil || !next.IsZero() && !now.Before(next)
+	}
 	for {
-		n, err := bt.read(rc)
+		err := bt.read(rc)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		now := time.Now()
 		due := !next.IsZero() && !now.Before(next)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
 			}
 			due = due || watching // an interface event
-		} else {
-			stamp := now
-			if w.cfg.Now != nil {
-				stamp = w.cfg.Now()
-			}
-			for i := range n {
-				buf, size, oob, flags, src := bt.message(i)
-				w.handle(s, buf, size, oob, flags, src, stamp)
-			}
 		}
 		if !due {
 			continue
