@@ -486,17 +486,14 @@ func (w *Writer) MatchChanges() (<-chan struct{}, error) {
 // signalled, until the descriptor is closed; then it closes done.
 func forwardSignals(rc syscall.RawConn, ch chan<- struct{}, done chan<- struct{}) {
 	defer close(done)
-	ew := &eventWait{}
-	ew.fn = ew.read
-	for {
-		if err := rc.Read(ew.fn); err != nil || ew.err != 0 {
-			return
-		}
+	ew := newEventWait(func() bool {
 		select {
 		case ch <- struct{}{}:
 		default: // one is pending: the receiver reads the count now anyway
 		}
-	}
+		return false
+	})
+	_ = rc.Read(ew.fn) // ends when the descriptor is closed (or a read fails)
 }
 
 // matchedEndpoints describes the readers (subscriptions true) matched with the writer
@@ -676,41 +673,63 @@ func (r *Reader) run() {
 		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
 		return
 	}
-	w := &eventWait{}
-	w.fn = w.read
-	for !r.stopping.Load() {
-		// Drain before waiting: samples that arrived between the reader's creation and
-		// this goroutine's start signalled the eventfd already, and after a wake-up the
-		// counter is reset before taking, so a sample arriving meanwhile signals again.
-		if err := r.drain(); err != nil {
-			r.fail(err)
-			return
+	// After each wake-up the counter is reset before taking, so a sample arriving
+	// meanwhile signals again.
+	var drainErr error
+	take := func() (leave bool) {
+		if drainErr = r.drain(); drainErr != nil {
+			return true
 		}
 		r.reportIncompatible()
-		err := rc.Read(w.fn)
-		if err == nil && w.err != 0 {
-			err = os.NewSyscallError("read", w.err)
+		return r.stopping.Load()
+	}
+	// Drain before waiting too: samples that arrived between the reader's creation and
+	// this goroutine's start may be waiting.
+	if take() {
+		if drainErr != nil {
+			r.fail(drainErr)
 		}
-		if err != nil {
-			if !r.stopping.Load() {
-				r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
-			}
-			return
-		}
+		return
+	}
+	w := newEventWait(take)
+	err = rc.Read(w.fn)
+	switch {
+	case drainErr != nil:
+		r.fail(drainErr)
+	case err == nil && w.err != 0:
+		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, os.NewSyscallError("read", w.err)))
+	case err != nil && !r.stopping.Load():
+		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
 	}
 }
 func (r *Reader) fail(err error) { r.err.Store(&err) }
 
-// eventWait is the body of the reader goroutine's wait on its eventfd: a read(2) of the
-// counter without blocking (the descriptor is nonblocking), false to wait in the
-// netpoller until a listener signals. The read is a raw system call, which does not
-// tell Go's scheduler it is entering the kernel, so a wake-up for a sample costs no
-// hand-off of the goroutine's processor and no wake-up of the scheduler's monitor
-// thread. fn is made once, so a wait allocates nothing.
+// eventWait is the body of a goroutine's wait on an eventfd (RawConn.Read(fn)): a
+// read(2) of the counter without blocking (the descriptor is nonblocking), false to
+// wait in the netpoller until a listener signals; after each read that reset the
+// counter, then does the goroutine's work and says whether to leave the wait. The
+// read is a raw system call, which does not tell Go's scheduler it is entering the
+// kernel, so a wake-up costs no hand-off of the goroutine's processor and no wake-up
+// of the scheduler's monitor thread.
+//
+// The goroutine stays in the one RawConn.Read call while it works. Leaving it after
+// each wake-up, as a read loop would, makes the next call start with a read that finds
+// nothing: Read forgets, on entry, a readiness the netpoller reported meanwhile, so it
+// must look for itself before waiting. Inside one call no report is forgotten: the
+// netpoller watches the eventfd edge-triggered, every signal after a read is reported,
+// and one reported while then runs ends the next wait at once. A wake-up thus costs
+// one read(2), not two. fn is made once, so a wait allocates nothing.
 type eventWait struct {
 	counter [8]byte
-	err     unix.Errno // of the last read; 0 when it succeeded
+	err     unix.Errno // of a failed read; 0 while none failed
+	then    func() (leave bool)
 	fn      func(fd uintptr) bool
+}
+
+func newEventWait(then func() (leave bool)) *eventWait {
+	w := &eventWait{then: then}
+	w.fn = w.read
+	return w
 }
 
 func (w *eventWait) read(fd uintptr) bool {
@@ -721,6 +740,8 @@ func (w *eventWait) read(fd uintptr) bool {
 			continue
 		case unix.EAGAIN:
 			return false
+		case 0:
+			return w.then()
 		}
 		w.err = e
 		return true

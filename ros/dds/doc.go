@@ -31,7 +31,9 @@
 // reader holds into the ring, serialised, then adds 1 to the eventfd. The goroutine
 // waits for the eventfd in Go's netpoller, like any socket, with a raw nonblocking
 // read(2), and copies the records out of the ring with atomic loads and stores only,
-// calling the handler for each sample, in order, on that goroutine. Receiving a sample
+// calling the handler for each sample, in order, on that goroutine. It does so inside
+// its one netpoller wait, so a wake-up costs one read(2) of the eventfd, not a second
+// that finds nothing (see eventWait). Receiving a sample
 // thus needs no cgo call: every cgo call enters Go's system-call path, which wakes the
 // runtime's sysmon thread from its sleep, and on a small machine those wake-ups cost
 // more than the node's own work. A sample that does not fit waits in the ring (stalled)
