@@ -71,26 +71,20 @@ func floorTraffic(ctx context.Context, t *testing.T, rn *ros.Node, cfg node.Conf
 	team, gc := listen(cfg.Team.Port), listen(cfg.GameControllerPort)
 	defer team.Close()
 	defer gc.Close()
-	go func() {
-		var m dmsgs.TeamInfo
+	// Each datagram read is answered by one publication.
+	republish := func(c *net.UDPConn, publish func()) {
 		buf := make([]byte, 1500)
 		for {
-			if _, _, err := team.ReadFromUDPAddrPort(buf); err != nil {
+			if _, _, err := c.ReadFromUDPAddrPort(buf); err != nil {
 				return
 			}
-			_ = teamInfo.Publish(&m)
+			publish()
 		}
-	}()
-	go func() {
-		var m dmsgs.GCInfo
-		buf := make([]byte, 1500)
-		for {
-			if _, _, err := gc.ReadFromUDPAddrPort(buf); err != nil {
-				return
-			}
-			_ = gcInfo.Publish(&m)
-		}
-	}()
+	}
+	var ti dmsgs.TeamInfo
+	var gi dmsgs.GCInfo
+	go republish(team, func() { _ = teamInfo.Publish(&ti) })
+	go republish(gc, func() { _ = gcInfo.Publish(&gi) })
 	out := make([]byte, 109)
 	tk := clock.Wall.NewTicker(time.Second / 15)
 	defer tk.Stop()
