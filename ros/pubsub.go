@@ -212,7 +212,9 @@ func (s *Subscription[T, P]) start(topic string, qos QoS) error {
 	var zero T
 	m := P(&zero)
 	qos.UserData = n.typeHashUserData("", m.TypeHash())
-	if s.r, err = n.participant.NewReader(TopicDDSName(fqn), m.DDSTypeName(), qos, s.receive); err != nil {
+	// receive decodes each sample and keeps none of its bytes (cdr decoders copy strings
+	// and octets), so the bytes can stay in the reader's ring.
+	if s.r, err = n.participant.NewReaderLent(TopicDDSName(fqn), m.DDSTypeName(), qos, s.receive); err != nil {
 		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)
 	}
 	if err := n.register(s, []dds.GUID{s.r.GUID()}, nil); err != nil {

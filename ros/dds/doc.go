@@ -19,7 +19,10 @@
 // XTypes type information, so peers match on topic and type name, as ROS nodes do.
 //
 // Write copies the sample during the call, and received samples are copied into Go
-// memory before Cyclone's buffers are released. The only Go memory C keeps a pointer
+// memory before Cyclone's buffers are released: into the ring, and from there into a
+// new slice for the handler (NewReader), or lent from the ring for the handler's call
+// only, the ring getting the room back when the handler returns (NewReaderLent, which
+// package ros uses: its subscriptions decode each sample and keep none of its bytes). The only Go memory C keeps a pointer
 // to is each reader's and writer's status block (below), pinned (runtime.Pinner) until
 // the entity is deleted.
 //

@@ -31,6 +31,9 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 func (p *Participant) NewReader(topic, typeName string, qos QoS, handler func(Sample)) (*Reader, error) {
 	return nil, ErrUnavailable
 }
+func (p *Participant) NewReaderLent(topic, typeName string, qos QoS, handler func(Sample)) (*Reader, error) {
+	return nil, ErrUnavailable
+}
 func (p *Participant) DiscoveredParticipants() ([]ParticipantData, error) {
 	return nil, ErrUnavailable
 }

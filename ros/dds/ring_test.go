@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
@@ -15,28 +16,56 @@ import (
 // TestReaderRingOrder sends samples of every size through a reader whose handler is
 // held back until all are written, so the reader's ring fills, wraps and stalls: small
 // and mid-size samples, and samples larger than the whole ring (which leave it through
-// the resume path). Every sample must arrive once, whole and in order.
+// the resume path). Every sample must arrive once, whole and in order: copied for the
+// handler (NewReader), or lent from the ring (NewReaderLent: the bytes of a sample in
+// the ring, which the listener must not overwrite while the handler holds them, here
+// the first one for as long as the gate is shut).
 func TestReaderRingOrder(t *testing.T) {
 	ddstest.Setup(t)
 	p := newParticipant(t, domainRing, "enclave=/;")
+	for _, lent := range []bool{false, true} {
+		name := "copied"
+		if lent {
+			name = "lent"
+		}
+		t.Run(name, func(t *testing.T) { testRingOrder(t, p, "rt/ring_"+name, lent) })
+	}
+}
+
+func testRingOrder(t *testing.T, p *Participant, topic string, lent bool) {
 	q := QoS{History: KeepAll}
-	w, err := p.NewWriter("rt/ring", testType, q)
+	w, err := p.NewWriter(topic, testType, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate := make(chan struct{})
+	defer w.Close()
+	gate, held := make(chan struct{}), make(chan struct{})
 	c := newCollector()
 	first := true
-	r, err := p.NewReader("rt/ring", testType, q, func(s Sample) {
+	newReader, inRing := p.NewReader, 0
+	if lent {
+		newReader = p.NewReaderLent
+	}
+	var r *Reader
+	r, err = newReader(topic, testType, q, func(s Sample) {
 		if first {
 			first = false
+			close(held)
 			<-gate // the ring and then the reader's history fill meanwhile
+		}
+		if lent {
+			ring := uintptr(unsafe.Pointer(&r.ring.buf[0]))
+			if at := uintptr(unsafe.Pointer(unsafe.SliceData(s.Data))); at >= ring && at < ring+ringBytes {
+				inRing++
+			}
+			s.Data = bytes.Clone(s.Data) // kept by the collector
 		}
 		c.handle(s)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
 	waitMatched(t, w, 1)
 
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -45,7 +74,7 @@ func TestReaderRingOrder(t *testing.T) {
 	for i := range 400 {
 		n := 8 + rng.IntN(3000)
 		switch i {
-		case 7, 150, 151, 399:
+		case 70, 150, 151, 399: // after the ring has wrapped once
 			n = ringBytes + 1 + rng.IntN(3*ringBytes) // larger than the whole ring
 		}
 		body := make([]byte, n)
@@ -56,6 +85,15 @@ func TestReaderRingOrder(t *testing.T) {
 		s := sample(string(body))
 		if err := w.Write(s); err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 {
+			// The rest comes while the handler holds the first sample, so the listener
+			// fills the ring around it.
+			select {
+			case <-held:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the first sample did not reach the handler in 10 s")
+			}
 		}
 		want = append(want, s)
 		total += len(s)
@@ -79,6 +117,10 @@ func TestReaderRingOrder(t *testing.T) {
 	}
 	if r.Received() != uint64(len(want)) {
 		t.Errorf("Received() = %d, want %d", r.Received(), len(want))
+	}
+	// Only the four samples larger than the ring come another way.
+	if lent && inRing != len(want)-4 {
+		t.Errorf("%d of %d samples lent from the ring, want all but the 4 larger than it", inRing, len(want))
 	}
 	time.Sleep(100 * time.Millisecond)
 	if n := len(c.wait(t, 0, time.Second)); n != len(want) {
