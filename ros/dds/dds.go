@@ -799,7 +799,8 @@ func (r *Reader) drain() error {
 		case r.stopping.Load():
 			C.rawcdr_release(r.batch)
 		default:
-			// A sample larger than the ring: it comes before everything the ring holds now.
+			// A sample the empty ring could not take: it comes before everything the ring
+			// holds now.
 			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0]))}
 			data := make([]byte, int(r.batch.total))
 			C.rawcdr_copyout(r.batch, unsafe.Pointer(&data[0]))
