@@ -471,6 +471,13 @@ func (w *Writer) MatchChanges() (<-chan struct{}, error) {
 		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
 	}
 	f := os.NewFile(uintptr(fd), "dds-writer-"+w.topic) // nonblocking: in the netpoller
+	// os.NewFile leaves the descriptor out of the netpoller, without an error, where
+	// epoll refuses it; the goroutine's wait would then end at once and no change would
+	// ever be signalled. Only a descriptor in the netpoller takes a read deadline.
+	if err := f.SetReadDeadline(time.Time{}); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
+	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		f.Close()

@@ -477,8 +477,11 @@ static void on_publication_matched(dds_entity_t writer, const dds_publication_ma
 {
   (void) writer;
   struct rawcdr_status *s = arg;
-  __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_RELEASE);
-  int fd = __atomic_load_n(&s->notify_fd, __ATOMIC_ACQUIRE);
+  // Sequentially consistent, as Go's atomics are: MatchChanges stores notify_fd and then
+  // its caller loads matched, so either this load sees the descriptor or that load
+  // sees this count (release and acquire would let both see the old values).
+  __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_SEQ_CST);
+  int fd = __atomic_load_n(&s->notify_fd, __ATOMIC_SEQ_CST);
   if (fd >= 0)
     signal_fd(fd);
 }
