@@ -71,7 +71,8 @@
 // # Recovery
 //
 // A worker bound to one interface subscribes to the kernel's link and IPv4 address
-// events (a netlink socket of its own) and, on every event, verifies that its interface
+// events (a netlink socket of its own) and, on every event (also while a flood keeps it
+// reading), verifies that its interface
 // still exists with the same index, is up and holds the address in use; nothing wakes
 // it while the interfaces stay as they are. Without the events (the netlink socket
 // cannot be opened or fails) it checks every Recheck interval (1 s by default) instead,

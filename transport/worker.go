@@ -510,13 +510,20 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 	// check. A watch event moves the read deadline to now, which ends the read.
 	watching := false
 	var lost atomic.Bool
+	// poked is set by an interface event not yet checked. The deadline it moves ends
+	// only a wait, and a read that keeps finding full batches (a flood) never waits, so
+	// each delivery looks at poked too.
+	var poked atomic.Bool
 	if !s.choice.IsAny() {
 		if iw, err := openIfWatchFn(); err != nil {
 			w.log.Warn("cannot watch interface events; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
 		} else {
 			watching = true
 			defer iw.close()
-			poke := func() { _ = s.conn.SetReadDeadline(time.Now()) }
+			poke := func() {
+				poked.Store(true)
+				_ = s.conn.SetReadDeadline(time.Now())
+			}
 			go func() {
 				if err := iw.run(poke); err != nil {
 					w.log.Warn("interface watch failed; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
@@ -534,7 +541,8 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
-	// the read ends when a periodic check is due or the worker stops.
+	// the read ends when a check is due (periodic or an interface event) or the worker
+	// stops.
 	bt.deliver = func(n int) bool {
 		now := time.Now()
 		stamp := now
@@ -545,7 +553,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 			buf, size, oob, flags, src := bt.message(i)
 			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
-		return ctx.Err() != nil || !next.IsZero() && !now.Before(next)
+		return ctx.Err() != nil || poked.Load() || !next.IsZero() && !now.Before(next)
 	}
 	for {
 		err := bt.read(rc)
@@ -553,7 +561,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 			return ctx.Err()
 		}
 		now := time.Now()
-		due := !next.IsZero() && !now.Before(next)
+		due := poked.Swap(false) || !next.IsZero() && !now.Before(next)
 		if err != nil {
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)

@@ -471,6 +471,13 @@ func (w *Writer) MatchChanges() (<-chan struct{}, error) {
 		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
 	}
 	f := os.NewFile(uintptr(fd), "dds-writer-"+w.topic) // nonblocking: in the netpoller
+	// os.NewFile leaves the descriptor out of the netpoller, without an error, where
+	// epoll refuses it; the goroutine's wait would then end at once and no change would
+	// ever be signalled. Only a descriptor in the netpoller takes a read deadline.
+	if err := f.SetReadDeadline(time.Time{}); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
+	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		f.Close()
@@ -819,7 +826,8 @@ func (r *Reader) drain() error {
 		case r.stopping.Load():
 			C.rawcdr_release(r.batch)
 		default:
-			// A sample larger than the ring: it comes before everything the ring holds now.
+			// A sample the empty ring could not take: it comes before everything the ring
+			// holds now.
 			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0]))}
 			data := make([]byte, int(r.batch.total))
 			C.rawcdr_copyout(r.batch, unsafe.Pointer(&data[0]))

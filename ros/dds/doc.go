@@ -41,7 +41,8 @@
 // runtime's sysmon thread from its sleep, and on a small machine those wake-ups cost
 // more than the node's own work. A sample that does not fit waits in the ring (stalled)
 // until the goroutine has made room and resumes the takes with one cgo call; one
-// larger than the whole ring (64 KiB) is handed over by that call on its own, before
+// that does not fit even the empty ring (larger than its 64 KiB, or than half of it
+// where its record would have to wrap) is handed over by that call on its own, before
 // anything newer. All takes happen under the ring's mutex, so order is kept.
 //
 // No goroutine ever blocks inside a C call: a thread parked in cgo keeps sysmon polling

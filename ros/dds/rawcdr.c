@@ -396,8 +396,10 @@ static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub
 
 // Takes samples from reader into the ring until the reader is empty or the next one
 // does not fit (it then waits in pending). With big != NULL and an empty ring, a
-// pending sample larger than the buffer goes into big. r->mu is held. Returns 0 or a
-// negative DDS return code.
+// pending sample that does not fit goes into big: one larger than the buffer, or one
+// larger than half of it whose record would have to wrap (the room before the offset
+// where the last record ended is too short, and an empty ring never frees more). r->mu
+// is held. Returns 0 or a negative DDS return code.
 static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big)
 {
   for (;;) {
@@ -408,7 +410,7 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
         r->pending = NULL;
         continue;
       }
-      if (k < 0 && big != NULL && r->head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
+      if (big != NULL && r->head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
         big->data[0] = r->pending;
         big->size[0] = ddsi_serdata_size(r->pending);
         big->publication[0] = r->pending_publication;
@@ -475,8 +477,11 @@ static void on_publication_matched(dds_entity_t writer, const dds_publication_ma
 {
   (void) writer;
   struct rawcdr_status *s = arg;
-  __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_RELEASE);
-  int fd = __atomic_load_n(&s->notify_fd, __ATOMIC_ACQUIRE);
+  // Sequentially consistent, as Go's atomics are: MatchChanges stores notify_fd and then
+  // its caller loads matched, so either this load sees the descriptor or that load
+  // sees this count (release and acquire would let both see the old values).
+  __atomic_store_n(&s->matched, (int32_t) status.current_count, __ATOMIC_SEQ_CST);
+  int fd = __atomic_load_n(&s->notify_fd, __ATOMIC_SEQ_CST);
   if (fd >= 0)
     signal_fd(fd);
 }

@@ -85,8 +85,9 @@ void rawcdr_ring_free(struct rawcdr_ring *r);
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r);
 
 // Takes what the listener left in the reader (after a stall) into the ring, in order.
-// When the ring is empty and the next sample is larger than the whole buffer, that
-// sample goes into big (n = 1) instead, and comes before everything in the ring.
+// When the ring is empty and the next sample does not fit (larger than the whole
+// buffer, or larger than half of it where its record would have to wrap), that sample
+// goes into big (n = 1) instead, and comes before everything in the ring.
 // Returns 0 or a negative DDS return code.
 dds_return_t rawcdr_ring_resume(struct rawcdr_ring *r, dds_entity_t reader, struct rawcdr_batch *big);
 

@@ -127,3 +127,44 @@ func testRingOrder(t *testing.T, p *Participant, topic string, lent bool) {
 		t.Errorf("%d samples in the end, want %d (duplicates)", n, len(want))
 	}
 }
+
+// TestReaderRingWrapOfEmptyRing: a sample larger than half the ring that must wrap
+// while the ring is empty, because its record would reach past the end from where the
+// last one ended and not fit before that offset either, still arrives (through the
+// resume path, like a sample larger than the ring), and so do the samples after it.
+func TestReaderRingWrapOfEmptyRing(t *testing.T) {
+	ddstest.Setup(t)
+	p := newParticipant(t, domainRing, "enclave=/;")
+	q := QoS{History: KeepAll}
+	const topic = "rt/ring_wrap"
+	w, err := p.NewWriter(topic, testType, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	r, err := p.NewReader(topic, testType, q, c.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, w, 1)
+
+	// The first record ends a little past the middle of the ring; the second needs
+	// more than that offset and more than what remains after it.
+	sizes := []int{ringBytes/2 + 300, ringBytes/2 + 3000, 100}
+	var want [][]byte
+	for i, n := range sizes {
+		body := bytes.Repeat([]byte{byte('a' + i)}, n)
+		s := sample(string(body))
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, s)
+		got := c.wait(t, i+1, 10*time.Second)
+		if d := trimmed(t, got[i].Data, len(s)); !bytes.Equal(d, s) {
+			t.Fatalf("sample %d: %d bytes, not the %d written", i, len(d), len(s))
+		}
+	}
+	if r.Received() != uint64(len(want)) {
+		t.Errorf("Received() = %d, want %d", r.Received(), len(want))
+	}
+}
