@@ -10,7 +10,7 @@
 # broadcasts on the robot's network, and broadcasts do not cross Docker's bridge network:
 # on the default bridge the node hears no teammate and no GameController, its own
 # broadcasts stay inside the container, and DDS discovery (multicast) does not reach the
-# other ROS 2 nodes of the robot either. See docs/ros2-install.md.
+# other ROS 2 nodes of the robot either. See docs/install.md.
 
 ARG ROS_DISTRO=jazzy
 ARG GO_VERSION=1.26

@@ -13,7 +13,7 @@
 // ament_cmake itself is replaced by a stand-in whose ament_package() installs
 // package.xml and the package's ament index marker, as the real one does; what only a
 // real ROS 2 installation can show (rosidl for dmsgs, ros2 run, ros2 launch) is listed in
-// docs/ros2-install.md.
+// docs/install.md.
 package packaging_test
 
 import (

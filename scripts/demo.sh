@@ -10,7 +10,10 @@
 #   Arguments are passed to "dnetwork sim", e.g. ./scripts/demo.sh --robots 6 --speed 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! { [ -x build/dnetwork ] && ./build/dnetwork help | grep -q '^  sim '; }; then
+# A binary from before "dnetwork sim" existed is rebuilt. Its help is read whole first:
+# "help | grep -q" would end the pipe early, and under pipefail the help's SIGPIPE made
+# the check fail (and the demo rebuild) now and then.
+if ! { [ -x build/dnetwork ] && grep -q '^  sim ' <<<"$(./build/dnetwork help 2>&1)"; }; then
   make build
 fi
 : "${DEMO_DURATION:=5m}"

@@ -17,6 +17,7 @@ run() { # pkg target
 }
 
 for dir in $(go list -f '{{.Dir}}' ./...); do
+  # shellcheck disable=SC2013 # one word (a function name) per line
   for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | awk '{print $2}'); do
     pkg=$(cd "$dir" && go list .)
     echo "fuzz $pkg $f"

@@ -1,50 +1,88 @@
 #!/usr/bin/env bash
-# Installs everything dnetwork needs on a fresh Debian machine (idempotent).
-# Go itself must already be on PATH (Go 1.26 or newer).
+# Installs what dnetwork needs on a fresh Debian machine (idempotent). Go itself must
+# already be on PATH (Go 1.26 or newer).
+#
+#   scripts/setup.sh --demo   what building dnetwork and running the demo need: a C
+#                             compiler, pkg-config and Cyclone DDS (make build, make demo)
+#   scripts/setup.sh --test   that, and everything the tests use (make test, the default):
+#                             Chromium, tshark, CMake, colcon, ..., and ROS 2 and SimSpark
+#                             from ../shared when it lies beside the clone
+#
+# Root is needed only to install what is missing; with everything installed any user
+# may run it. Without root, it names the missing packages and stops.
 set -euo pipefail
 
-pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
-      cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
-      python3-colcon-recursive-crawl python3-colcon-package-information
-      python3-colcon-package-selection tshark)
-# ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
-# repository (CI), its Debian package lists join the list above and its tarballs are
-# unpacked to /opt/ros/<distro> below.
-repo=$(cd "$(dirname "$0")/.." && pwd)
-shared_ros="$(dirname "$repo")/shared/ros"
+mode="test"
+case "${1:-}" in
+  --demo) mode="demo" ;;
+  --test | "") mode="test" ;;
+  *) echo "usage: scripts/setup.sh [--demo | --test]" >&2; exit 2 ;;
+esac
+
+command -v go >/dev/null || { echo "setup: go not found on PATH (need Go 1.26+)" >&2; exit 1; }
+
+# Building the node, its tools and the demo: cgo against Debian's Cyclone DDS.
+pkgs=(gcc libc6-dev pkg-config cyclonedds-dev)
 ros_tarballs=()
-if [ -d "$shared_ros" ]; then
-  for tarball in "$shared_ros"/ros-*-install.tar.gz; do
-    [ -e "$tarball" ] || continue
-    distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
-    for list in runtime-apt buildtime-apt buildtime-apt-cpp-extra; do
-      [ -f "$shared_ros/$list-$distro.txt" ] || continue
-      while read -r p; do
-        [ -n "$p" ] && [ "${p#\#}" = "$p" ] && pkgs+=("$p")
-      done < "$shared_ros/$list-$distro.txt"
+simspark_tar=
+if [ "$mode" = test ]; then
+  # The tests: the DDS interop peer (idlc), network namespaces, OpenSSL vectors, the
+  # monitor page in headless Chromium, colcon packaging, recordings read by tshark.
+  pkgs+=(cyclonedds-tools iproute2 openssl chromium
+         cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
+         python3-colcon-recursive-crawl python3-colcon-package-information
+         python3-colcon-package-selection tshark)
+  # ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
+  # repository (CI), its Debian package lists join the list above and its tarballs are
+  # unpacked to /opt/ros/<distro> below.
+  repo=$(cd "$(dirname "$0")/.." && pwd)
+  shared_ros="$(dirname "$repo")/shared/ros"
+  if [ -d "$shared_ros" ]; then
+    for tarball in "$shared_ros"/ros-*-install.tar.gz; do
+      [ -e "$tarball" ] || continue
+      distro=$(basename "$tarball"); distro=${distro#ros-}; distro=${distro%-install.tar.gz}
+      for list in runtime-apt buildtime-apt buildtime-apt-cpp-extra; do
+        [ -f "$shared_ros/$list-$distro.txt" ] || continue
+        while read -r p; do
+          [ -n "$p" ] && [ "${p#\#}" = "$p" ] && pkgs+=("$p")
+        done < "$shared_ros/$list-$distro.txt"
+      done
+      ros_tarballs+=("$tarball")
     done
-    ros_tarballs+=("$tarball")
-  done
+  fi
+
+  # The RoboCup 3D simulation server of the end-to-end test, when ../shared/simspark lies
+  # beside the clone: its runtime packages here, the server itself (to /opt/simspark) below.
+  simspark_tar="$(dirname "$repo")/shared/simspark/simspark-install.tar.gz"
+  [ -f "$simspark_tar" ] || simspark_tar=
+  if [ -n "$simspark_tar" ]; then
+    pkgs+=(ruby libruby3.1 libode8 libboost-regex1.74.0 libboost-thread1.74.0 libsdl1.2debian
+           libdevil1c2 libfreetype6 libgl1 libglu1-mesa)
+  fi
 fi
 
-# The RoboCup 3D simulation server of the end-to-end test, when ../shared/simspark lies
-# beside the clone: its runtime packages here, the server itself (to /opt/simspark) below.
-simspark_tar="$(dirname "$repo")/shared/simspark/simspark-install.tar.gz"
-if [ -f "$simspark_tar" ]; then
-  pkgs+=(ruby libruby3.1 libode8 libboost-regex1.74.0 libboost-thread1.74.0 libsdl1.2debian
-         libdevil1c2 libfreetype6 libgl1 libglu1-mesa)
+if ! command -v dpkg-query >/dev/null; then
+  echo "setup: no dpkg-query: this script installs Debian packages; install the equivalents of" >&2
+  echo "  ${pkgs[*]}" >&2
+  echo "  yourself, or use Debian 12 (bookworm)" >&2
+  exit 1
 fi
-
 missing=()
+declare -A seen=()
 for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [ -z "${seen[$p]:-}" ] || continue
+  seen[$p]=1
+  # No pipe into grep -q: under pipefail its early exit can fail the writer (SIGPIPE).
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    echo "setup: need root to install: ${missing[*]}" >&2
+    echo "setup: $mode: these Debian packages are missing and installing them needs root:" >&2
+    echo "  ${missing[*]}" >&2
+    echo "  run as root, or first: sudo apt-get install ${missing[*]}" >&2
     exit 1
   fi
-  echo "setup: installing ${missing[*]}"
+  echo "setup: $mode: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -78,5 +116,4 @@ if [ -f "$simspark_tar" ] && [ ! -e /opt/simspark/run-rcssserver3d.sh ]; then
   echo "setup: unpacking SimSpark to /opt/simspark"
   tar -C / -xzf "$simspark_tar"
 fi
-command -v go >/dev/null || { echo "setup: go not found on PATH (need Go 1.26+)" >&2; exit 1; }
 go mod download

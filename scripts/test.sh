@@ -3,9 +3,10 @@
 # code, and runs every test under the race detector plus a short fuzzing pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh --test
 
 echo "== gofmt"
+# shellcheck disable=SC2046 # one argument per file
 bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 
@@ -21,6 +22,7 @@ if [ -n "$(grep -rl --include='*.go' '^//go:generate' . || true)" ]; then
 fi
 
 echo "== go test -race"
+# shellcheck disable=SC2046 # one argument per package
 go test -race -count=1 -timeout 15m $(go list ./... | grep -v '/internal/realros$')
 
 # Against every ROS 2 under /opt/ros (skips without one): colcon builds and ROS processes

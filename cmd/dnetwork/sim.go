@@ -212,7 +212,9 @@ func runSim(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if c.Listener != nil {
 		fmt.Fprintf(stdout, "dnetwork sim: web page http://%s/ (state at /api/state)\n", c.Listener.Addr())
 	}
-	fmt.Fprintf(stdout, "dnetwork sim: ROS 2 tools on this host join with\n  unset ROS_LOCALHOST_ONLY; export ROS_DOMAIN_ID=%d RMW_IMPLEMENTATION=rmw_cyclonedds_cpp CYCLONEDDS_URI='%s'\n  ros2 topic echo %s\n",
+	fmt.Fprintf(stdout, "dnetwork sim: ROS 2 tools on this host join from a shell with ROS 2 and the dmsgs messages sourced\n"+
+		"  (source /opt/ros/<distro>/setup.bash; source <colcon workspace of this repository>/install/setup.bash; see docs/install.md):\n"+
+		"  unset ROS_LOCALHOST_ONLY; export ROS_DOMAIN_ID=%d RMW_IMPLEMENTATION=rmw_cyclonedds_cpp CYCLONEDDS_URI='%s'\n  ros2 topic echo %s\n",
 		c.Domain, teamsim.CycloneConfig, teamsim.TopicOf(1, node.TopicTeamInfo))
 
 	p.event(fmt.Sprintf("[%7.1fs] %s  | start", 0.0, sim.Status().Game.Summary()))
