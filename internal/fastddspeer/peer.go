@@ -142,12 +142,13 @@ type Peer struct {
 }
 
 // Start runs the peer binary bin in domain with a discovery profile (peer.cpp: humble,
-// humble-localhost, jazzy, jazzy-localhost, peers:<n>) and waits for its READY line.
+// humble-localhost, jazzy, jazzy-localhost, peers:<n>) and env added to the test's
+// environment (e.g. FASTRTPS_DEFAULT_PROFILES_FILE=...), and waits for its READY line.
 // The peer is stopped, by its PID, when the test ends.
-func Start(t testing.TB, bin string, domain int, profile string) *Peer {
+func Start(t testing.TB, bin string, domain int, profile string, env ...string) *Peer {
 	t.Helper()
 	p := &Peer{cmd: exec.Command(bin, fmt.Sprint(domain), profile), done: make(chan struct{})}
-	p.cmd.Env = os.Environ()
+	p.cmd.Env = append(os.Environ(), env...)
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,13 +27,15 @@ type discoveryCase struct {
 	env     map[string]string // the node's environment besides ROS_DOMAIN_ID
 	profile string            // the peer's (fastddspeer)
 	domain  int
+	xml     bool // the peer reads the Fast DDS profile of docs/fastdds.md
 }
 
 // Domains of TestFastDDSDiscovery (inside its own network namespace), two per case.
 var discoveryCases = []discoveryCase{
-	{"Humble, ROS_LOCALHOST_ONLY=1", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble-localhost", 150},
-	{"Humble, ROS_LOCALHOST_ONLY=1, Fast DDS profile with initial peer 127.0.0.1 for 10 indexes", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "peers:10", 152},
-	{"Jazzy, ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", map[string]string{"ROS_DISTRO": "jazzy", "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}, "jazzy-localhost", 154},
+	{"Humble, ROS_LOCALHOST_ONLY=1", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble-localhost", 150, false},
+	{"Humble, ROS_LOCALHOST_ONLY=1, Fast DDS with initial peer 127.0.0.1 for 4 indexes", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "peers:4", 152, false},
+	{"Humble, ROS_LOCALHOST_ONLY=1 for the node, Fast DDS with the profile of docs/fastdds.md", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble", 154, true},
+	{"Jazzy, ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", map[string]string{"ROS_DISTRO": "jazzy", "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}, "jazzy-localhost", 156, false},
 }
 
 // TestFastDDSDiscovery measures how long a dnetwork node and an rmw_fastrtps process
@@ -92,8 +96,12 @@ func measureDiscovery(t *testing.T, bin string, c discoveryCase, domain int, nod
 		}
 	}
 	var peer *fastddspeer.Peer
+	var peerEnv []string
+	if c.xml {
+		peerEnv = append(peerEnv, "FASTRTPS_DEFAULT_PROFILES_FILE="+docsProfile(t))
+	}
 	startPeer := func() {
-		peer = fastddspeer.Start(t, bin, domain, c.profile)
+		peer = fastddspeer.Start(t, bin, domain, c.profile, peerEnv...)
 		peer.Send(t, "sub chatter rt/chatter std_msgs::msg::dds_::String_ raw reliable,volatile,10")
 		peer.Send(t, "pub motion rt/dmotion_1/MotionInfo dmsgs::msg::dds_::MotionInfo_ motion reliable,volatile,10 1 100")
 	}
@@ -131,4 +139,24 @@ func measureDiscovery(t *testing.T, bin string, c discoveryCase, domain int, nod
 	peer.Stop()
 	node.Close()
 	return peerMatched, nodeMatched
+}
+
+// docsProfile writes the Fast DDS XML profile that docs/fastdds.md recommends (its
+// first xml block) to a file and returns the file's path.
+func docsProfile(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/fastdds.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```xml\n")
+	xml, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/fastdds.md has no xml block")
+	}
+	path := filepath.Join(t.TempDir(), "fastdds_profile.xml")
+	if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

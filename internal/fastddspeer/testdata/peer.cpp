@@ -7,6 +7,7 @@
 //
 // usage: peer <domain> <profile>
 //   profile  humble            rmw_fastrtps on Humble, no ROS_LOCALHOST_ONLY: Fast DDS defaults
+//                              (all profiles start from FASTRTPS_DEFAULT_PROFILES_FILE, as rmw does)
 //            humble-localhost  Humble with ROS_LOCALHOST_ONLY=1: UDPv4 on 127.0.0.1 only, plus SHM
 //            jazzy             Jazzy, discovery range SUBNET: Fast DDS defaults
 //            jazzy-localhost   Jazzy, range LOCALHOST: no multicast, initial peer 127.0.0.1 with
@@ -494,6 +495,8 @@ int main(int argc, char **argv)
   std::string profile = argv[2];
   jazzy = profile.rfind("jazzy", 0) == 0;
 
+  // As rmw_fastrtps: the XML profiles (FASTRTPS_DEFAULT_PROFILES_FILE) first.
+  DomainParticipantFactory::get_instance()->load_profiles();
   DomainParticipantQos pq = DomainParticipantFactory::get_instance()->get_default_participant_qos();
   auto udp = std::make_shared<eprosima::fastdds::rtps::UDPv4TransportDescriptor>();
   auto shm = std::make_shared<eprosima::fastdds::rtps::SharedMemTransportDescriptor>();
