@@ -3,15 +3,14 @@
 package ros
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
@@ -26,18 +25,7 @@ const domainOfferedQoS = 142
 // refused publisher; compatible subscriptions are never reported.
 func TestIncompatibleSubscriberLogged(t *testing.T) {
 	env := testEnv(t, domainOfferedQoS, "jazzy")
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	logs := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.String()
-	}
-	pubNode, err := NewNode(context.Background(), "talker", "/", NodeOptions{Getenv: env, LogOutput: lockedWriter{&mu, &buf}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pubNode.Close()
+	pubNode, logs := loggingNode(t, env, "talker")
 	subNode := newTestNode(t, env, "listener", "/")
 	if _, err := NewPublisher[std_msgs.String](pubNode, "/status", QoSDefault); err != nil {
 		t.Fatal(err)
@@ -78,4 +66,17 @@ func TestIncompatibleSubscriberLogged(t *testing.T) {
 	if n := strings.Count(logs(), "cannot serve"); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, logs())
 	}
+}
+
+// loggingNode creates a node that logs into a buffer, closed when the test ends, and
+// returns it with a function that reads the log so far.
+func loggingNode(t *testing.T, env func(string) string, name string) (*Node, func() string) {
+	t.Helper()
+	var buf syncbuf.Buffer
+	n, err := NewNode(context.Background(), name, "/", NodeOptions{Getenv: env, LogOutput: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n, buf.String
 }

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 )
 
 //go:embed testdata/peer.cpp testdata/msgs.hpp
@@ -157,8 +159,8 @@ func Start(t testing.TB, bin string, domain int, profile string, env ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	p.cmd.Stderr = &syncWriter{w: &stderr}
+	stderr := &syncbuf.Buffer{}
+	p.cmd.Stderr = stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,18 +187,6 @@ func Start(t testing.TB, bin string, domain int, profile string, env ...string) 
 		return nil
 	})
 	return p
-}
-
-// syncWriter serialises writes to w (the process's stderr is copied by a goroutine).
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
 }
 
 // Send writes one command line to the peer.
