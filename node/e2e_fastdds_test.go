@@ -303,23 +303,38 @@ func canonicals[T any](c *collector[T]) []string {
 	return out
 }
 
-// checkDecoded checks that the peer decoded enough samples of a topic, that each is
-// one the test's node decoded the same way (it subscribed first and stays longer),
-// and that one of them satisfies ok.
+// checkDecoded checks that the peer decoded samples of a topic, that each is one the
+// test's node decoded the same way (it subscribed first; a sample that reached the peer
+// may still be on its way to the test's node, so it waits up to 3 s), and that one of
+// them satisfies ok.
 func checkDecoded[T any](t *testing.T, what string, peerSamples []string, c *collector[T], ok func(*T) bool) {
 	t.Helper()
 	byText := map[string]*T{}
-	for _, m := range c.since(0) {
-		byText[fastddspeer.Canonical(m)] = m
+	missing, read := "", 0
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		msgs := c.since(read)
+		read += len(msgs)
+		for _, m := range msgs {
+			byText[fastddspeer.Canonical(m)] = m
+		}
+		missing = ""
+		for _, s := range peerSamples {
+			if _, seen := byText[" "+s]; !seen {
+				missing = " " + s
+				break
+			}
+		}
+		if missing == "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if missing != "" {
+		t.Errorf("%s: Fast DDS decoded a sample that dnetwork's decoder never read (%d samples); %s", what, len(byText), firstDifference(missing, byText))
+		return
 	}
 	found := false
 	for _, s := range peerSamples {
-		m, seen := byText[" "+s]
-		if !seen {
-			t.Errorf("%s: Fast DDS decoded a sample that dnetwork's decoder never read (%d samples); %s", what, len(byText), firstDifference(" "+s, byText))
-			return
-		}
-		found = found || ok(m)
+		found = found || ok(byText[" "+s])
 	}
 	if len(peerSamples) == 0 || !found {
 		t.Errorf("%s: %d samples at Fast DDS, none as expected", what, len(peerSamples))
