@@ -131,8 +131,10 @@ func TestE2EFastDDS(t *testing.T) {
 	})
 
 	// Fast DDS → node: robot 1's inputs, as Fast CDR wrote them, reach robot 2's TeamInfo.
-	teamInfo.wait(t, 0, 20*time.Second, "robot 2 hears robot 1's Fast DDS inputs", func(m *dmsgs.TeamInfo) bool {
-		return m.PlayerNumber == 1 && m.SeeBall && m.Role == 3 && m.GCConnected
+	// All three have arrived once robot 1 is stable (MotionInfo), sees the ball
+	// (VisionInfo) and plays its role (BehaviorInfo).
+	heard := teamInfo.wait(t, 0, 20*time.Second, "robot 2 hears robot 1's Fast DDS inputs", func(m *dmsgs.TeamInfo) bool {
+		return m.PlayerNumber == 1 && !m.Incapacitated && m.SeeBall && m.Role == 3 && m.GCConnected
 	})
 	t.Run("inputs", func(t *testing.T) {
 		for _, in := range []struct {
@@ -147,13 +149,17 @@ func TestE2EFastDDS(t *testing.T) {
 			if len(sent) != 1 {
 				t.Fatalf("%s: peer sent %q", in.label, sent)
 			}
-			if got := in.got(); len(got) == 0 || slices.ContainsFunc(got, func(s string) bool { return s != " "+sent[0] }) {
-				t.Errorf("%s: Fast DDS sent%s\nthe node decoded %q", in.label, " "+sent[0], got)
+			var got []string
+			for deadline := time.Now().Add(5 * time.Second); len(got) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				got = in.got()
+			}
+			if len(got) == 0 || slices.ContainsFunc(got, func(s string) bool { return s != " "+sent[0] }) {
+				t.Errorf("%s: Fast DDS sent%s\nthe test's node decoded %q", in.label, " "+sent[0], got)
 			}
 		}
-		m := teamInfo.wait(t, 0, time.Second, "robot 1's packet", func(m *dmsgs.TeamInfo) bool { return m.PlayerNumber == 1 && m.SeeBall })
-		if !near(m.RobotPos.X, 123.5) || !near(m.RobotPos.Y, -45.25) || !near(m.BallField.X, 80) || m.Role != 3 ||
-			m.State != dmsgs.TeamInfoStatePlaying || !m.AttackRight || m.TeamNumber != testTeam || m.Incapacitated {
+		m := heard
+		if !near(m.RobotPos.X, 123.5) || !near(m.RobotPos.Y, -45.25) || !near(m.BallField.X, 80) ||
+			m.State != dmsgs.TeamInfoStatePlaying || !m.AttackRight || m.TeamNumber != testTeam {
 			t.Errorf("robot 2 heard robot 1 as %+v", m)
 		}
 	})
