@@ -110,6 +110,7 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 	if len(stale) > 0 {
 		b.Level(diagnostics.Warn, strings.Join(stale, "; "))
 	}
+	peerValues(b, n.rn.PeerIssues())
 	return b.Done()
 }
 

@@ -58,8 +58,18 @@
 // request and the reply. Service endpoints carry "serviceid=<id>;", clients
 // "clientid=<id>;"; a service waits up to ReplyMatchTimeout for the client's reply
 // reader before answering. Clients on rmw_fastrtps frame requests differently and
-// cannot call these services (the same holds between ROS's own RMWs): run the ROS
-// tools with RMW_IMPLEMENTATION=rmw_cyclonedds_cpp to use `ros2 param`.
+// cannot call these services (the same holds between ROS's own RMWs): the node
+// recognises their requests (a Fast DDS writer, vendor id 01.0f, without "clientid="),
+// drops and counts them (Node.PeerIssues) and logs each such client once with the fix:
+// run the ROS tools with RMW_IMPLEMENTATION=rmw_cyclonedds_cpp to use `ros2 param`.
+//
+// # Peers that get nothing
+//
+// DDS never matches endpoints of incompatible QoS. A subscription logs the publishers
+// it refuses; a publisher logs each subscription it refuses once, with the peer, its
+// vendor and the policies (for example a transient-local subscription of a volatile
+// topic). Node.PeerIssues counts both, and the unanswerable requests above, for
+// /diagnostics.
 //
 // # What every node offers
 //

@@ -76,6 +76,8 @@ type Node struct {
 	simMu               sync.Mutex // guards clockSub
 	clockSub            *Subscription[rosgraphClock, *rosgraphClock]
 
+	peers peerIssues // peers.go
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -221,6 +223,9 @@ func (n *Node) start(opts NodeOptions) error {
 	q := qosDiscoveryWriter
 	q.UserData = endpointUserData("", info.TypeHash(), n.distro.TypeHash)
 	if n.discovery, err = n.participant.NewWriter(DiscoveryTopic, info.DDSTypeName(), q); err != nil {
+		return err
+	}
+	if err := n.watchOfferedQoS(); err != nil {
 		return err
 	}
 	if err := n.publishGraph(); err != nil {

@@ -11,6 +11,7 @@ package ros
 func (s *Subscription[T, P]) watchQoS() {
 	s.r.OnIncompatibleQoS(func(total uint32, policy string) {
 		s.incompatible.Store(total)
+		s.node.peers.set(IncompatiblePublishers, s.topic, uint64(total), policy)
 		s.node.log.Warnf("subscription %s (%s) cannot receive from %d publisher(s) of incompatible QoS, last incompatible policy %s: no messages arrive from them",
 			s.topic, s.qos.Reliability, total, policy)
 	})

@@ -1,10 +1,7 @@
 package ros
 
 import (
-	"bytes"
-	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,18 +16,7 @@ const domainQoSWatch = 49
 // naming the topic and the policy, and counts the refused publisher.
 func TestIncompatibleQoSLogged(t *testing.T) {
 	env := testEnv(t, domainQoSWatch, "jazzy")
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	logs := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.String()
-	}
-	sub, err := NewNode(context.Background(), "listener", "/", NodeOptions{Getenv: env, LogOutput: lockedWriter{&mu, &buf}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
+	sub, logs := loggingNode(t, env, "listener")
 	pubNode := newTestNode(t, env, "talker", "/")
 	s, err := NewSubscription[std_msgs.String](sub, "/chatter", QoSDefault, func(*std_msgs.String) {})
 	if err != nil {

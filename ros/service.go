@@ -28,8 +28,10 @@ import (
 // replying, the server waits up to ReplyMatchTimeout until its reply writer has
 // matched the client's reply reader (found through the clientid in the USER_DATA of
 // the client's request writer), so the first reply to a fresh client is not lost.
-// Fast DDS based clients frame requests differently and cannot call these services;
-// that limit exists between ROS's own RMWs too.
+// Clients on rmw_fastrtps (Fast DDS) frame requests differently and cannot take these
+// replies (that limit exists between ROS's own RMWs too): their requests are
+// recognised by the writer's GUID and USER_DATA, dropped, counted (Foreign) and logged
+// once per client with the fix (peers.go); they are never read as this framing.
 
 // RequestHeaderSize is the size of rmw_cyclonedds' request header.
 const RequestHeaderSize = 16
@@ -83,7 +85,7 @@ type Service[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Resp]
 	enc cdr.Encoder // used by the reader goroutine only
 	buf []byte
 
-	requests, replies, dropped, unanswered atomic.Uint64
+	requests, replies, dropped, unanswered, foreign atomic.Uint64
 }
 
 // NewService serves the service name (resolved for the node) with handler, which
@@ -129,16 +131,21 @@ type ServiceStats struct {
 	Replies    uint64 // replies written
 	Dropped    uint64 // requests that did not decode, or whose reply could not be encoded or written
 	Unanswered uint64 // nil responses, clients gone, or reply readers that never matched
+	Foreign    uint64 // requests from clients on rmw_fastrtps, which cannot take this node's replies (peers.go)
 }
 
 // Stats returns the service's counters.
 func (s *Service[Req, Resp, PReq, PResp]) Stats() ServiceStats {
-	return ServiceStats{s.requests.Load(), s.replies.Load(), s.dropped.Load(), s.unanswered.Load()}
+	return ServiceStats{s.requests.Load(), s.replies.Load(), s.dropped.Load(), s.unanswered.Load(), s.foreign.Load()}
 }
 
 func (s *Service[Req, Resp, PReq, PResp]) receive(sample dds.Sample) {
 	s.requests.Add(1)
 	log := s.node.log
+	if ep, ok := s.r.MatchedPublication(sample.Publication); ok && s.node.foreignRequest(s.name, ep) {
+		s.foreign.Add(1) // never decoded as rmw_cyclonedds framing: it has none
+		return
+	}
 	req := new(Req)
 	h, err := decodeFramed(sample.Data, PReq(req))
 	if err != nil {

@@ -31,7 +31,8 @@ if [ "$mode" = test ]; then
   pkgs+=(cyclonedds-tools iproute2 openssl chromium
          cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
          python3-colcon-recursive-crawl python3-colcon-package-information
-         python3-colcon-package-selection tshark)
+         python3-colcon-package-selection tshark
+         g++ libfastrtps-dev libfastcdr-dev) # g++ and Fast DDS: the Fast DDS peer (internal/fastddspeer)
   # ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
   # repository (CI), its Debian package lists join the list above and its tarballs are
   # unpacked to /opt/ros/<distro> below.

@@ -106,6 +106,7 @@ type Participant struct {
 	writers map[*Writer]struct{}
 	readers map[*Reader]struct{}
 	builtin [3]C.dds_entity_t // DCPSParticipant, DCPSPublication, DCPSSubscription readers
+	offered offeredWatch      // OnOfferedIncompatibleQoS (offered.go)
 }
 
 type topic struct {
@@ -206,6 +207,7 @@ func (p *Participant) Close() error {
 		for _, w := range writers {
 			w.release()
 		}
+		p.offered.stop()
 	}
 	releaseDomain(p.domainID)
 	return err
@@ -291,6 +293,7 @@ type Writer struct {
 	status   C.struct_rawcdr_status
 	pin      runtime.Pinner
 	volatile bool // durability VOLATILE: no history is kept for readers that come later
+	qos      QoS
 
 	notifyMu sync.Mutex    // guards the fields below
 	changes  chan struct{} // MatchChanges' channel; nil until its first call
@@ -313,8 +316,9 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{p: p, topic: topic, typeName: typeName, volatile: qos.Durability == Volatile}
+	w := &Writer{p: p, topic: topic, typeName: typeName, volatile: qos.Durability == Volatile, qos: qos}
 	w.status.matched, w.status.notify_fd = -1, -1
+	w.status.incompatible_fd = C.int32_t(p.offered.fdLocked())
 	w.pin.Pin(&w.status)
 	l := C.rawcdr_matched_listener(&w.status)
 	if l == nil {

@@ -65,7 +65,13 @@
 // comes: from its first call the writer's listener also adds 1 to an eventfd of the
 // writer's after each change of the count, and a goroutine waiting for it in the
 // netpoller forwards that to a channel; the eventfd is closed, ending the goroutine,
-// only after the writer is deleted (by Close or with its participant).
+// only after the writer is deleted (by Close or with its participant). Writers also
+// keep the readers they refuse for incompatible QoS (Writer.IncompatibleQoS); once
+// Participant.OnOfferedIncompatibleQoS is called, every writer's listener adds 1 to one
+// eventfd of the participant after a refusal, and one goroutine of the participant
+// calls back for each writer whose refusals grew (closed with the participant). DDS
+// does not say which reader was refused; Incompatibilities, applied to the discovered
+// readers of the topic, does.
 //
 // # Domains and the environment
 //

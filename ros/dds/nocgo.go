@@ -52,6 +52,13 @@ func (w *Writer) MatchedCount() (int, bool)                 { return 0, false }
 func (w *Writer) Unread() bool                              { return false }
 func (w *Writer) MatchChanges() (<-chan struct{}, error)    { return nil, ErrUnavailable }
 func (w *Writer) Close() error                              { return nil }
+func (w *Writer) IncompatibleQoS() (uint32, string, error)  { return 0, "", ErrUnavailable }
+func (w *Writer) TypeName() string                          { return "" }
+func (w *Writer) QoS() QoS                                  { return QoS{} }
+
+func (p *Participant) OnOfferedIncompatibleQoS(fn func(w *Writer, total uint32, policy string)) error {
+	return ErrUnavailable
+}
 
 // Reader receives samples of one topic; without cgo none can be created.
 type Reader struct{}

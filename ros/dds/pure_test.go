@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,5 +177,26 @@ func TestRetcodeError(t *testing.T) {
 	var rc *RetcodeError
 	if !errors.As(fmt.Errorf("wrapped: %w", err), &rc) || rc.Code != -3 {
 		t.Error("errors.As does not find the RetcodeError")
+	}
+}
+
+func TestIncompatibilities(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w, r QoS
+		want []Incompatibility
+	}{
+		{"same", QoS{}, QoS{}, nil},
+		{"more offered than asked", QoS{Durability: TransientLocal, Deadline: time.Second}, QoS{Reliability: BestEffort, Deadline: 2 * time.Second}, nil},
+		{"durability", QoS{}, QoS{Durability: TransientLocal}, []Incompatibility{{"DURABILITY", "volatile", "transient-local"}}},
+		{"reliability", QoS{Reliability: BestEffort}, QoS{}, []Incompatibility{{"RELIABILITY", "best-effort", "reliable"}}},
+		{"deadline", QoS{Deadline: 2 * time.Second}, QoS{Deadline: time.Second}, []Incompatibility{{"DEADLINE", "2s", "1s"}}},
+		{"infinite deadline offered", QoS{}, QoS{Deadline: time.Second}, []Incompatibility{{"DEADLINE", "infinite", "1s"}}},
+		{"liveliness", QoS{}, QoS{LivelinessLease: time.Second}, []Incompatibility{{"LIVELINESS", "lease infinite", "lease 1s"}}},
+		{"two", QoS{Reliability: BestEffort}, QoS{Durability: TransientLocal}, []Incompatibility{{"RELIABILITY", "best-effort", "reliable"}, {"DURABILITY", "volatile", "transient-local"}}},
+	} {
+		if got := Incompatibilities(tc.w, tc.r); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Incompatibilities = %+v, want %+v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -486,11 +486,27 @@ static void on_publication_matched(dds_entity_t writer, const dds_publication_ma
     signal_fd(fd);
 }
 
+// A reader was refused for incompatible QoS. Stores as on_publication_matched does, so
+// that either Participant.OnOfferedIncompatibleQoS sees this total after storing the
+// descriptor or this load sees the descriptor.
+static void on_offered_incompatible_qos(dds_entity_t writer, const dds_offered_incompatible_qos_status_t status, void *arg)
+{
+  (void) writer;
+  struct rawcdr_status *s = arg;
+  __atomic_store_n(&s->incompatible_policy, (int32_t) status.last_policy_id, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&s->incompatible, status.total_count, __ATOMIC_SEQ_CST);
+  int fd = __atomic_load_n(&s->incompatible_fd, __ATOMIC_SEQ_CST);
+  if (fd >= 0)
+    signal_fd(fd);
+}
+
 dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s)
 {
   dds_listener_t *l = dds_create_listener(s);
-  if (l != NULL)
+  if (l != NULL) {
     dds_lset_publication_matched(l, on_publication_matched);
+    dds_lset_offered_incompatible_qos(l, on_offered_incompatible_qos);
+  }
   return l;
 }
 

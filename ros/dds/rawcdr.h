@@ -103,14 +103,18 @@ void rawcdr_release(struct rawcdr_batch *b);
 // changes, so the last store is the state now.
 struct rawcdr_status {
   int32_t matched;             // readers matched (of a writer) or writers (of a reader); -1 while unknown
-  uint32_t incompatible;       // readers: writers refused for incompatible QoS, in all (stored last)
-  int32_t incompatible_policy; // readers: dds_qos_policy_id_t of the last refusal
+  uint32_t incompatible;       // peers refused for incompatible QoS, in all (stored last): writers a
+                               // reader refused (requested), readers a writer refused (offered)
+  int32_t incompatible_policy; // dds_qos_policy_id_t of the last refusal
   int32_t notify_fd;           // writers: eventfd to add 1 to after each change of matched; -1: none
+  int32_t incompatible_fd;     // writers: eventfd to add 1 to after each refusal; -1: none
 };
 
 // Returns a listener that keeps s->matched of the writer it is attached to and, once
-// s->notify_fd is set (>= 0), adds 1 to that eventfd after each change; delete it with
-// dds_delete_listener.
+// s->notify_fd is set (>= 0), adds 1 to that eventfd after each change; it also keeps
+// the writer's refusals of readers for incompatible QoS in s and, once
+// s->incompatible_fd is set (>= 0), adds 1 to that eventfd after each refusal. Delete
+// it with dds_delete_listener.
 dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s);
 
 // Does nothing: race builds call it so the race detector sees the synchronisation of

@@ -11,4 +11,9 @@
 // deserialiser, publishes messages the node must decode, and calls the node's
 // get_parameters service as rmw_cyclonedds frames it. The tests skip, saying why,
 // when idlc or gcc are not installed (Debian: cyclonedds-tools, gcc).
+//
+// TestFastDDSDiscovery measures, in its own network namespace whose lo has no
+// multicast, how long a node and a process on rmw_fastrtps (internal/fastddspeer) take
+// to find each other with ROS's Humble and Jazzy loopback settings and with the Fast
+// DDS profile of docs/fastdds.md, and logs the figures (go test -v).
 package interop

@@ -1,0 +1,32 @@
+package node
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+)
+
+// peerValues adds to the node's status what its ROS endpoints could not do with their
+// peers since the node started (ros.Node.PeerIssues), one value per endpoint and kind:
+//
+//	/dnetwork_1/GCInfo incompatible subscribers      subscriptions refused for their QoS
+//	/dmotion_1/MotionInfo incompatible publishers    publishers refused for their QoS
+//	/dnetwork_1/GCMessage unanswerable requests      requests of rmw_fastrtps clients dropped
+//
+// Refusals for QoS make the status a warning naming them: such a peer gets nothing
+// until its QoS or the node's changes. Unanswerable requests are logged with the fix
+// and only counted here.
+func peerValues(b *diagnostics.Status, issues []ros.PeerIssue) {
+	var warn []string
+	for _, i := range issues {
+		b.Add(i.Name+" "+i.Kind.String(), i.Count)
+		if i.Kind != ros.ForeignRequests {
+			warn = append(warn, fmt.Sprintf("%s: %d %s (%s)", i.Name, i.Count, i.Kind, i.Last))
+		}
+	}
+	if len(warn) > 0 {
+		b.Level(diagnostics.Warn, "incompatible QoS: "+strings.Join(warn, "; "))
+	}
+}
