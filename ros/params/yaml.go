@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // paramsKey opens a node's parameters. rcl accepts any key that starts with
@@ -302,7 +302,7 @@ func (o *Overrides) LoadYAML(file string, data []byte) error {
 		if err := dec.Decode(&doc); err == io.EOF {
 			break
 		} else if err != nil {
-			l.errs = append(l.errs, &SourceError{Source: Source{File: file}, Err: &kindError{kind: ErrInvalidFile, msg: err.Error()}})
+			l.errs = append(l.errs, syntaxError(file, data, err))
 			break
 		}
 		l.document(&doc)

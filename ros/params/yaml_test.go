@@ -239,7 +239,7 @@ func TestLoadYAMLErrors(t *testing.T) {
 		kind       error
 	}{
 		{"scalar root", "hello", []string{"f.yaml: a parameter file is a map of node names, found a value"}, ErrInvalidFile},
-		{"syntax (seq_map2)", "n:\n  ros__parameters:\n    id: 10\n    - a: 1\n", []string{"f.yaml: yaml: line 2: did not find expected key"}, ErrInvalidFile},
+		{"syntax (seq_map2)", "n:\n  ros__parameters:\n    id: 10\n    - a: 1\n", []string{"f.yaml: line 4, column 5: did not find expected key (while parsing a block mapping that starts on line 3, column 5; is line 4 indented like the keys above it?)"}, ErrInvalidFile},
 		{"sequence of maps (seq_map1)", "ns:\n  n:\n    ros__parameters:\n      - driver: front\n        dx: 4.56\n",
 			[]string{"f.yaml: ns.n.ros__parameters: expected a map of parameters, found a sequence"}, ErrInvalidFile},
 		{"parameters without node (params_with_no_node)", "node1:\n  ros__parameters: {name: test}\nros__parameters:\n  id: 10\n",
