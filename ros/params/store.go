@@ -159,7 +159,11 @@ func (s *Store) Declare(name string, def Value, d Descriptor) (Value, error) {
 	ov, hasOverride := s.overrides[name]
 	if hasOverride {
 		initial = ov.Value
-		if err := checkValue(d, initial); err != nil {
+		err := checkValue(d, initial)
+		if ov.EmptyArray {
+			initial, err = emptyArray(d)
+		}
+		if err != nil {
 			s.mu.Unlock()
 			return Value{}, &SourceError{Source: ov.Source, Err: err}
 		}
@@ -221,6 +225,17 @@ func checkDescriptor(d *Descriptor, def Value) error {
 		}
 	}
 	return nil
+}
+
+// emptyArray is the value "[]" gives a parameter: an empty array of its type.
+func emptyArray(d Descriptor) (Value, error) {
+	switch {
+	case d.DynamicTyping:
+		return Value{}, errEmptyArray()
+	case d.Type < TypeByteArray:
+		return Value{}, errorf(ErrTypeMismatch, "expected %s, got an empty array", d.Type)
+	}
+	return Value{Type: d.Type}.Clone(), nil
 }
 
 // checkValue checks a value against a descriptor's type and range.
