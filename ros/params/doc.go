@@ -16,7 +16,9 @@
 // what was wrong and whose Err matches ErrNotDeclared, ErrReadOnly,
 // ErrTypeMismatch, ErrOutOfRange or ErrRejected. OnChange delivers the
 // changes for /parameter_events. Declare and Param give typed handles for a
-// node's configuration.
+// node's configuration. DeclareSecret declares a read-only string that holds a
+// secret (a key): the caller gets the value, the store keeps only Hidden (a
+// public default and "" as they are), so no service, dump or event carries it.
 //
 // # Parameter files
 //
