@@ -11,8 +11,11 @@ robot also has its own GameController port, gc_port_base + robot_id - 1 (3838,
     dnetwork gc-sim --teams 17,5 --dest 127.0.0.1:3838-3840
 
 All robots share params/sim_robot.yaml; use_sim_time:=true makes every robot's
-clock follow a simulator's /clock.
+clock follow a simulator's /clock. A robot that exits with an error ends the
+launch (every robot stops) with an error.
 """
+
+import os
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
@@ -33,12 +36,32 @@ def launch_bool(context, name):
     raise ValueError(f"{name} must be true or false, got {text!r}")
 
 
+def end_on_error(name):
+    """Returns the on_exit of node name: an exit with an error ends the launch with one."""
+
+    def on_exit(event, context):
+        code = event.returncode
+        if code == 0:
+            return None
+        if code == 2:
+            why = "bad parameters or arguments"
+        elif code < 0:
+            why = f"killed by signal {-code}"
+        else:
+            why = "it failed"
+        raise RuntimeError(f"{name} exited with code {code} ({why}; its messages are above): ending the launch with an error")
+
+    return on_exit
+
+
 def robot_nodes(context):
     count = int(LaunchConfiguration("robots").perform(context))
     base = int(LaunchConfiguration("base_port").perform(context))
     gc_base = int(LaunchConfiguration("gc_port_base").perform(context))
     params_file = LaunchConfiguration("params_file").perform(context)
     sim_time = launch_bool(context, "use_sim_time")
+    if not os.path.isfile(params_file):
+        raise FileNotFoundError(f"params_file:={params_file} does not exist (relative paths start in {os.getcwd()})")
     if not 1 <= count <= MAX_ROBOTS:
         raise ValueError(f"robots must be 1..{MAX_ROBOTS}, got {count}")
     if base < 1 or base + count > 65535:
@@ -61,6 +84,7 @@ def robot_nodes(context):
                 parameters=[params_file, own],
                 output="screen",
                 emulate_tty=True,
+                on_exit=end_on_error(f"dnetwork_{robot}"),
             )
         )
     return nodes
