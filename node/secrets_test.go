@@ -3,6 +3,7 @@ package node
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -121,5 +122,41 @@ func TestSecretParamsListed(t *testing.T) {
 		if p, ok := byName[name+"_file"]; !ok || p.Default != `""` || p.Type != params.TypeString {
 			t.Errorf("%s_file: %+v", name, p)
 		}
+	}
+}
+
+// TestParamDumpLoadsBack loads what "ros2 param dump /dnetwork_1" printed for a node
+// started with params/robot1.yaml -p interface:=lo -p team.port:=25011 -p
+// gamecontroller.port:=25012 (testdata/ros2_param_dump.yaml: Humble's ros2cli 0.18.11
+// and Jazzy's 0.32.2 print it byte for byte alike): the node gets the same parameters,
+// empty lists ([]) included. A dump of a node with an inline key holds <hidden> instead
+// of the key and is refused with a message that says so.
+func TestParamDumpLoadsBack(t *testing.T) {
+	dump := filepath.Join("testdata", "ros2_param_dump.yaml")
+	orig := mustLoad(t, "--params-file", filepath.Join(repoRoot, "params", "robot1.yaml"),
+		"-p", "interface:=lo", "-p", "team.port:=25011", "-p", "gamecontroller.port:=25012")
+	back := mustLoad(t, "--params-file", dump)
+	if back.Name != orig.Name || len(back.Warnings) > 0 {
+		t.Errorf("node %s, warnings %q", back.Name, back.Warnings)
+	}
+	if !reflect.DeepEqual(back.Config, orig.Config) {
+		t.Errorf("config from the dump\n%+v\nwant\n%+v", back.Config, orig.Config)
+	}
+	for _, name := range orig.Store.Names() {
+		a, _ := orig.Store.Get(name)
+		b, err := back.Store.Get(name)
+		if err != nil || !a.Equal(b) {
+			t.Errorf("%s: %s from the dump, want %s (%v)", name, b, a, err)
+		}
+	}
+	// What the dump of a node with team.auth_key:=... holds.
+	text, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := writeFile(t, t.TempDir(), "dump.yaml", strings.Replace(string(text), "auth_key: ''", "auth_key: <hidden>", 1))
+	if _, err := load(t, "--params-file", hidden); err == nil || !strings.Contains(err.Error(),
+		`dump.yaml: /dnetwork_1.ros__parameters.team.auth_key: parameter 'team.auth_key': "<hidden>" stands for a key`) {
+		t.Errorf("dump with a hidden key: %v", err)
 	}
 }

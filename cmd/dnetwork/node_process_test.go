@@ -156,6 +156,7 @@ func TestNodeSignals(t *testing.T) {
 			}
 			defer sub.Close()
 			args := append(tc.args, "-p", "robot_id:="+tc.id, "-p", "team_number:=17", "-p", "interface:=lo",
+				"-p", "team.auth_key:=process-team-secret",
 				"-p", "team.port:="+freeUDPPort(t), "-p", "gamecontroller.port:="+freeUDPPort(t),
 				"-p", "gamecontroller.publish_rate:=10.0")
 			c := startChild(t, uri, args...)
@@ -190,13 +191,36 @@ func TestNodeSignals(t *testing.T) {
 				d[1].Type != 4 || d[1].AdditionalConstraints != "hsl, spl or hl" {
 				t.Errorf("descriptors %+v", d)
 			}
+			// What "ros2 param get /dnetwork_<id> team.auth_key" asks: the key stays hidden.
+			gcl, err := ros.NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](
+				tester, "/dnetwork_"+tc.id+"/get_parameters", ros.QoSParameters)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gcl.Close()
+			if err := gcl.WaitForService(cctx); err != nil {
+				t.Fatal(err)
+			}
+			vals, err := gcl.Call(cctx, &rcl_interfaces.GetParameters_Request{Names: []string{"team.auth_key", "team.auth_key_file"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := vals.Values; len(v) != 2 || v[0].Type != 4 || v[0].StringValue != "<hidden>" || v[1].Type != 4 || v[1].StringValue != "" {
+				t.Errorf("team.auth_key and team.auth_key_file read as %+v", v)
+			}
 			if code := c.stop(t, tc.sig); code != 0 {
 				t.Errorf("exit status %d after %v; stderr:\n%s", code, tc.sig, c.stderr.String())
 			}
 			log := c.stderr.String()
-			for _, want := range []string{"[dnetwork_" + tc.id + "]: robot " + tc.id + " of team 17", "[dnetwork_" + tc.id + "]: stopped"} {
+			for _, want := range []string{"[dnetwork_" + tc.id + "]: robot " + tc.id + " of team 17", "[dnetwork_" + tc.id + "]: stopped",
+				" monitor=off authenticated=true\n", "socket up worker=team interface=lo on=\"lo (index "} {
 				if !strings.Contains(log, want) {
 					t.Errorf("log lacks %q:\n%s", want, log)
+				}
+			}
+			for _, bad := range []string{"invalid AddrPort", "any interface", "=any", "process-team-secret"} {
+				if strings.Contains(log, bad) {
+					t.Errorf("log shows %q:\n%s", bad, log)
 				}
 			}
 		})
