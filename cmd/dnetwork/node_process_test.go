@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -244,7 +246,11 @@ func TestNodeStartupErrors(t *testing.T) {
 		return p
 	}
 	lines := strings.Split(string(robot3), "\n")
-	lines[33] = "  " + lines[33] // line 34 indented deeper than its map
+	format, enabled := slices.Index(lines, "      format: dnet"), slices.Index(lines, "      enabled: true")
+	if format < 0 || enabled < 0 {
+		t.Fatal("params/robot3.yaml has no team.format or team.enabled line")
+	}
+	lines[format] = "  " + lines[format] // indented deeper than its map
 	copied := write("robot7.yaml", strings.Replace(string(robot3), "robot_id: 3", "robot_id: 7", 1), 0o644)
 	far := write("far.yaml", strings.Replace(string(robot3), "robot_id: 3", "robot_id: 25", 1), 0o644)
 	indented := write("indented.yaml", strings.Join(lines, "\n"), 0o644)
@@ -263,7 +269,8 @@ func TestNodeStartupErrors(t *testing.T) {
 		{"launch robot_id:=4 params_file:=robot3.yaml", []string{"--params-file", filepath.Join("..", "..", "params", "robot3.yaml"), "--params-file", launch4, "-r", "__node:=dnetwork_4"},
 			"robot3.yaml: no section for this node /dnetwork_4 (sections: dnetwork_3 with robot_id 3), so none of its parameters apply; name the section dnetwork_4 or use /**"},
 		{"YAML indentation", []string{"--params-file", indented},
-			indented + ": line 34, column 9: did not find expected key (while parsing a block mapping that starts on line 31, column 7; is line 34 indented like the keys above it?)"},
+			fmt.Sprintf("%s: line %d, column 9: did not find expected key (while parsing a block mapping that starts on line %d, column 7; is line %[2]d indented like the keys above it?)",
+				indented, format+1, enabled+1)},
 		{"key file others can read", []string{"--params-file", filepath.Join("..", "..", "params", "robot3.yaml"), "-p", "team.auth_key_file:=" + openKey},
 			openKey + " can be read or changed by other users (mode 0644); chmod 600 " + openKey},
 		{"dump with a hidden key", []string{"--params-file", dumped}, `"<hidden>" stands for a key that ros2 param get and dump do not show`},

@@ -49,9 +49,29 @@ func syntaxHint(le *yaml.LoadError, data []byte) string {
 	case strings.Contains(le.Message, "did not find expected key"):
 		return fmt.Sprintf("is line %d indented like the keys above it?", le.Mark.Line)
 	case strings.Contains(le.Message, "mapping values are not allowed"):
+		if above := deeperThanAbove(lines, le.Mark.Line); above > 0 {
+			return fmt.Sprintf("line %d is indented deeper than line %d, so it continues that line's value", le.Mark.Line, above)
+		}
 		return "a value holding ': ' needs quotes"
 	}
 	return ""
+}
+
+// deeperThanAbove returns the line above line n (1-based; blank lines and comments
+// skipped) when that line holds a value and line n is indented deeper, else 0.
+func deeperThanAbove(lines [][]byte, n int) int {
+	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " ")) }
+	for i := n - 2; i >= 0; i-- {
+		l := bytes.TrimSpace(lines[i])
+		if len(l) == 0 || l[0] == '#' {
+			continue
+		}
+		if !bytes.HasSuffix(l, []byte(":")) && indent(lines[n-1]) > indent(lines[i]) {
+			return i + 1
+		}
+		return 0
+	}
+	return 0
 }
 
 // unclosedQuote returns the first of lines 1..upto whose quoted value does not end on
