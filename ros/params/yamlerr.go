@@ -60,6 +60,9 @@ func syntaxHint(le *yaml.LoadError, data []byte) string {
 // deeperThanAbove returns the line above line n (1-based; blank lines and comments
 // skipped) when that line holds a value and line n is indented deeper, else 0.
 func deeperThanAbove(lines [][]byte, n int) int {
+	if n < 1 || n > len(lines) {
+		return 0
+	}
 	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " ")) }
 	for i := n - 2; i >= 0; i-- {
 		l := bytes.TrimSpace(lines[i])
