@@ -37,7 +37,8 @@ def launch_bool(context, name):
 
 
 def end_on_error(name):
-    """Returns the on_exit of node name: an exit with an error ends the launch with one."""
+    """Returns the on_exit of node name: an exit with an error ends the launch with one.
+    team_sim.launch.py uses it (and launch_bool) for its robots too."""
 
     def on_exit(event, context):
         code = event.returncode

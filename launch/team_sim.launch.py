@@ -15,6 +15,7 @@ clock follow a simulator's /clock. A robot that exits with an error ends the
 launch (every robot stops) with an error.
 """
 
+import importlib.util
 import os
 
 from launch import LaunchDescription
@@ -26,32 +27,14 @@ from launch_ros.substitutions import FindPackageShare
 MAX_ROBOTS = 20
 
 
-def launch_bool(context, name):
-    """Returns the launch argument name as a bool; true/false/1/0, any case."""
-    text = LaunchConfiguration(name).perform(context).strip().lower()
-    if text in ("true", "1"):
-        return True
-    if text in ("false", "0"):
-        return False
-    raise ValueError(f"{name} must be true or false, got {text!r}")
-
-
-def end_on_error(name):
-    """Returns the on_exit of node name: an exit with an error ends the launch with one."""
-
-    def on_exit(event, context):
-        code = event.returncode
-        if code == 0:
-            return None
-        if code == 2:
-            why = "bad parameters or arguments"
-        elif code < 0:
-            why = f"killed by signal {-code}"
-        else:
-            why = "it failed"
-        raise RuntimeError(f"{name} exited with code {code} ({why}; its messages are above): ending the launch with an error")
-
-    return on_exit
+def robot_launch():
+    """Returns dnetwork.launch.py next to this file as a module: every robot is started
+    with its argument rules and its on_exit."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dnetwork.launch.py")
+    spec = importlib.util.spec_from_file_location("dnetwork_robot_launch", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def robot_nodes(context):
@@ -59,7 +42,8 @@ def robot_nodes(context):
     base = int(LaunchConfiguration("base_port").perform(context))
     gc_base = int(LaunchConfiguration("gc_port_base").perform(context))
     params_file = LaunchConfiguration("params_file").perform(context)
-    sim_time = launch_bool(context, "use_sim_time")
+    shared = robot_launch()
+    sim_time = shared.launch_bool(context, "use_sim_time")
     if not os.path.isfile(params_file):
         raise FileNotFoundError(f"params_file:={params_file} does not exist (relative paths start in {os.getcwd()})")
     if not 1 <= count <= MAX_ROBOTS:
@@ -84,7 +68,7 @@ def robot_nodes(context):
                 parameters=[params_file, own],
                 output="screen",
                 emulate_tty=True,
-                on_exit=end_on_error(f"dnetwork_{robot}"),
+                on_exit=shared.end_on_error(f"dnetwork_{robot}"),
             )
         )
     return nodes
