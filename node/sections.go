@@ -100,12 +100,14 @@ func unmatchedFiles(ov *params.Overrides, fqn string) (notes []error, err error)
 				sections[i] += " with robot_id " + o.Value.String()
 			}
 		}
-		note := kindErrorf(ErrSection, "%s: no section for this node %s (sections: %s), so none of its parameters apply; name the section %s or use /**",
-			f.Path, fqn, strings.Join(sections, ", "), sectionKey(ns, name))
-		notes = append(notes, note)
-		if slices.ContainsFunc(f.Keys, dnetworkKey.MatchString) {
-			errs = append(errs, note)
+		note := fmt.Sprintf("%s: no section for this node %s (sections: %s), so none of its parameters apply",
+			f.Path, fqn, strings.Join(sections, ", "))
+		if !slices.ContainsFunc(f.Keys, dnetworkKey.MatchString) {
+			notes = append(notes, kindErrorf(ErrSection, "%s", note))
+			continue
 		}
+		err := kindErrorf(ErrSection, "%s; name the section %s or use /**", note, sectionKey(ns, name))
+		notes, errs = append(notes, err), append(errs, err)
 	}
 	return notes, errors.Join(errs...)
 }
