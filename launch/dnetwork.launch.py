@@ -9,6 +9,10 @@ default params/robot<robot_id>.yaml of the installed package), and robot_id is
 passed on top of them, as is use_sim_time (true: every rate and stamp follows
 a simulator's /clock). The executable is started directly, so the SIGINT of
 Ctrl-C (or launch's SIGTERM on shutdown) reaches it and it exits cleanly.
+
+A params_file that does not exist stops the launch before the node starts, and a
+node that exits with an error (exit code 2: bad parameters) ends the launch with
+an error, so ros2 launch exits non-zero for systemd and scripts.
 """
 
 import os
@@ -32,6 +36,25 @@ def launch_bool(context, name):
     raise ValueError(f"{name} must be true or false, got {text!r}")
 
 
+def end_on_error(name):
+    """Returns the on_exit of node name: an exit with an error ends the launch with one.
+    team_sim.launch.py uses it (and launch_bool) for its robots too."""
+
+    def on_exit(event, context):
+        code = event.returncode
+        if code == 0:
+            return None
+        if code == 2:
+            why = "bad parameters or arguments"
+        elif code < 0:
+            why = f"killed by signal {-code}"
+        else:
+            why = "it failed"
+        raise RuntimeError(f"{name} exited with code {code} ({why}; its messages are above): ending the launch with an error")
+
+    return on_exit
+
+
 def dnetwork_node(context):
     text = LaunchConfiguration("robot_id").perform(context)
     if not text.isdigit() or not 1 <= int(text) <= MAX_ROBOT_ID:
@@ -41,15 +64,24 @@ def dnetwork_node(context):
     if not params_file:
         share = FindPackageShare("dnetwork").perform(context)
         params_file = os.path.join(share, "params", f"robot{robot_id}.yaml")
+        if not os.path.isfile(params_file):
+            raise FileNotFoundError(
+                f"robot_id:={robot_id} has no parameter file: {params_file} does not exist; copy a robot's file, "
+                f"set robot_id: {robot_id} and name its section dnetwork_{robot_id} (or /**), and give it with params_file:=PATH"
+            )
+    elif not os.path.isfile(params_file):
+        raise FileNotFoundError(f"params_file:={params_file} does not exist (relative paths start in {os.getcwd()})")
+    name = f"dnetwork_{robot_id}"
     return [
         Node(
             package="dnetwork",
             executable="dnetwork",
-            name=f"dnetwork_{robot_id}",
+            name=name,
             arguments=["node"],
             parameters=[params_file, {"robot_id": robot_id, "use_sim_time": launch_bool(context, "use_sim_time")}],
             output="screen",
             emulate_tty=True,
+            on_exit=end_on_error(name),
         )
     ]
 

@@ -11,8 +11,12 @@ robot also has its own GameController port, gc_port_base + robot_id - 1 (3838,
     dnetwork gc-sim --teams 17,5 --dest 127.0.0.1:3838-3840
 
 All robots share params/sim_robot.yaml; use_sim_time:=true makes every robot's
-clock follow a simulator's /clock.
+clock follow a simulator's /clock. A robot that exits with an error ends the
+launch (every robot stops) with an error.
 """
+
+import importlib.util
+import os
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
@@ -23,14 +27,14 @@ from launch_ros.substitutions import FindPackageShare
 MAX_ROBOTS = 20
 
 
-def launch_bool(context, name):
-    """Returns the launch argument name as a bool; true/false/1/0, any case."""
-    text = LaunchConfiguration(name).perform(context).strip().lower()
-    if text in ("true", "1"):
-        return True
-    if text in ("false", "0"):
-        return False
-    raise ValueError(f"{name} must be true or false, got {text!r}")
+def robot_launch():
+    """Returns dnetwork.launch.py next to this file as a module: every robot is started
+    with its argument rules and its on_exit."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dnetwork.launch.py")
+    spec = importlib.util.spec_from_file_location("dnetwork_robot_launch", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def robot_nodes(context):
@@ -38,7 +42,10 @@ def robot_nodes(context):
     base = int(LaunchConfiguration("base_port").perform(context))
     gc_base = int(LaunchConfiguration("gc_port_base").perform(context))
     params_file = LaunchConfiguration("params_file").perform(context)
-    sim_time = launch_bool(context, "use_sim_time")
+    shared = robot_launch()
+    sim_time = shared.launch_bool(context, "use_sim_time")
+    if not os.path.isfile(params_file):
+        raise FileNotFoundError(f"params_file:={params_file} does not exist (relative paths start in {os.getcwd()})")
     if not 1 <= count <= MAX_ROBOTS:
         raise ValueError(f"robots must be 1..{MAX_ROBOTS}, got {count}")
     if base < 1 or base + count > 65535:
@@ -61,6 +68,7 @@ def robot_nodes(context):
                 parameters=[params_file, own],
                 output="screen",
                 emulate_tty=True,
+                on_exit=shared.end_on_error(f"dnetwork_{robot}"),
             )
         )
     return nodes

@@ -93,6 +93,7 @@ func checkCommented(t *testing.T, path string) {
 
 // launchNode is a node as launch/testdata/render.py prints it.
 type launchNode struct {
+	OnExit     map[string]string `json:"on_exit"` // exit code -> what on_exit does
 	Package    string            `json:"package"`
 	Executable string            `json:"executable"`
 	Name       string            `json:"name"`
@@ -105,18 +106,7 @@ type launchNode struct {
 // launch/testdata and returns the nodes it starts.
 func renderLaunch(t *testing.T, file string, args ...string) []launchNode {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not installed")
-	}
-	root, err := filepath.Abs(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(py, append([]string{"-B", filepath.Join(root, "launch", "testdata", "render.py"),
-		filepath.Join(root, "launch", file), root}, args...)...)
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	out, err := cmd.Output()
+	out, err := renderCmd(t, file, args...).Output()
 	if err != nil {
 		msg := ""
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -210,15 +200,64 @@ func TestLaunchRobot(t *testing.T) {
 	if st.Config.RobotID != 4 || st.Config.Interface != "lo" {
 		t.Errorf("sim parameters for robot 4: %+v", st.Config)
 	}
-	for _, bad := range []string{"robot_id:=0", "robot_id:=21", "robot_id:=x"} {
-		py, _ := exec.LookPath("python3")
-		root, _ := filepath.Abs(repoRoot)
-		cmd := exec.Command(py, "-B", filepath.Join(root, "launch", "testdata", "render.py"),
-			filepath.Join(root, "launch", "dnetwork.launch.py"), root, bad)
-		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "robot_id must be 1..20") {
-			t.Errorf("%s: %v\n%s", bad, err, out)
+	for bad, want := range map[string]string{
+		"robot_id:=0":  "robot_id must be 1..20",
+		"robot_id:=21": "robot_id must be 1..20",
+		"robot_id:=x":  "robot_id must be 1..20",
+		// No params/robot6.yaml in the package.
+		"robot_id:=6": "FileNotFoundError: robot_id:=6 has no parameter file: " + filepath.Join(mustAbs(t, repoRoot), "params", "robot6.yaml") +
+			" does not exist; copy a robot's file, set robot_id: 6 and name its section dnetwork_6 (or /**), and give it with params_file:=PATH",
+		"params_file:=/nonexistent/robot.yaml": "FileNotFoundError: params_file:=/nonexistent/robot.yaml does not exist",
+	} {
+		if out := renderLaunchFails(t, "dnetwork.launch.py", bad); !strings.Contains(out, want) {
+			t.Errorf("%s: want %q in\n%s", bad, want, out)
 		}
 	}
+	// A node that exits with an error ends the launch with an error; a clean exit does not.
+	for code, want := range map[string]string{
+		"0":  "continue",
+		"1":  "RuntimeError: dnetwork_3 exited with code 1 (it failed; its messages are above): ending the launch with an error",
+		"2":  "RuntimeError: dnetwork_3 exited with code 2 (bad parameters or arguments; its messages are above): ending the launch with an error",
+		"-9": "RuntimeError: dnetwork_3 exited with code -9 (killed by signal 9; its messages are above): ending the launch with an error",
+	} {
+		if got := renderLaunch(t, "dnetwork.launch.py", "robot_id:=3")[0].OnExit[code]; got != want {
+			t.Errorf("exit code %s: on_exit %q, want %q", code, got, want)
+		}
+	}
+}
+
+func mustAbs(t *testing.T, path string) string {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// renderLaunchFails evaluates a launch file that must refuse its arguments and returns
+// what it printed.
+func renderLaunchFails(t *testing.T, file string, args ...string) string {
+	t.Helper()
+	out, err := renderCmd(t, file, args...).CombinedOutput()
+	if err == nil {
+		t.Errorf("%s %q: no error\n%s", file, args, out)
+	}
+	return string(out)
+}
+
+// renderCmd is the command that evaluates a launch file with launch/testdata/render.py.
+func renderCmd(t *testing.T, file string, args ...string) *exec.Cmd {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	root := mustAbs(t, repoRoot)
+	cmd := exec.Command(py, append([]string{"-B", filepath.Join(root, "launch", "testdata", "render.py"),
+		filepath.Join(root, "launch", file), root}, args...)...)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	return cmd
 }
 
 // TestLaunchTeamSim evaluates launch/team_sim.launch.py: every robot's parameters load,
@@ -256,5 +295,15 @@ func TestLaunchTeamSim(t *testing.T) {
 		t.Errorf("one robot: %d nodes", len(one))
 	} else if st := mustLoad(t, launchArgs(t, one[0])...); len(st.Config.Team.Peers) != 0 {
 		t.Errorf("a lone robot has peers %v", st.Config.Team.Peers)
+	}
+	for i, n := range nodes {
+		want := fmt.Sprintf("RuntimeError: dnetwork_%d exited with code 2 (bad parameters or arguments; its messages are above): ending the launch with an error", i+1)
+		if n.OnExit["0"] != "continue" || n.OnExit["2"] != want {
+			t.Errorf("robot %d on_exit %q", i+1, n.OnExit)
+		}
+	}
+	if out := renderLaunchFails(t, "team_sim.launch.py", "params_file:=/nonexistent/sim.yaml"); !strings.Contains(out,
+		"FileNotFoundError: params_file:=/nonexistent/sim.yaml does not exist") {
+		t.Errorf("missing params_file:\n%s", out)
 	}
 }

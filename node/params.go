@@ -143,9 +143,9 @@ func (b *binder) bind(c *Config) {
 		"zju or dnet", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
 	b.port("team.port", &t.Port, true,
 		"Team UDP port, bound and sent to; 0 means 10000 + team_number (ZJUDancer robots use 57335).")
-	b.text("team.auth_key", string(t.AuthKey),
+	b.secret("team.auth_key", string(t.AuthKey),
 		"Shared team secret (dnet only): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
-		"", func(v string) error { t.AuthKey = []byte(v); return nil })
+		func(v string) error { t.AuthKey = []byte(v); return nil })
 	b.texts("team.peers", stringsOf(t.Peers),
 		"Unicast destinations replacing the broadcast, as address:port (several robots on one host: the teammates' 127.0.0.1:port). Empty: broadcast on the interface.",
 		func(v []string) (err error) { t.Peers, err = parseList(v, parseAddrPort); return })
@@ -201,7 +201,7 @@ func (b *binder) bind(c *Config) {
 	w.Group = netip.AddrPortFrom(w.Group.Addr(), wport)
 	b.text("worldinfo.interface", w.Interface, "Interface of the world info socket; empty: the node's interface.", "",
 		func(v string) error { w.Interface = v; return checkSelector(v) })
-	b.text("worldinfo.key", w.Key, "Encryption key string shared with the Fawkes peers (at least 15 characters).", "",
+	b.secret("worldinfo.key", w.Key, "Encryption key string shared with the Fawkes peers (at least 15 characters).",
 		func(v string) error { w.Key = v; return nil })
 	b.hz("worldinfo.rate", &w.Interval, 0.02, 50, "Send rate, Hz.")
 	b.integer("worldinfo.ttl", &w.TTL, -1, 255, "Multicast TTL; -1 keeps datagrams on this host.")
@@ -293,6 +293,12 @@ type binder struct {
 // declare declares one read-only parameter and returns its value (the override or
 // def); ok is false when the declaration failed or the parameter has no value.
 func (b *binder) declare(name string, def params.Value, typ params.Type, desc, constraints string, opts ...params.Option) (params.Value, bool) {
+	return b.declareAs(b.s.Declare, name, def, typ, desc, constraints, opts...)
+}
+
+// declareAs is declare with the store's Declare or DeclareSecret.
+func (b *binder) declareAs(decl func(string, params.Value, params.Descriptor) (params.Value, error),
+	name string, def params.Value, typ params.Type, desc, constraints string, opts ...params.Option) (params.Value, bool) {
 	d := params.Descriptor{Type: typ, Description: desc, AdditionalConstraints: constraints, ReadOnly: true}
 	for _, o := range opts {
 		o(&d)
@@ -317,7 +323,7 @@ func (b *binder) declare(name string, def params.Value, typ params.Type, desc, c
 		}
 		b.info = append(b.info, info)
 	}
-	v, err := b.s.Declare(name, def, d)
+	v, err := decl(name, def, d)
 	if err != nil {
 		b.errs = append(b.errs, err)
 		return v, false

@@ -44,6 +44,7 @@ func Load(a *rosargs.Args) (*Startup, error) {
 		return nil, err
 	}
 	fqn := rosargs.FullyQualifiedName(ns, name)
+	stray, strayErr := unmatchedFiles(ov, fqn)
 	mine := ov.ForNode(fqn)
 	store, err := params.NewStore(mine)
 	if err != nil {
@@ -52,7 +53,14 @@ func Load(a *rosargs.Args) (*Startup, error) {
 	cfg, declErr := Declare(store, mine...)
 	warnings, unknown := CheckOverrides(store)
 	if err := errors.Join(declErr, unknown); err != nil {
-		return nil, err
+		// A parameter file that does not apply is the likely cause: say so first.
+		return nil, errors.Join(append(stray, err)...)
+	}
+	if strayErr != nil {
+		return nil, strayErr
+	}
+	for _, e := range stray {
+		warnings = append(warnings, e.Error())
 	}
 	return &Startup{Name: name, Namespace: ns, Store: store, Config: cfg, Warnings: warnings}, nil
 }
@@ -103,20 +111,29 @@ func ResolveName(a *rosargs.Args, ov *params.Overrides) (name, namespace string,
 		}
 		return "", "", fmt.Errorf("%w: the parameters configure robots %s; choose one with -p robot_id:=<id> or -r __node:=dnetwork_<id>",
 			ErrRobotID, strings.Join(ids, ", "))
-	case len(values) == 0:
+	case len(values) == 0 && !slices.ContainsFunc(ov.Keys(), func(k string) bool { _, ok := ov.Lookup(k, "robot_id"); return ok }):
 		return "", "", fmt.Errorf("%w: robot_id is not set; give it in a --params-file or with -p robot_id:=<%d..%d>",
 			ErrRobotID, MinRobotID, MaxRobotID)
 	}
-	// robot_id is given but names no robot 1..20 (out of range, not an integer, or a
-	// __node remap whose section says otherwise). Take the name the remaps give a robot
-	// of that number, or dnetwork; the declaration then reports the value with its source.
+	// robot_id is given but names no robot 1..20. If it applies to the node whatever
+	// its name (out of range or not an integer under /** or in a -p rule, or a __node
+	// remap whose section says otherwise), take the name the remaps give, or dnetwork:
+	// the declaration then reports the value with its source.
+	name = a.NodeName("dnetwork")
+	namespace = nodeNamespace(a, name)
+	if o, ok := robotIDOf(ov, rosargs.FullyQualifiedName(namespace, name)); !ok || validRobotID(o.Value) {
+		// Sections for other node names give it: a copied robot file whose section
+		// still names the old robot, or a section "dnetwork".
+		if err := misnamedRobotID(a, ov); err != nil {
+			return "", "", err
+		}
+	}
 	slices.Sort(values)
 	if len(values) > 1 {
 		return "", "", fmt.Errorf("%w: robot_id is given as %s for different node names; choose one with -p robot_id:=<id>",
 			ErrRobotID, strings.Join(values, ", "))
 	}
-	name = a.NodeName("dnetwork")
-	return name, nodeNamespace(a, name), nil
+	return name, namespace, nil
 }
 
 // nodeNamespace applies the __ns remaps to the root namespace as ros.NewNode does.

@@ -3,6 +3,7 @@ package transport
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/netip"
 	"slices"
@@ -65,6 +66,14 @@ func (c Choice) String() string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// LogValue is the choice in log lines: "any" for any interface, else String.
+func (c Choice) LogValue() slog.Value {
+	if c.IsAny() {
+		return slog.StringValue("any")
+	}
+	return slog.StringValue(c.String())
 }
 
 // iface returns the *net.Interface that x/net/ipv4 wants, or nil for any interface.

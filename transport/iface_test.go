@@ -169,3 +169,15 @@ func TestResolveLoopbackOnHost(t *testing.T) {
 		t.Fatalf("check of a missing address = %v, want ErrNoAddress", err)
 	}
 }
+
+// TestChoiceLogValue: log lines say "any" for any interface (key=any, not
+// key="any interface") and describe a named interface in full.
+func TestChoiceLogValue(t *testing.T) {
+	if v := (Choice{}).LogValue().String(); v != "any" {
+		t.Errorf("any interface logs as %q", v)
+	}
+	c := Choice{Name: "wlan0", Index: 3, Addr: netip.MustParsePrefix("10.0.1.5/24"), Broadcast: netip.MustParseAddr("10.0.1.255")}
+	if v := c.LogValue().String(); v != c.String() || v != "wlan0 (index 3, 10.0.1.5/24, broadcast 10.0.1.255)" {
+		t.Errorf("wlan0 logs as %q", v)
+	}
+}

@@ -676,7 +676,7 @@ func (w *Worker) setStatus(f func(*Status)) {
 func (w *Worker) report(st Status) {
 	switch st.State {
 	case StateUp:
-		w.log.Info("transport: socket up", "on", st.Interface.String(), "port", st.Local.Port())
+		w.log.Info("transport: socket up", "on", st.Interface, "port", st.Local.Port())
 	case StateDown:
 		w.log.Warn("transport: socket down, retrying", "err", st.Err, "retry_in", st.RetryIn)
 	case StateStopped:

@@ -125,10 +125,12 @@ func writeParamTable(w io.Writer, ps []node.ParamInfo) {
 		if def == "" {
 			def = "(required)"
 		}
-		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s |\n", p.Name, p.Type, def,
-			strings.ReplaceAll(p.Constraints, "|", `\|`), strings.ReplaceAll(p.Description, "|", `\|`))
+		fmt.Fprintf(w, "| `%s` | %s | `%s` | %s | %s |\n", p.Name, p.Type, def, markdownText(p.Constraints), markdownText(p.Description))
 	}
 }
+
+// markdownText escapes what Markdown would read as a table cell's end or as HTML.
+var markdownText = strings.NewReplacer("|", `\|`, "<", `\<`, ">", `\>`).Replace
 
 // writeParamValues prints the node's name and every parameter's value, one per line.
 func writeParamValues(w io.Writer, st *node.Startup) {

@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -156,6 +158,7 @@ func TestNodeSignals(t *testing.T) {
 			}
 			defer sub.Close()
 			args := append(tc.args, "-p", "robot_id:="+tc.id, "-p", "team_number:=17", "-p", "interface:=lo",
+				"-p", "team.auth_key:=process-team-secret",
 				"-p", "team.port:="+freeUDPPort(t), "-p", "gamecontroller.port:="+freeUDPPort(t),
 				"-p", "gamecontroller.publish_rate:=10.0")
 			c := startChild(t, uri, args...)
@@ -190,14 +193,103 @@ func TestNodeSignals(t *testing.T) {
 				d[1].Type != 4 || d[1].AdditionalConstraints != "hsl, spl or hl" {
 				t.Errorf("descriptors %+v", d)
 			}
+			// What "ros2 param get /dnetwork_<id> team.auth_key" asks: the key stays hidden.
+			gcl, err := ros.NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](
+				tester, "/dnetwork_"+tc.id+"/get_parameters", ros.QoSParameters)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gcl.Close()
+			if err := gcl.WaitForService(cctx); err != nil {
+				t.Fatal(err)
+			}
+			vals, err := gcl.Call(cctx, &rcl_interfaces.GetParameters_Request{Names: []string{"team.auth_key", "team.auth_key_file"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := vals.Values; len(v) != 2 || v[0].Type != 4 || v[0].StringValue != "<hidden>" || v[1].Type != 4 || v[1].StringValue != "" {
+				t.Errorf("team.auth_key and team.auth_key_file read as %+v", v)
+			}
 			if code := c.stop(t, tc.sig); code != 0 {
 				t.Errorf("exit status %d after %v; stderr:\n%s", code, tc.sig, c.stderr.String())
 			}
 			log := c.stderr.String()
-			for _, want := range []string{"[dnetwork_" + tc.id + "]: robot " + tc.id + " of team 17", "[dnetwork_" + tc.id + "]: stopped"} {
+			for _, want := range []string{"[dnetwork_" + tc.id + "]: robot " + tc.id + " of team 17", "[dnetwork_" + tc.id + "]: stopped",
+				" monitor=off authenticated=true\n", "socket up worker=team interface=lo on=\"lo (index "} {
 				if !strings.Contains(log, want) {
 					t.Errorf("log lacks %q:\n%s", want, log)
 				}
+			}
+			for _, bad := range []string{"invalid AddrPort", "any interface", "=any", "process-team-secret"} {
+				if strings.Contains(log, bad) {
+					t.Errorf("log shows %q:\n%s", bad, log)
+				}
+			}
+		})
+	}
+}
+
+// TestNodeStartupErrors runs the node process with the usual first mistakes in its
+// parameters: each ends at once with exit status 2 and one clear message that names
+// the file and what to change.
+func TestNodeStartupErrors(t *testing.T) {
+	dir := t.TempDir()
+	robot3, err := os.ReadFile(filepath.Join("..", "..", "params", "robot3.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	lines := strings.Split(string(robot3), "\n")
+	format, enabled := slices.Index(lines, "      format: dnet"), slices.Index(lines, "      enabled: true")
+	if format < 0 || enabled < 0 {
+		t.Fatal("params/robot3.yaml has no team.format or team.enabled line")
+	}
+	lines[format] = "  " + lines[format] // indented deeper than its map
+	copied := write("robot7.yaml", strings.Replace(string(robot3), "robot_id: 3", "robot_id: 7", 1), 0o644)
+	far := write("far.yaml", strings.Replace(string(robot3), "robot_id: 3", "robot_id: 25", 1), 0o644)
+	indented := write("indented.yaml", strings.Join(lines, "\n"), 0o644)
+	launch4 := write("launch_params_4", "/**:\n  ros__parameters:\n    robot_id: 4\n", 0o644)
+	openKey := write("team.key", "secret\n", 0o644)
+	dumped := write("dump.yaml", "/dnetwork_3:\n  ros__parameters:\n    robot_id: 3\n    team_number: 17\n    team:\n      auth_key: <hidden>\n", 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"copied robot file", []string{"--params-file", copied},
+			copied + ": section dnetwork_3 sets robot_id 7; name it dnetwork_7 or use /**"},
+		{"robot_id out of range", []string{"--params-file", far},
+			far + ": section dnetwork_3 sets robot_id 25; robot_id is a player number 1..20"},
+		{"launch robot_id:=4 params_file:=robot3.yaml", []string{"--params-file", filepath.Join("..", "..", "params", "robot3.yaml"), "--params-file", launch4, "-r", "__node:=dnetwork_4"},
+			"robot3.yaml: no section for this node /dnetwork_4 (sections: dnetwork_3 with robot_id 3), so none of its parameters apply; name the section dnetwork_4 or use /**"},
+		{"YAML indentation", []string{"--params-file", indented},
+			fmt.Sprintf("%s: line %d, column 9: did not find expected key (while parsing a block mapping that starts on line %d, column 7; is line %[2]d indented like the keys above it?)",
+				indented, format+1, enabled+1)},
+		{"key file others can read", []string{"--params-file", filepath.Join("..", "..", "params", "robot3.yaml"), "-p", "team.auth_key_file:=" + openKey},
+			openKey + " can be read or changed by other users (mode 0644); chmod 600 " + openKey},
+		{"dump with a hidden key", []string{"--params-file", dumped}, `"<hidden>" stands for a key that ros2 param get and dump do not show`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startChild(t, "", append([]string{"node", "--ros-args"}, tc.args...)...)
+			var code int
+			select {
+			case err := <-c.done:
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					code = ee.ExitCode()
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("still running after 20 s:\n%s", c.stderr.String())
+			}
+			out := c.stderr.String()
+			if code != exitUsage || !strings.HasPrefix(out, "dnetwork node: bad parameters:\n") || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and the line\n  %s", code, out, tc.want)
 			}
 		})
 	}

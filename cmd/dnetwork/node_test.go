@@ -24,7 +24,8 @@ func TestNodeListParams(t *testing.T) {
 	for _, want := range []string{"| Parameter | Type | Default | Range | Description |",
 		"| `robot_id` | integer | `(required)` | 1..20, required |",
 		"| `gamecontroller.port` | integer | `3838` | 1..65535 |",
-		"| `team.peers` | string_array | `[]` |"} {
+		"| `team.peers` | string_array | `[]` |",
+		`Over ROS a key that is set reads as "\<hidden\>"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)
 		}

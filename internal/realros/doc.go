@@ -16,7 +16,13 @@
 //   - an rclcpp subscriber built in the same workspace receiving TeamInfo;
 //   - diagnostic_aggregator with launch/diagnostics.launch.py (where it is installed);
 //   - Ctrl-C of the launch: every process exits cleanly;
-//   - a node started without ROS_DISTRO is listed by the distro's CLI.
+//   - a node started without ROS_DISTRO is listed by the distro's CLI;
+//   - ros2 launch with a missing parameter file, a robot file of another robot or a
+//     copied robot file whose section was not renamed: the node's message, then a
+//     non-zero exit of the launch; Ctrl-C of a healthy launch still exits 0;
+//   - keys given in the robot file read as <hidden> in ros2 param get, describe, list
+//     and dump; a node started from a dump of it says the key is missing; the dump of
+//     a node with a key file starts a node with the same parameters.
 //
 // Invariants: loopback only (ROS_LOCALHOST_ONLY on Humble, ROS_AUTOMATIC_DISCOVERY_RANGE
 // LOCALHOST on Jazzy, no multicast needed); ROS domain ids 180..183 and UDP ports

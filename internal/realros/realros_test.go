@@ -98,6 +98,7 @@ func (s *suite) run(t *testing.T) {
 	t.Logf("%s: build %v", s.distro, time.Since(start).Round(time.Second))
 	s.team(t)
 	t.Run("node without ROS_DISTRO", s.noDistro)
+	s.configSteps(t, domainBase+2*s.index+1) // after noDistro, in its domain
 	t.Logf("%s: all steps %v", s.distro, time.Since(start).Round(time.Second))
 }
 

@@ -56,6 +56,7 @@ def render_node(node, context):
         else:
             params.append({"file": perform(p, context)})
     return {
+        "on_exit": exit_outcomes(node.on_exit, context),
         "package": node.package,
         "executable": node.executable,
         "name": perform(node.name, context) if node.name is not None else None,
@@ -63,6 +64,28 @@ def render_node(node, context):
         "arguments": [perform(a, context) for a in node.arguments],
         "parameters": params,
     }
+
+
+class Exited:
+    """A stand-in for launch.events.process.ProcessExited."""
+
+    def __init__(self, returncode):
+        self.returncode = returncode
+
+
+def exit_outcomes(on_exit, context):
+    """What the node's on_exit callable does for a clean exit, exit code 2 and SIGKILL:
+    "continue" or the message of the exception that ends the launch."""
+    if on_exit is None:
+        return None
+    outcomes = {}
+    for code in (0, 1, 2, -9):
+        try:
+            result = on_exit(Exited(code), context)
+            outcomes[str(code)] = "continue" if result is None else repr(result)
+        except Exception as exc:  # noqa: B902 - any exception ends a real launch
+            outcomes[str(code)] = f"{type(exc).__name__}: {exc}"
+    return outcomes
 
 
 def value(v, context):

@@ -237,11 +237,20 @@ func (c *Component) Run(ctx context.Context) error {
 	}
 }
 
-// logRunning logs the component's configuration as Run starts.
+// logRunning logs the component's configuration as Run starts. The interface is not
+// in it: the socket may not be up yet (its own "socket up" line names the interface).
 func (c *Component) logRunning() {
 	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
 		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
-		"monitor", c.cfg.Monitor, "authenticated", c.key != nil, "interface", c.conn.Interface())
+		"monitor", monitorText(c.cfg.Monitor), "authenticated", c.key != nil)
+}
+
+// monitorText is the monitor copy's destination for the log, or "off".
+func monitorText(a netip.AddrPort) string {
+	if !a.IsValid() {
+		return "off"
+	}
+	return a.String()
 }
 
 // noGame is the GameView without a GameController: NoGame, never changing.

@@ -113,3 +113,14 @@ func TestSnapshotOf(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestMonitorText: the start-up log says monitor=off without a monitor address, not
+// the zero address's "invalid AddrPort".
+func TestMonitorText(t *testing.T) {
+	if got := monitorText(netip.AddrPort{}); got != "off" {
+		t.Errorf("no monitor: %q", got)
+	}
+	if got := monitorText(netip.MustParseAddrPort("10.0.0.9:9000")); got != "10.0.0.9:9000" {
+		t.Errorf("monitor: %q", got)
+	}
+}

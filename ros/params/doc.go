@@ -16,7 +16,9 @@
 // what was wrong and whose Err matches ErrNotDeclared, ErrReadOnly,
 // ErrTypeMismatch, ErrOutOfRange or ErrRejected. OnChange delivers the
 // changes for /parameter_events. Declare and Param give typed handles for a
-// node's configuration.
+// node's configuration. DeclareSecret declares a read-only string that holds a
+// secret (a key): the caller gets the value, the store keeps only Hidden (a
+// public default and "" as they are), so no service, dump or event carries it.
 //
 // # Parameter files
 //
@@ -40,7 +42,10 @@
 // typed as rcl does (the table is in scalar.go): quoted or !!str values are
 // strings, otherwise y/yes/true/on… are bools, C strtoll integers (0x1F hex,
 // 010 octal), then .nan/.inf and C strtod doubles, else strings. Arrays must
-// hold one type and must not be empty. Anchors are fine, aliases are not.
+// hold one type. An empty array "[]", which rcl refuses but ros2 param dump
+// writes for every empty list, takes the type of the array parameter it is
+// given for (Override.EmptyArray), so a dump loads back. Anchors are fine,
+// aliases are not.
 //
 // All files and -p rules of a command line go into one table (Overrides)
 // keyed by node key in order of first appearance; a later value for the
@@ -54,7 +59,12 @@
 // same map, or a nested key containing '/' or '.' followed by more keys),
 // LoadYAML reports an error instead of guessing.
 //
-// Errors name the file, the key path and what was expected:
+// Errors name the file, the key path and what was expected, and YAML syntax
+// errors the line and column (counted from 1) where the parser stopped:
 //
 //	params/robot1.yaml: /dnetwork_1.ros__parameters.team_number: expected integer, got string "seventeen"
+//	params/robot1.yaml: line 34, column 10: did not find expected key (while parsing a block mapping that starts on line 31, column 7; ...)
+//
+// Overrides.Files lists each file with its node keys, so a node can tell a
+// file none of whose keys match its name (rclcpp ignores such a file).
 package params

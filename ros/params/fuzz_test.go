@@ -55,6 +55,9 @@ func FuzzLoadYAML(f *testing.F) {
 		"a: &x {ros__parameters: {p: 1}}\nb: *x\n",
 		"n:\n  ros__parameters: {a: [], b: [1, x], c: , d: [[1]]}\n---\n- 1\n",
 		"/foo10/**/bar:\n  bar1/bar2/**:\n    ros__parameters: {id: 10}\n",
+		// Syntax errors, for the hints of syntaxError.
+		"n:\n  ros__parameters:\n    a: b: c\n", "n:\n\tros__parameters: {}\n", "n:\n  ros__parameters:\n    a: 'x\n    b: 1\n",
+		"n:\n  ros__parameters:\n    a: 1\n      b: 2\n", "n:\n  ros__parameters:\n    a:1\n    b: 2\n", "n: [",
 	} {
 		f.Add(seed)
 	}

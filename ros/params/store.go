@@ -139,6 +139,37 @@ func NewStore(overrides []Override) (*Store, error) {
 // a type and no default has no value until an override or Set gives it one.
 // A bad override is reported as a *SourceError naming its file and key.
 func (s *Store) Declare(name string, def Value, d Descriptor) (Value, error) {
+	return s.declare(name, def, d, false)
+}
+
+// Hidden is what a secret parameter's value reads as (DeclareSecret).
+const Hidden = "<hidden>"
+
+// DeclareSecret declares a read-only string parameter that holds a secret, such as a
+// key. It returns the initial value as Declare does, but the store keeps only what may
+// be shown: the default itself (a default is public: it is in the documentation), ""
+// when the value is empty, and Hidden otherwise. So get_parameters, describe, list,
+// ros2 param dump and /parameter_events never carry the secret, and a dump that is
+// loaded back gives Hidden, which the caller can refuse with a clear message.
+func (s *Store) DeclareSecret(name string, def Value, d Descriptor) (Value, error) {
+	if d.Type == TypeNotSet {
+		d.Type = def.Type
+	}
+	if d.Type != TypeString || d.DynamicTyping || !d.ReadOnly {
+		return Value{}, &ParamError{Name: name, Err: errorf(ErrInvalidDescriptor, "a secret is a read-only string")}
+	}
+	return s.declare(name, def, d, true)
+}
+
+// shown is what the store keeps of a secret parameter's value v (DeclareSecret).
+func shown(v, def Value) Value {
+	if v.StringValue == "" || v.Equal(def) {
+		return v
+	}
+	return String(Hidden)
+}
+
+func (s *Store) declare(name string, def Value, d Descriptor, secret bool) (Value, error) {
 	if name == "" {
 		return Value{}, errorf(ErrInvalidName, "parameter name must not be empty")
 	}
@@ -159,7 +190,11 @@ func (s *Store) Declare(name string, def Value, d Descriptor) (Value, error) {
 	ov, hasOverride := s.overrides[name]
 	if hasOverride {
 		initial = ov.Value
-		if err := checkValue(d, initial); err != nil {
+		err := checkValue(d, initial)
+		if ov.EmptyArray {
+			initial, err = emptyArray(d)
+		}
+		if err != nil {
 			s.mu.Unlock()
 			return Value{}, &SourceError{Source: ov.Source, Err: err}
 		}
@@ -179,10 +214,14 @@ func (s *Store) Declare(name string, def Value, d Descriptor) (Value, error) {
 	if d.DynamicTyping {
 		d.Type = initial.Type
 	}
-	s.params[name] = &entry{desc: d, value: initial.Clone()}
+	kept := initial
+	if secret {
+		kept = shown(initial, def)
+	}
+	s.params[name] = &entry{desc: d, value: kept.Clone()}
 	var ev Event
-	if initial.IsSet() {
-		ev.NewParameters = []Parameter{{Name: name, Value: initial.Clone()}}
+	if kept.IsSet() {
+		ev.NewParameters = []Parameter{{Name: name, Value: kept.Clone()}}
 	}
 	s.commit(ev) // unlocks s.mu
 	return initial.Clone(), nil
@@ -221,6 +260,17 @@ func checkDescriptor(d *Descriptor, def Value) error {
 		}
 	}
 	return nil
+}
+
+// emptyArray is the value "[]" gives a parameter: an empty array of its type.
+func emptyArray(d Descriptor) (Value, error) {
+	switch {
+	case d.DynamicTyping:
+		return Value{}, errEmptyArray()
+	case d.Type < TypeByteArray:
+		return Value{}, errorf(ErrTypeMismatch, "expected %s, got an empty array", d.Type)
+	}
+	return Value{Type: d.Type}.Clone(), nil
 }
 
 // checkValue checks a value against a descriptor's type and range.

@@ -468,3 +468,54 @@ func TestConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclareSecret: the caller gets the secret, the store (and so every parameter
+// service, dump and event) only Hidden; a public default and an empty value show as
+// they are.
+func TestDeclareSecret(t *testing.T) {
+	s, err := NewStore([]Override{
+		{Name: "key", Value: String("s3cret"), Source: Source{File: "robot.yaml", Key: "n.ros__parameters.key"}},
+		{Name: "off", Value: String("")},
+		{Name: "dumped", Value: String(Hidden)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []Event
+	s.OnChange(func(e Event) { events = append(events, e) })
+	ro := Descriptor{ReadOnly: true}
+	for _, tc := range []struct {
+		name, def, got, kept string
+	}{
+		{"key", "", "s3cret", Hidden},
+		{"off", "public", "", ""},
+		{"default", "AllemaniACsX0rz", "AllemaniACsX0rz", "AllemaniACsX0rz"},
+		{"dumped", "", Hidden, Hidden},
+	} {
+		v, err := s.DeclareSecret(tc.name, String(tc.def), ro)
+		if err != nil || v.StringValue != tc.got {
+			t.Errorf("%s: DeclareSecret = %s, %v; want %q", tc.name, v, err, tc.got)
+		}
+		if kept, err := s.GetString(tc.name); err != nil || kept != tc.kept {
+			t.Errorf("%s: the store shows %q, %v; want %q", tc.name, kept, err, tc.kept)
+		}
+	}
+	for _, e := range events {
+		for _, p := range e.NewParameters {
+			if p.Value.StringValue == "s3cret" {
+				t.Errorf("event carries the secret: %+v", e)
+			}
+		}
+	}
+	if len(events) != 4 {
+		t.Errorf("%d events, want 4", len(events))
+	}
+	if r := s.Set(Parameter{"key", String("new")}); r[0].Err == nil {
+		t.Error("a secret was set at run time")
+	}
+	for _, d := range []Descriptor{{}, {ReadOnly: true, Type: TypeInteger}, {ReadOnly: true, DynamicTyping: true}} {
+		if _, err := s.DeclareSecret("bad", String(""), d); !errors.Is(err, ErrInvalidDescriptor) {
+			t.Errorf("descriptor %+v: %v", d, err)
+		}
+	}
+}

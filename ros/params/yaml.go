@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // paramsKey opens a node's parameters. rcl accepts any key that starts with
@@ -25,6 +25,10 @@ type Override struct {
 	Value   Value
 	NodeKey string // the node key it was given for: "/**", "/robot1/dnetwork", "robot1/dnetwork", "dnetwork"
 	Source  Source
+	// EmptyArray marks "[]": an array without items has no type of its own, so it
+	// takes the type of the array parameter it is given for (Value holds an empty
+	// string_array until then). ros2 param dump writes unset lists this way.
+	EmptyArray bool
 }
 
 // Overrides is rcl's table of parameter overrides: node keys in order of
@@ -33,6 +37,23 @@ type Override struct {
 // same key and name replaces the earlier one.
 type Overrides struct {
 	nodes []*nodeOverrides
+	files []File
+}
+
+// File is a parameter file of the table and its node keys as written ("dnetwork_3",
+// "/**", "robot1/dnetwork"), in file order: what a node's name is matched against.
+type File struct {
+	Path string
+	Keys []string
+}
+
+// Files returns the parameter files loaded into the table, in order.
+func (o *Overrides) Files() []File {
+	out := make([]File, len(o.files))
+	for i, f := range o.files {
+		out[i] = File{Path: f.Path, Keys: slices.Clone(f.Keys)}
+	}
+	return out
 }
 
 type nodeOverrides struct {
@@ -149,79 +170,91 @@ func LoadArgs(a *rosargs.Args) (*Overrides, error) {
 // rule as given, for error messages.
 func (o *Overrides) AddRule(nodeKey, name, value, arg string) error {
 	src := Source{Key: arg}
-	v, err := ParseValue(value)
+	v, empty, err := parseValue(value)
 	if err != nil {
 		return &SourceError{Source: src, Err: err}
 	}
-	o.Set(Override{Name: name, Value: v, NodeKey: nodeKey, Source: src})
+	o.Set(Override{Name: name, Value: v, NodeKey: nodeKey, Source: src, EmptyArray: empty})
 	return nil
 }
 
 // ParseValue types the YAML text of a -p rule (rcl_parse_yaml_value): a
 // scalar or a sequence of scalars of one type.
 func ParseValue(text string) (Value, error) {
+	v, empty, err := parseValue(text)
+	if err == nil && empty {
+		err = errEmptyArray()
+	}
+	return v, err
+}
+
+// parseValue is ParseValue that also accepts "[]" (empty true; see Override.EmptyArray).
+func parseValue(text string) (v Value, empty bool, err error) {
 	dec := yaml.NewDecoder(strings.NewReader(text))
-	var v Value
 	found := false
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err == io.EOF {
 			break
 		} else if err != nil {
-			return Value{}, &kindError{kind: ErrInvalidValue, msg: err.Error()}
+			return Value{}, false, &kindError{kind: ErrInvalidValue, msg: err.Error()}
 		}
 		if len(doc.Content) == 0 {
 			continue
 		}
 		n := doc.Content[0]
 		if n.Kind == yaml.MappingNode {
-			return Value{}, errorf(ErrInvalidValue, "a map is not a parameter value")
+			return Value{}, false, errorf(ErrInvalidValue, "a map is not a parameter value")
 		}
-		var err error
-		if v, err = decodeValue(n); err != nil {
-			return Value{}, err
+		if v, empty, err = decodeValue(n); err != nil {
+			return Value{}, false, err
 		}
 		found = true
 	}
 	if !found {
-		return Value{}, errorf(ErrInvalidValue, "no value")
+		return Value{}, false, errorf(ErrInvalidValue, "no value")
 	}
-	return v, nil
+	return v, empty, nil
 }
 
-// decodeValue types a scalar or a sequence of scalars.
-func decodeValue(n *yaml.Node) (Value, error) {
+func errEmptyArray() error {
+	return errorf(ErrInvalidValue, "an empty array has no type; leave the parameter out instead")
+}
+
+// decodeValue types a scalar or a sequence of scalars; empty reports "[]", which
+// has no type (rcl refuses it; see Override.EmptyArray).
+func decodeValue(n *yaml.Node) (v Value, empty bool, err error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if isNull(n) {
-			return Value{}, errorf(ErrInvalidValue, "no value")
+			return Value{}, false, errorf(ErrInvalidValue, "no value")
 		}
-		return scalarOf(n), nil
+		return scalarOf(n), false, nil
 	case yaml.SequenceNode:
 		if len(n.Content) == 0 {
-			return Value{}, errorf(ErrInvalidValue, "an empty array has no type; leave the parameter out instead")
+			return StringArray([]string{}), true, nil
 		}
 		items := make([]Value, len(n.Content))
 		for i, it := range n.Content {
 			switch {
 			case it.Kind == yaml.AliasNode:
-				return Value{}, errorf(ErrInvalidValue, "aliases are not supported (item %d)", i)
+				return Value{}, false, errorf(ErrInvalidValue, "aliases are not supported (item %d)", i)
 			case it.Kind != yaml.ScalarNode:
-				return Value{}, errorf(ErrInvalidValue, "array items must be plain values, item %d is %s", i, kindName(it))
+				return Value{}, false, errorf(ErrInvalidValue, "array items must be plain values, item %d is %s", i, kindName(it))
 			case isNull(it):
-				return Value{}, errorf(ErrInvalidValue, "array item %d has no value", i)
+				return Value{}, false, errorf(ErrInvalidValue, "array item %d has no value", i)
 			}
 			items[i] = scalarOf(it)
 			if items[i].Type != items[0].Type {
-				return Value{}, errorf(ErrInvalidValue, "array mixes %s and %s (item %d is %s); rcl needs one type",
+				return Value{}, false, errorf(ErrInvalidValue, "array mixes %s and %s (item %d is %s); rcl needs one type",
 					items[0].Type, items[i].Type, i, items[i].describe())
 			}
 		}
-		return arrayOf(items), nil
+		return arrayOf(items), false, nil
 	case yaml.AliasNode:
-		return Value{}, errorf(ErrInvalidValue, "aliases are not supported")
+		return Value{}, false, errorf(ErrInvalidValue, "aliases are not supported")
 	}
-	return Value{}, errorf(ErrInvalidValue, "%s is not a parameter value", kindName(n))
+	return Value{}, false, errorf(ErrInvalidValue, "%s is not a parameter value", kindName(n))
 }
 
 // isNull is an empty plain scalar (key with nothing after it), which rcl
@@ -302,7 +335,7 @@ func (o *Overrides) LoadYAML(file string, data []byte) error {
 		if err := dec.Decode(&doc); err == io.EOF {
 			break
 		} else if err != nil {
-			l.errs = append(l.errs, &SourceError{Source: Source{File: file}, Err: &kindError{kind: ErrInvalidFile, msg: err.Error()}})
+			l.errs = append(l.errs, syntaxError(file, data, err))
 			break
 		}
 		l.document(&doc)
@@ -310,13 +343,18 @@ func (o *Overrides) LoadYAML(file string, data []byte) error {
 	if len(l.errs) > 0 {
 		return errors.Join(l.errs...)
 	}
+	f := File{Path: file}
 	for _, e := range l.out {
+		if !slices.Contains(f.Keys, e.key) {
+			f.Keys = append(f.Keys, e.key)
+		}
 		if e.ov == nil {
 			o.node(e.key)
 		} else {
 			o.Set(*e.ov)
 		}
 	}
+	o.files = append(o.files, f)
 	return nil
 }
 
@@ -522,13 +560,13 @@ func (l *loader) params(m *yaml.Node, nodeKey string, path []string, prefix stri
 			l.paramNS.remove(".")
 			l.depth--
 		default:
-			val, err := decodeValue(v)
+			val, empty, err := decodeValue(v)
 			if err != nil {
 				l.errs = append(l.errs, &SourceError{Source: Source{File: l.file, Line: v.Line, Key: strings.Join(p, ".")}, Err: err})
 				continue
 			}
 			l.out = append(l.out, loaded{key: nodeKey, ov: &Override{
-				Name: name, Value: val, NodeKey: nodeKey,
+				Name: name, Value: val, NodeKey: nodeKey, EmptyArray: empty,
 				Source: Source{File: l.file, Line: k.Line, Key: strings.Join(p, ".")},
 			}})
 		}

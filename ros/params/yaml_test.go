@@ -239,7 +239,7 @@ func TestLoadYAMLErrors(t *testing.T) {
 		kind       error
 	}{
 		{"scalar root", "hello", []string{"f.yaml: a parameter file is a map of node names, found a value"}, ErrInvalidFile},
-		{"syntax (seq_map2)", "n:\n  ros__parameters:\n    id: 10\n    - a: 1\n", []string{"f.yaml: yaml: line 2: did not find expected key"}, ErrInvalidFile},
+		{"syntax (seq_map2)", "n:\n  ros__parameters:\n    id: 10\n    - a: 1\n", []string{"f.yaml: line 4, column 5: did not find expected key (while parsing a block mapping that starts on line 3, column 5; is line 4 indented like the keys above it?)"}, ErrInvalidFile},
 		{"sequence of maps (seq_map1)", "ns:\n  n:\n    ros__parameters:\n      - driver: front\n        dx: 4.56\n",
 			[]string{"f.yaml: ns.n.ros__parameters: expected a map of parameters, found a sequence"}, ErrInvalidFile},
 		{"parameters without node (params_with_no_node)", "node1:\n  ros__parameters: {name: test}\nros__parameters:\n  id: 10\n",
@@ -268,9 +268,8 @@ func TestLoadYAMLErrors(t *testing.T) {
 		{"empty parameter map", "n:\n  ros__parameters:\n    x: {}\n    y: 1\n", []string{"f.yaml: n.ros__parameters.x: an empty map is not a parameter value"}, ErrInvalidFile},
 		{"complex key", "n:\n  ros__parameters:\n    ? [a]\n    : 1\n", []string{"f.yaml: n.ros__parameters: keys must be plain names, found a sequence"}, ErrInvalidFile},
 		{"empty key", "n:\n  ros__parameters:\n    '': 1\n", []string{"f.yaml: n.ros__parameters.: empty key"}, ErrInvalidFile},
-		{"all value errors are reported", "n:\n  ros__parameters:\n    a: []\n    b: [1, x]\n    c: 3\n    d: [[1]]\n",
+		{"all value errors are reported", "n:\n  ros__parameters:\n    a: [1, 2]\n    b: [1, x]\n    c: 3\n    d: [[1]]\n",
 			[]string{
-				"f.yaml: n.ros__parameters.a: an empty array has no type; leave the parameter out instead",
 				`f.yaml: n.ros__parameters.b: array mixes integer and string (item 1 is string "x"); rcl needs one type`,
 				"f.yaml: n.ros__parameters.d: array items must be plain values, item 0 is a sequence",
 			}, ErrInvalidValue},
@@ -305,7 +304,7 @@ func TestLoadYAMLErrors(t *testing.T) {
 }
 
 func TestLoadYAMLLine(t *testing.T) {
-	err := (&Overrides{}).LoadYAML("f.yaml", []byte("n:\n  ros__parameters:\n    a: 1\n    b: []\n"))
+	err := (&Overrides{}).LoadYAML("f.yaml", []byte("n:\n  ros__parameters:\n    a: 1\n    b: [1, x]\n"))
 	var se *SourceError
 	if !errors.As(err, &se) || se.Source.Line != 4 || se.Source.Key != "n.ros__parameters.b" {
 		t.Errorf("err = %#v", err)
@@ -489,12 +488,12 @@ func TestLoadArgs(t *testing.T) {
 
 	// Every bad file and rule is reported.
 	bad := writeFile(t, dir, "bad.yaml", "n:\n  ros__parameters:\n    a: [1, b]\n")
-	a, _, _ = rosargs.Parse([]string{"--ros-args", "--params-file", bad, "-p", "x:=[]", "--params-file", filepath.Join(dir, "missing.yaml"), "-p", "y:={a: 1}"})
+	a, _, _ = rosargs.Parse([]string{"--ros-args", "--params-file", bad, "-p", "x:=[1, [2]]", "--params-file", filepath.Join(dir, "missing.yaml"), "-p", "y:={a: 1}"})
 	_, err = LoadArgs(a)
 	lines := strings.Split(fmtErr(err), "\n")
 	wantLines := []string{
 		bad + `: n.ros__parameters.a: array mixes integer and string (item 1 is string "b"); rcl needs one type`,
-		"-p x:=[]: an empty array has no type; leave the parameter out instead",
+		"-p x:=[1, [2]]: array items must be plain values, item 1 is a sequence",
 		"params: open " + filepath.Join(dir, "missing.yaml") + ": no such file or directory",
 		"-p y:={a: 1}: a map is not a parameter value",
 	}
@@ -511,4 +510,44 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestEmptyArray: "[]" (what ros2 param dump writes for an empty list) takes the type of
+// the array parameter it is given for, from a file or a -p rule, and is refused for a
+// parameter that is not an array.
+func TestEmptyArray(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "dump.yaml", "/n:\n  ros__parameters:\n    peers: []\n    ports: []\n    name: []\n    any: []\n")
+	a, _, _ := rosargs.Parse([]string{"--ros-args", "--params-file", f, "-p", "ids:=[]"})
+	o, err := LoadArgs(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"peers", "ports", "name", "any"} {
+		if ov, ok := o.Lookup("/n", name); !ok || !ov.EmptyArray || ov.Value.String() != "[]" {
+			t.Errorf("%s: %+v", name, ov)
+		}
+	}
+	s, err := NewStore(o.ForNode("/n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, typ := range map[string]Type{"peers": TypeStringArray, "ports": TypeIntegerArray, "ids": TypeDoubleArray} {
+		def := Value{Type: typ, StringArrayValue: []string{"x"}, IntegerArrayValue: []int64{1}, DoubleArrayValue: []float64{1}}
+		v, err := s.Declare(name, def, Descriptor{})
+		if err != nil || v.Type != typ || !v.Equal(Value{Type: typ}.Clone()) {
+			t.Errorf("%s: %s, %v; want an empty %s", name, v.describe(), err, typ)
+		}
+	}
+	_, err = s.Declare("name", String("robot"), Descriptor{})
+	if err == nil || err.Error() != f+": /n.ros__parameters.name: expected string, got an empty array" || !errors.Is(err, ErrTypeMismatch) {
+		t.Errorf("string parameter: %v", err)
+	}
+	_, err = s.Declare("any", Integer(1), Descriptor{DynamicTyping: true})
+	if err == nil || !strings.Contains(err.Error(), "an empty array has no type") {
+		t.Errorf("dynamically typed parameter: %v", err)
+	}
+	if _, err := ParseValue("[]"); err == nil {
+		t.Error("ParseValue([]): a value of no type")
+	}
 }

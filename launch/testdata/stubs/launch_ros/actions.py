@@ -4,7 +4,7 @@
 class Node:
     def __init__(self, *, executable, package=None, name=None, namespace=None,
                  arguments=None, parameters=None, remappings=None, ros_arguments=None,
-                 output="log", emulate_tty=False, **kwargs):
+                 output="log", emulate_tty=False, on_exit=None, **kwargs):
         if kwargs:
             raise TypeError(f"unexpected Node arguments: {sorted(kwargs)}")
         self.package = package
@@ -16,3 +16,4 @@ class Node:
         self.remappings = remappings or []
         self.ros_arguments = ros_arguments or []
         self.output = output
+        self.on_exit = on_exit
