@@ -43,8 +43,9 @@
 // packets let it compare teammates: when robot b's packet answers robot a's, the echo
 // tells when b received it on b's clock, which bounds clock_b - clock_a from above;
 // a's answers to b bound it from below. Each pair keeps a clock/offset Estimator (the
-// tightest bound each way, loosened by 100 ppm per second of age), and every robot is
-// shown against its team's lowest-numbered robot.
+// second tightest bound each way, loosened by 100 ppm per second of age; a bound that
+// contradicts the estimate is rejected unless several agree), and every robot is shown
+// against its team's lowest-numbered robot.
 //
 // # Robots
 //

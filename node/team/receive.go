@@ -171,10 +171,11 @@ func knownDNetVersion(v uint8) bool {
 func (c *Component) noteClock(now time.Time) offset.Estimate {
 	s := &c.rx
 	dnet := c.cfg.Format == FormatDNet
-	c.clocks.heard(s.Player, s.Stamp, now, dnet)
+	var e teaminfo.Echo
 	if dnet {
-		c.clocks.echo(s.Player, c.cfg.Player, s.Echo, s.Stamp, now, c.recent[:min(c.recentN, len(c.recent))])
+		e = s.Echo
 	}
+	c.clocks.heard(s.Player, c.cfg.Player, s.Stamp, e, now, dnet, c.recent[:min(c.recentN, len(c.recent))])
 	return c.clocks.estimate(s.Player, s.Stamp, now)
 }
 
