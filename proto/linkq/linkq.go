@@ -43,6 +43,7 @@ type Tracker struct {
 	head   int
 	top    uint32 // newest sequence number
 	hasTop bool
+	bits   bitmap    // which numbers up to top arrived
 	last   time.Time // the last packet, of any kind
 
 	dups, late uint64 // totals
@@ -91,33 +92,56 @@ func (t *Tracker) Observe(seq uint32, hasSeq, restart bool, transit time.Duratio
 		d := int64(int32(seq - t.top))
 		if restart || !t.hasTop || d > MaxJump || d < -MaxJump {
 			t.ring, t.head = t.ring[:0], 0
-			t.top, t.hasTop = seq, true
+			t.top, t.hasTop, t.bits = seq, true, bitmap{}
 		}
-		switch {
-		case t.seen(seq, at):
+		switch back := t.top - seq; {
+		case int32(back) >= 0 && t.bits.get(back):
 			e.kind = kindDup
 			t.dups++
-		case int32(seq-t.top) < 0:
+		case int32(back) > 0:
 			e.kind = kindLate
 			t.late++
+			t.bits.set(back)
 		default:
+			t.bits.shift(seq - t.top)
+			t.bits.set(0)
 			t.top = seq
 		}
 	}
 	t.push(e)
 }
 
-// seen reports whether seq arrived within the window before at.
-func (t *Tracker) seen(seq uint32, at time.Time) bool {
-	from := at.Add(-t.window())
-	n := len(t.ring)
-	for i := range n {
-		e := &t.ring[(t.head+i)%n]
-		if e.hasSeq && e.kind != kindDup && e.seq == seq && e.at.After(from) {
-			return true
-		}
+// seenBits is how many numbers below the newest the duplicate check remembers.
+const seenBits = 512
+
+// bitmap marks which of the seenBits numbers up to the newest arrived: bit i is top-i.
+type bitmap [seenBits / 64]uint64
+
+func (b *bitmap) get(i uint32) bool { return i < seenBits && b[i/64]&(1<<(i%64)) != 0 }
+
+func (b *bitmap) set(i uint32) {
+	if i < seenBits {
+		b[i/64] |= 1 << (i % 64)
 	}
-	return false
+}
+
+// shift moves every mark d numbers further from the newest.
+func (b *bitmap) shift(d uint32) {
+	if d >= seenBits {
+		*b = bitmap{}
+		return
+	}
+	words, bits := int(d/64), d%64
+	for i := len(b) - 1; i >= 0; i-- {
+		var v uint64
+		if j := i - words; j >= 0 {
+			v = b[j] << bits
+			if bits > 0 && j > 0 {
+				v |= b[j-1] >> (64 - bits)
+			}
+		}
+		b[i] = v
+	}
 }
 
 // push appends e, dropping the oldest entry when full.

@@ -157,3 +157,30 @@ func FuzzTracker(f *testing.F) {
 		}
 	})
 }
+
+// The duplicate check agrees with a plain set of the numbers within seenBits of the
+// newest, whatever the order.
+func TestDuplicateBitmap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var tr Tracker
+	got := map[uint32]bool{}
+	var top uint32
+	dups := uint64(0)
+	for i := range 20000 {
+		seq := top + uint32(rng.IntN(200)) - 100
+		if i == 0 {
+			seq = 1000
+		}
+		if i > 0 && int32(top-seq) < seenBits && got[seq] {
+			dups++
+		}
+		tr.Observe(seq, true, false, 0, t0)
+		got[seq] = true
+		if i == 0 || int32(seq-top) > 0 {
+			top = seq
+		}
+		if tr.dups != dups {
+			t.Fatalf("packet %d (seq %d, top %d): %d duplicates, want %d", i, seq, top, tr.dups, dups)
+		}
+	}
+}
