@@ -232,6 +232,11 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(dom, ">+0.0±1.1<") || !strings.Contains(dom, "clock minus robot 1's: 0 ms ± 1.1 ms") {
 		t.Errorf("page does not show robot 5/2's clock against robot 5/1")
 	}
+	// Every robot numbers its messages 0 here: nothing lost, the copies are duplicates,
+	// and one message gives no jitter.
+	if !strings.Contains(dom, ">Link<") || !strings.Contains(dom, ">0% · –<") || !strings.Contains(dom, "0 of 1 team messages lost") {
+		t.Errorf("page does not show the robots' links")
+	}
 	for key, a := range first {
 		if key != "12/5" && a["x"] == second[key]["x"] && a["y"] == second[key]["y"] {
 			t.Errorf("robot %s did not move on the page: %v then %v", key, a, second[key])

@@ -47,6 +47,15 @@
 // contradicts the estimate is rejected unless several agree), and every robot is shown
 // against its team's lowest-numbered robot.
 //
+// # Links
+//
+// Every robot's team messages feed a link tracker (package proto/linkq) on the monitor's
+// clock: the fraction lost on the way to the monitor, from the gaps in their sequence
+// numbers (dnet), the jitter of their transit times, duplicates and reorders, over
+// Config.RateWindow. The page shows loss and jitter in the Link column, so a team sees
+// which robot's Wi-Fi is bad; each robot's own view of its teammates is its TeamLinks
+// topic.
+//
 // # Robots
 //
 // A robot is identified by its (team, player) numbers as its packets carry them, not by
@@ -173,6 +182,11 @@
 //	  clock              {ref, offset_ms, bound_ms}|null   its clock minus robot ref's
 //	                     (the lowest player number of its team), true value within
 //	                     ± bound_ms; null for ref itself and until both bounded it
+//	  link               {loss (number|null), received, expected, jitter_ms
+//	                     (number|null), duplicates, reordered}|null   how its team
+//	                     messages reach the monitor over rate_window_s (LinkView): loss
+//	                     from the gaps in their sequence numbers (dnet), jitter from
+//	                     their transit times; its monitor copies count as duplicates
 //	ports                [{name, kind, port, team, state, interface, error, received,
 //	                     delivered, malformed, queue_full, oversize, filtered, sent,
 //	                     send_errors}]   the sockets and their transport counters
