@@ -18,6 +18,8 @@
 //	CorruptBits  probability; the UDP checksum is then recomputed, so the datagram
 //	             arrives corrupted, unless BadChecksum leaves it wrong, so the
 //	             receiving kernel drops it
+//	Mangle       instead of random bits, a test's function changes the payload of a
+//	             frame chosen by Corrupt (a forged field), checksum as above
 //	Blackhole    every frame is lost
 //
 // Other frames (ARP) pass at once and unimpaired, so that addresses resolve. A host's

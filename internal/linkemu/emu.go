@@ -22,6 +22,10 @@ type Impairment struct {
 	CorruptBits int           // bits flipped in a corrupted frame; 0 means 1
 	BadChecksum bool          // leave a corrupted frame's checksum wrong
 	Blackhole   bool          // lose every frame
+	// Mangle, when set, corrupts a frame chosen by Corrupt instead of the random bits:
+	// it changes the UDP payload in place (a test's forged field) and reports whether
+	// it changed anything. It runs with the emulator's lock held.
+	Mangle func(payload []byte) bool
 }
 
 // Stats count what one direction did with the UDP frames offered to it.
@@ -37,8 +41,20 @@ type Stats struct {
 	Other       uint64 // frames other than UDP, passed at once
 }
 
-// Delivery is one UDP frame written to a host.
+// Fate is what became of one UDP frame offered to a direction.
+type Fate uint8
+
+// Fates.
+const (
+	Delivered Fate = iota
+	Lost           // Loss or Blackhole
+	NoCarrier      // a host's carrier was off
+)
+
+// Delivery is one UDP frame offered to a direction: written to the receiving host
+// (Fate Delivered), or not.
 type Delivery struct {
+	Fate             Fate
 	Offered, Written time.Time // when it was read from the sender, written to the receiver
 	Port             uint16    // its UDP destination port
 	Seq              uint64    // its place among the frames offered to the direction, from 1
@@ -47,12 +63,18 @@ type Delivery struct {
 	// Drawn is the delay the impairment drew for it; the write comes at least that
 	// late, later when the machine is busy.
 	Drawn time.Duration
+	// Head holds the first bytes of its UDP payload as written (a test reads the
+	// sender's stamp there).
+	Head [HeadSize]byte
 }
 
-// Delay returns how long the frame was held.
+// HeadSize is how much of each UDP payload a Delivery keeps.
+const HeadSize = 32
+
+// Delay returns how long a delivered frame was held.
 func (d Delivery) Delay() time.Duration { return d.Written.Sub(d.Offered) }
 
-// MaxDeliveries bounds the deliveries an Emulator records, over all directions.
+// MaxDeliveries bounds the frames an Emulator records, over all directions.
 const MaxDeliveries = 500_000
 
 // Host is one TAP device attached to an Emulator.
@@ -144,6 +166,18 @@ func (e *Emulator) Stats(from, to *Host) Stats {
 // Deliveries returns the UDP frames written in the direction from -> to, in the order
 // they were written.
 func (e *Emulator) Deliveries(from, to *Host) []Delivery {
+	var out []Delivery
+	for _, d := range e.Records(from, to) {
+		if d.Fate == Delivered {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Records returns every UDP frame offered to the direction from -> to with its fate:
+// lost ones when they were offered, delivered ones when they were written.
+func (e *Emulator) Records(from, to *Host) []Delivery {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]Delivery(nil), e.deliveries[pair{from.idx, to.idx}]...)
@@ -239,9 +273,11 @@ func (e *Emulator) offer(src, dst *Host, f []byte, at time.Time) {
 	switch {
 	case !src.carrier || !dst.carrier:
 		st.NoCarrier++
+		e.record(k, Delivery{Fate: NoCarrier, Offered: at, Port: u.dstPort, Seq: seq})
 		return
 	case imp.Blackhole || imp.Loss > 0 && e.rng.Float64() < imp.Loss:
 		st.Lost++
+		e.record(k, Delivery{Fate: Lost, Offered: at, Port: u.dstPort, Seq: seq})
 		return
 	}
 	copies := 1
@@ -254,7 +290,11 @@ func (e *Emulator) offer(src, dst *Host, f []byte, at time.Time) {
 		corrupted := false
 		if imp.Corrupt > 0 && e.rng.Float64() < imp.Corrupt {
 			gu, _ := parseUDP(g)
-			corrupted = gu.corrupt(e.rng, imp.CorruptBits, imp.BadChecksum)
+			if imp.Mangle != nil {
+				corrupted = gu.mangle(imp.Mangle, imp.BadChecksum)
+			} else {
+				corrupted = gu.corrupt(e.rng, imp.CorruptBits, imp.BadChecksum)
+			}
 		}
 		delay := imp.Delay
 		if imp.Jitter > 0 {
@@ -264,8 +304,11 @@ func (e *Emulator) offer(src, dst *Host, f []byte, at time.Time) {
 			delay = 0
 		}
 		delay = max(delay, 0)
-		dst.out.push(item{release: at.Add(delay), frame: g, dir: k, offered: at, udp: true,
-			port: u.dstPort, seq: seq, copy: c == 1, corrupted: corrupted})
+		it := item{release: at.Add(delay), frame: g, dir: k, offered: at, udp: true,
+			port: u.dstPort, seq: seq, copy: c == 1, corrupted: corrupted}
+		gu, _ := parseUDP(g)
+		copy(it.head[:], gu.udp[udpHeader:])
+		dst.out.push(it)
 	}
 }
 
@@ -311,10 +354,15 @@ func (e *Emulator) written(h *Host, it item, err error, now time.Time) {
 		st.Reordered++
 	}
 	e.maxSeq[it.dir] = max(e.maxSeq[it.dir], it.seq)
+	e.record(it.dir, Delivery{Offered: it.offered, Written: now, Port: it.port, Seq: it.seq, Copy: it.copy,
+		Corrupted: it.corrupted, Drawn: it.release.Sub(it.offered), Head: it.head})
+}
+
+// record keeps d for the direction k, up to MaxDeliveries in all; e.mu is held.
+func (e *Emulator) record(k pair, d Delivery) {
 	if e.recorded < MaxDeliveries {
 		e.recorded++
-		e.deliveries[it.dir] = append(e.deliveries[it.dir], Delivery{Offered: it.offered, Written: now,
-			Port: it.port, Seq: it.seq, Copy: it.copy, Corrupted: it.corrupted, Drawn: it.release.Sub(it.offered)})
+		e.deliveries[k] = append(e.deliveries[k], d)
 	}
 }
 
@@ -341,6 +389,7 @@ type item struct {
 	port             uint16
 	seq              uint64
 	copy, corrupted  bool
+	head             [HeadSize]byte
 	order            uint64 // push order, to keep equal releases in order
 }
 

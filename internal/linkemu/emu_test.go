@@ -193,6 +193,15 @@ func TestImpairments(t *testing.T) {
 	if (drawn-imp.Delay).Abs() > 1500*time.Microsecond || (mean-held).Abs() > 2*time.Millisecond {
 		t.Fatalf("mean delay drawn %v, held %v, at the receiver %v", drawn, held, mean)
 	}
+	lost := 0
+	for _, r := range l.e.Records(l.h[0], l.h[1]) {
+		if r.Fate == Lost {
+			lost++
+		}
+	}
+	if uint64(lost) != s.Lost {
+		t.Fatalf("%d lost frames recorded, %d counted", lost, s.Lost)
+	}
 	slices.Sort(late)
 	if med := late[len(late)/2]; med > 5*time.Millisecond {
 		t.Fatalf("frames leave a median %v after their release", med)

@@ -104,3 +104,15 @@ func srcMAC(f []byte) (mac [6]byte) {
 	copy(mac[:], f[6:12])
 	return mac
 }
+
+// mangle lets f change the UDP payload and, unless badChecksum, recomputes the
+// checksum. It reports whether f changed anything.
+func (u udpFrame) mangle(f func([]byte) bool, badChecksum bool) bool {
+	if !f(u.udp[udpHeader:]) {
+		return false
+	}
+	if !badChecksum {
+		binary.BigEndian.PutUint16(u.udp[6:], u.checksum())
+	}
+	return true
+}

@@ -62,6 +62,14 @@ func TestCorrupt(t *testing.T) {
 			t.Fatalf("%d bytes: a corrupted frame with the old checksum passes it", n)
 		}
 	}
+	f := udpFrameBytes([]byte("stamp"))
+	u, _ := parseUDP(f)
+	if !u.mangle(func(p []byte) bool { p[0] = 'S'; return true }, false) || !verify(t, f) || string(u.udp[udpHeader:]) != "Stamp" {
+		t.Fatal("mangle")
+	}
+	if u.mangle(func([]byte) bool { return false }, true) || !verify(t, f) {
+		t.Fatal("a mangle that changed nothing")
+	}
 	if (udpFrame{udp: make([]byte, udpHeader)}).corrupt(rng, 1, false) {
 		t.Fatal("an empty payload was corrupted")
 	}
