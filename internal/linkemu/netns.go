@@ -11,6 +11,9 @@ import (
 // ("" for none), brings it up and attaches it to e as host name.
 func AddHost(t testing.TB, e *Emulator, ns *netnstest.NS, name, ifname, cidr string) *Host {
 	t.Helper()
+	if _, err := os.Stat("/dev/net/tun"); err != nil {
+		t.Skipf("linkemu: skipped: no TUN/TAP device (/dev/net/tun: %v)", err)
+	}
 	var f *os.File
 	if err := ns.Do(func() (err error) {
 		f, err = OpenTAP(ifname)
