@@ -76,22 +76,24 @@ func TestFieldNetwork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("field test skipped in -short mode")
 	}
-	t.Run("authenticated", func(t *testing.T) {
-		f := startField(t, true)
-		f.authenticatedScenario()
-		f.stop()
-		recs := f.records()
-		f.checkCommon(recs)
-		f.checkAuthenticated(recs)
-	})
-	t.Run("unauthenticated", func(t *testing.T) {
-		f := startField(t, false)
-		f.unauthenticatedScenario()
-		f.stop()
-		recs := f.records()
-		f.checkCommon(recs)
-		f.checkUnauthenticated(recs)
-	})
+	for _, run := range []struct {
+		name     string
+		auth     bool
+		scenario func(*fieldRun)
+		check    func(*fieldRun, [fieldRobots + 1][]fieldRecord)
+	}{
+		{"authenticated", true, (*fieldRun).authenticatedScenario, (*fieldRun).checkAuthenticated},
+		{"unauthenticated", false, (*fieldRun).unauthenticatedScenario, (*fieldRun).checkUnauthenticated},
+	} {
+		t.Run(run.name, func(t *testing.T) {
+			f := startField(t, run.auth)
+			run.scenario(f)
+			f.stop()
+			recs := f.records()
+			f.checkCommon(recs)
+			run.check(f, recs)
+		})
+	}
 }
 
 func startField(t *testing.T, auth bool) *fieldRun {

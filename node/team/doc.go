@@ -114,9 +114,10 @@
 // time), every echo of one of our recent packets bounds it from above (package
 // clock/offset: a bound is the second tightest of its side, ages by 100 ppm and never
 // expires, and a sample that contradicts the estimate is rejected and counted until
-// three such packets agree, which means a clock was set). Once both bounds exist, TeamInfo carries clock_offset_known,
-// clock_offset, clock_offset_bound, sender_time_local (sender_time on our clock) and
-// delay (the packet's one-way delay), and Status lists the estimate per teammate.
+// three such packets agree, which means a clock was set). Once both bounds exist,
+// TeamInfo carries clock_offset_known, clock_offset, clock_offset_bound,
+// sender_time_local (sender_time on our clock) and delay (the packet's one-way delay),
+// and Status lists the estimate per teammate.
 //
 // Without a key the filters above stop what one corrupted or forged packet can do to
 // the sender's history and clock: the replay filter and the clock estimate (package
