@@ -1,6 +1,7 @@
 package team
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
@@ -162,8 +163,10 @@ type Status struct {
 
 	// Teammates online (heard within Config.TeammateTimeout), by player number.
 	Teammates []Mate
-	// Links holds the link of every teammate heard within LinksFor, by player number.
-	Links []MateLink
+	// Links holds the link of every teammate heard within LinksFor, by player number,
+	// over the last LinkWindow.
+	Links      []MateLink
+	LinkWindow time.Duration
 
 	// BudgetKnown says whether BudgetLeft is an estimate of the team's remaining budget
 	// (the GameController's figure minus the messages counted since).
@@ -211,6 +214,7 @@ func (c *Component) Status() Status {
 		LastDecision: st.decision, LastSend: st.lastSend, LastTick: st.lastTick,
 		LastMotion: c.in.motionAt, LastBehavior: c.in.behaviorAt, LastVision: c.in.visionAt,
 		Send: st.send, Receive: st.recv, Transport: tr,
+		LinkWindow: cmp.Or(c.cfg.LinkWindow, linkq.DefaultWindow),
 	}
 	if n, last := c.pendingTicks(now); n > 0 {
 		// A timed Run counts the ticks between its wakes when it next wakes; their

@@ -43,10 +43,10 @@ func Message(st team.Status) dmsgs.TeamLinks {
 	m := dmsgs.TeamLinks{
 		Stamp:        builtin_interfaces.NewTime(st.Time),
 		PlayerNumber: st.Player,
+		Window:       float32(st.LinkWindow.Seconds()),
 		Links:        make([]dmsgs.TeamLink, 0, len(st.Links)),
 	}
 	for _, l := range st.Links {
-		m.Window = float32(l.Window.Seconds())
 		m.Links = append(m.Links, Link(l))
 	}
 	return m

@@ -21,7 +21,7 @@ func TestMessage(t *testing.T) {
 	}, Clock: team.MateClock{Estimate: offset.Estimate{Known: true, Offset: 3250 * time.Millisecond, Bound: time.Millisecond, Rejected: 3, Jumps: 1}}}
 	zju := team.MateLink{Player: 4, Quality: linkq.Quality{Window: 10 * time.Second, Received: 5, Loss: math.NaN(), HasPacket: true, Age: 4 * time.Second}}
 	lossy := team.MateLink{Player: 5, Quality: linkq.Quality{Window: 10 * time.Second, Received: 60, Expected: 100, Lost: 40, Loss: 0.4, HasPacket: true}}
-	m := Message(team.Status{Player: 2, Time: now, Links: []team.MateLink{good, zju, lossy}})
+	m := Message(team.Status{Player: 2, Time: now, LinkWindow: 10 * time.Second, Links: []team.MateLink{good, zju, lossy}})
 	if m.PlayerNumber != 2 || m.Window != 10 || len(m.Links) != 3 || m.Stamp.Sec != 1_700_000_000 || m.Stamp.Nanosec != 500 {
 		t.Fatalf("%+v", m)
 	}
