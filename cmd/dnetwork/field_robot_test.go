@@ -52,6 +52,7 @@ type infoRecord struct {
 	PosX               float64
 	Known              bool
 	Offset, Bound      int64 // ns
+	Recv               int64 // receive_time: the robot's clock, ns
 }
 
 // linkRecord is a TeamLink with NaN as null.
@@ -125,7 +126,8 @@ func TestFieldRobot(t *testing.T) {
 		write(fieldRecord{Info: &infoRecord{Player: m.PlayerNumber, Team: m.TeamNumber, Role: m.Role, Seq: m.Sequence,
 			Auth: m.Authenticated, PosX: m.RobotPos.X, Known: m.ClockOffsetKnown,
 			Offset: int64(m.ClockOffset.Sec)*1e9 + int64(m.ClockOffset.Nanosec),
-			Bound:  int64(m.ClockOffsetBound.Sec)*1e9 + int64(m.ClockOffsetBound.Nanosec)}})
+			Bound:  int64(m.ClockOffsetBound.Sec)*1e9 + int64(m.ClockOffsetBound.Nanosec),
+			Recv:   int64(m.ReceiveTime.Sec)*1e9 + int64(m.ReceiveTime.Nanosec)}})
 	}); err != nil {
 		t.Fatal(err)
 	}

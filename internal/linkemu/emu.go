@@ -55,7 +55,7 @@ const (
 // (Fate Delivered), or not.
 type Delivery struct {
 	Fate             Fate
-	Offered, Written time.Time // when it was read from the sender, written to the receiver
+	Offered, Written time.Time // when it was read from the sender, written to the receiver (the write's start)
 	Port             uint16    // its UDP destination port
 	Seq              uint64    // its place among the frames offered to the direction, from 1
 	Copy             bool      // the duplicate of an earlier delivery
@@ -320,8 +320,11 @@ func (e *Emulator) write(h *Host) {
 	for {
 		it, wait, ok := h.out.next(time.Now())
 		if ok {
+			// Stamped before the write: the receiving kernel may deliver the frame, and a
+			// process read it, before Write returns.
+			at := time.Now()
 			_, err := h.tap.Write(it.frame)
-			e.written(h, it, err, time.Now())
+			e.written(h, it, err, at)
 			continue
 		}
 		timer.Reset(wait)
