@@ -241,11 +241,23 @@ func (f *fieldRun) checkLink(recs []fieldRecord, from, to int, p phase) {
 		at           time.Time
 		emu, end2end time.Duration
 	}
+	// A duplicated frame reaches the node twice; the first copy written is the one it
+	// publishes.
+	records := f.emu.Records(f.robot[from], f.robot[to])
+	first := map[uint32]time.Time{}
+	for _, d := range records {
+		if d.Port == teamPort && d.Fate == linkemu.Delivered && string(d.Head[:3]) == "DNt" {
+			seq := binary.LittleEndian.Uint32(d.Head[8:])
+			if w, ok := first[seq]; !ok || d.Written.Before(w) {
+				first[seq] = d.Written
+			}
+		}
+	}
 	var arr []arrival
 	var seqs []uint32
 	offered, lost, unmatched := 0, 0, 0
 	var latency time.Duration
-	for _, d := range f.emu.Records(f.robot[from], f.robot[to]) {
+	for _, d := range records {
 		if d.Port != teamPort {
 			continue
 		}
@@ -259,6 +271,7 @@ func (f *fieldRun) checkLink(recs []fieldRecord, from, to int, p phase) {
 			continue
 		}
 		seq := binary.LittleEndian.Uint32(d.Head[8:])
+		d.Written = first[seq]
 		seqs = append(seqs, seq)
 		sent := time.Unix(0, 0).Add(dnetStamp(d.Head[:]) - fieldOffsets[from])
 		r, ok := recv[seq]
