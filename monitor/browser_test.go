@@ -219,6 +219,8 @@ func TestBrowser(t *testing.T) {
 		r.theta += 0.4
 	}
 	g.secs = 365
+	// Twice: a clock bound stands on the second tightest observation of each side.
+	send(1)
 	send(1)
 	settle()
 	clk.Advance(time.Second)
@@ -229,6 +231,11 @@ func TestBrowser(t *testing.T) {
 	// the drift allowance (100 ppm) over the second since.
 	if !strings.Contains(dom, ">+0.0±1.1<") || !strings.Contains(dom, "clock minus robot 1's: 0 ms ± 1.1 ms") {
 		t.Errorf("page does not show robot 5/2's clock against robot 5/1")
+	}
+	// Every robot numbers its messages 0 here: nothing lost, the copies are duplicates,
+	// and one message gives no jitter.
+	if !strings.Contains(dom, ">Link<") || !strings.Contains(dom, ">0% · –<") || !strings.Contains(dom, "0 of 1 team messages lost") {
+		t.Errorf("page does not show the robots' links")
 	}
 	for key, a := range first {
 		if key != "12/5" && a["x"] == second[key]["x"] && a["y"] == second[key]["y"] {

@@ -43,8 +43,18 @@
 // packets let it compare teammates: when robot b's packet answers robot a's, the echo
 // tells when b received it on b's clock, which bounds clock_b - clock_a from above;
 // a's answers to b bound it from below. Each pair keeps a clock/offset Estimator (the
-// tightest bound each way, loosened by 100 ppm per second of age), and every robot is
-// shown against its team's lowest-numbered robot.
+// second tightest bound each way, loosened by 100 ppm per second of age; a bound that
+// contradicts the estimate is rejected unless several agree), and every robot is shown
+// against its team's lowest-numbered robot.
+//
+// # Links
+//
+// Every robot's team messages feed a link tracker (package proto/linkq) on the monitor's
+// clock: the fraction lost on the way to the monitor, from the gaps in their sequence
+// numbers (dnet), the jitter of their transit times, duplicates and reorders, over
+// Config.RateWindow. The page shows loss and jitter in the Link column, so a team sees
+// which robot's Wi-Fi is bad; each robot's own view of its teammates is its TeamLinks
+// topic.
 //
 // # Robots
 //
@@ -172,6 +182,11 @@
 //	  clock              {ref, offset_ms, bound_ms}|null   its clock minus robot ref's
 //	                     (the lowest player number of its team), true value within
 //	                     ± bound_ms; null for ref itself and until both bounded it
+//	  link               {loss (number|null), received, expected, jitter_ms
+//	                     (number|null), duplicates, reordered}|null   how its team
+//	                     messages reach the monitor over rate_window_s (LinkView): loss
+//	                     from the gaps in their sequence numbers (dnet), jitter from
+//	                     their transit times; its monitor copies count as duplicates
 //	ports                [{name, kind, port, team, state, interface, error, received,
 //	                     delivered, malformed, queue_full, oversize, filtered, sent,
 //	                     send_errors}]   the sockets and their transport counters

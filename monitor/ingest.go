@@ -9,6 +9,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -80,6 +81,8 @@ type robot struct {
 	lastErr string
 
 	clocks map[uint8]*offset.Estimator // clock of a higher-numbered teammate minus ours
+
+	link linkq.Tracker // its team messages' link to the monitor
 }
 
 // source counts the faults of an address no robot is known at.
@@ -295,6 +298,7 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	}
 	m.setAddr(KindTeam, d.Src, r)
 	r.team.add(d.Time, d.Src)
+	r.link.Observe(s.Seq, format == "dnet", false, time.Duration(d.Time.UnixNano())-s.Stamp, d.Time)
 	if cap := m.cfg.League.SizeCap(); len(b) > cap {
 		r.faults.Oversize++
 		r.lastErr = fmt.Sprintf("%s packet of %d bytes exceeds the %s cap of %d bytes", format, len(b), m.cfg.League, cap)

@@ -443,3 +443,34 @@ func TestToGlobal(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkView: a robot's link to the monitor, from its team messages: 3 of 10 numbers
+// missing, one duplicate, one out of order; jitter from the transit times. A zju robot
+// has no loss figure.
+func TestLinkView(t *testing.T) {
+	m, clk := newTest(t, Config{})
+	stamp := t0.Add(3250 * time.Millisecond) // the robot's clock runs 3.25 s ahead
+	for i, seq := range []uint32{1, 2, 4, 3, 3, 6, 9, 10} {
+		s := mate{team: 5, player: 2}.state()
+		s.Seq, s.Stamp = seq, time.Duration(stamp.UnixNano())+time.Duration(seq)*100*time.Millisecond
+		b, err := teaminfo.AppendDNet(nil, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Transit alternates 5 and 7 ms; the duplicate (the fifth) does not count, so the
+		// differences are 2, 2, 2, 0, 2, 2 ms: jitter 1.7 ms.
+		at := t0.Add(time.Duration(seq)*100*time.Millisecond + time.Duration(5+2*(i%2))*time.Millisecond)
+		m.Observe(team5, dg(b, robotSrc, at))
+	}
+	m.Observe(team5, dg(mate{team: 5, player: 3}.zju(), robotSrc, t0.Add(time.Second)))
+	clk.Set(t0.Add(1100 * time.Millisecond))
+	s := m.State()
+	l := findRobot(s, 5, 2).Link
+	if l == nil || l.Loss == nil || *l.Loss != 0.3 || l.Expected != 10 || l.Received != 7 || l.Duplicates != 1 || l.Reordered != 1 ||
+		l.JitterMs == nil || *l.JitterMs != 1.7 {
+		t.Fatalf("link %+v", l)
+	}
+	if z := findRobot(s, 5, 3).Link; z == nil || z.Loss != nil || z.Received != 1 || z.JitterMs != nil {
+		t.Fatalf("zju link %+v", z)
+	}
+}

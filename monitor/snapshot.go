@@ -140,6 +140,42 @@ type RobotView struct {
 	// Clock is the robot's clock against its team's reference robot; null when it is the
 	// reference or not yet known.
 	Clock *ClockView `json:"clock"`
+	// Link is how its team messages reach the monitor; null before the first.
+	Link *LinkView `json:"link"`
+}
+
+// LinkView is the link of a robot's team messages to the monitor over the last
+// Config.RateWindow (package proto/linkq): loss from the gaps in their sequence numbers
+// (dnet; null for zju), jitter (the mean difference of the transit times of consecutive
+// messages, which needs no clock offset), and the messages that came twice (a robot's
+// monitor copies among them) or out of order. A monitor cannot measure a robot's one-way
+// delay: it knows no robot's clock against its own.
+type LinkView struct {
+	Loss       *float64 `json:"loss"`
+	Received   int      `json:"received"`
+	Expected   int      `json:"expected"`
+	JitterMs   *float64 `json:"jitter_ms"`
+	Duplicates int      `json:"duplicates"`
+	Reordered  int      `json:"reordered"`
+}
+
+// linkView returns r's link at now, or nil before its first team message.
+func (m *Monitor) linkView(r *robot, now time.Time) *LinkView {
+	r.link.Window = m.cfg.RateWindow
+	q := r.link.Quality(now, 0, 0, false)
+	if !q.HasPacket {
+		return nil
+	}
+	v := &LinkView{Received: q.Received, Expected: q.Expected, Duplicates: q.Duplicates, Reordered: q.Reordered}
+	if q.Expected > 0 {
+		loss := round(q.Loss, 3)
+		v.Loss = &loss
+	}
+	if q.JitterKnown {
+		j := round(float64(q.Jitter)/float64(time.Millisecond), 1)
+		v.JitterMs = &j
+	}
+	return v
 }
 
 // PoseView is a pose in metres and radians.
@@ -409,6 +445,7 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 		LastError:     r.lastErr,
 		Echo:          echoView(r),
 		Clock:         m.clockView(r, now),
+		Link:          m.linkView(r, now),
 	}
 	if r.hasInfo {
 		v.Role = r.info.Role.String()

@@ -9,8 +9,10 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/teamlinks"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/udpstat"
 )
 
 // InputStale is how old the latest MotionInfo, BehaviorInfo or VisionInfo may be
@@ -27,6 +29,7 @@ const (
 	DiagSim3d          = "sim3d"
 	DiagRecord         = "record"
 	DiagSocketPrefix   = "socket " // + the socket's name: gamecontroller, team, worldinfo, swarm
+	DiagKernelUDP      = "kernel udp"
 )
 
 // sources returns the diagnostics sources of every part of the node.
@@ -50,7 +53,7 @@ func (n *Node) sources() []diagnostics.Source {
 	if n.rec != nil {
 		src = append(src, one(func(time.Time) dm.DiagnosticStatus { return n.rec.Status(DiagRecord) }))
 	}
-	src = append(src, func(now time.Time) []dm.DiagnosticStatus {
+	src = append(src, one(n.kernelUDP), func(now time.Time) []dm.DiagnosticStatus {
 		var out []dm.DiagnosticStatus
 		for _, w := range n.sockets() {
 			out = append(out, socketStatus(w.Name(), w.Stats(), w.Status()))
@@ -70,11 +73,45 @@ func one(f func(time.Time) dm.DiagnosticStatus) diagnostics.Source {
 
 func socketStatus(name string, st transport.Stats, s transport.Status) dm.DiagnosticStatus {
 	d := diagnostics.Socket(DiagSocketPrefix+name, st, s.Interface, s.State == transport.StateUp, s.Err)
+	carrier := "yes"
+	if s.State == transport.StateUp && s.NoCarrier {
+		carrier = "no"
+		d.Level = diagnostics.Error
+		d.Message = fmt.Sprintf("no carrier on %s: what it sends is lost (%d sends so far)", s.Interface.Name, st.SentNoCarrier)
+	}
 	d.Values = append(d.Values,
 		dm.KeyValue{Key: "state", Value: s.State.String()},
+		dm.KeyValue{Key: "carrier", Value: carrier},
+		dm.KeyValue{Key: "sent_no_carrier", Value: strconv.FormatUint(st.SentNoCarrier, 10)},
 		dm.KeyValue{Key: "local", Value: s.Local.String()},
 		dm.KeyValue{Key: "read_buffer", Value: strconv.Itoa(s.ReadBuffer)})
 	return d
+}
+
+// kernelUDP reports the kernel's UDP receive errors of the node's network namespace
+// since the node started, by cause (package transport/udpstat), and warns about the
+// causes that grew since the last report.
+func (n *Node) kernelUDP(now time.Time) dm.DiagnosticStatus {
+	b := diagnostics.NewStatus(DiagKernelUDP).Level(diagnostics.OK, "no receive errors")
+	c, err := udpstat.Read()
+	if err != nil {
+		return b.Level(diagnostics.Warn, err.Error()).Done()
+	}
+	d, grew := c.Sub(n.udpBase), c.Sub(n.udpLast)
+	n.udpLast = c
+	if d.InErrors > 0 {
+		b.Level(diagnostics.OK, fmt.Sprintf("%d receive errors since start", d.InErrors))
+	}
+	if grew.InCsumErrors > 0 {
+		b.Level(diagnostics.Warn, fmt.Sprintf("%d datagrams with a bad UDP checksum since the last report: the link corrupts packets", grew.InCsumErrors))
+	}
+	if grew.RcvbufErrors > 0 {
+		b.Level(diagnostics.Warn, fmt.Sprintf("%d datagrams dropped for a full receive buffer since the last report: raise receive_buffer, or a process reads too slowly", grew.RcvbufErrors))
+	}
+	return b.Add("receive_buffer_errors", d.RcvbufErrors).Add("checksum_errors", d.InCsumErrors).
+		Add("other_errors", d.OtherErrors()).Add("receive_errors", d.InErrors).
+		Add("no_port", d.NoPorts).Add("received", d.InDatagrams).Add("send_buffer_errors", d.SndbufErrors).
+		Done()
 }
 
 // nodeStatus reports the node's identity and its inputs.
@@ -192,6 +229,9 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 			b.Add(fmt.Sprintf("delay_%d", m.Player), fmt.Sprintf("%.1f ms", msOf(m.Clock.Delay)))
 		}
 	}
+	for _, l := range st.Links {
+		b.Add(fmt.Sprintf("link_%d", l.Player), teamlinks.Text(l))
+	}
 	b.Add("interval", st.Interval).Add("interval_reason", st.IntervalReason()).
 		Add("last_decision", st.LastDecision)
 	if !st.LastSend.IsZero() {
@@ -209,6 +249,7 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 		Add("dropped_malformed", r.Malformed).Add("dropped_own", r.Own).
 		Add("dropped_conflict", r.Conflict).Add("dropped_stale", r.Stale).
 		Add("dropped_duplicate", r.Duplicate).Add("dropped_replay", r.Replay).
+		Add("dropped_unconfirmed", r.Unconfirmed).Add("dropped_late", r.Late).
 		Add("publish_errors", r.PublishErrors)
 	switch st.LastDecision {
 	case team.DecisionSilentBudget:
@@ -218,6 +259,9 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	}
 	if r.Conflict > 0 {
 		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets from another robot with our player number %d", r.Conflict, st.Player))
+	}
+	if w := teamlinks.Warnings(st.Links); len(w) > 0 {
+		b.Level(diagnostics.Warn, "bad link: "+strings.Join(w, "; "))
 	}
 	if r.WrongFormat > 0 {
 		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets in another format: a teammate is configured differently", r.WrongFormat))

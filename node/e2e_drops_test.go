@@ -54,6 +54,7 @@ func TestE2ETeamDrops(t *testing.T) {
 	valid := packet(testTeam, 100, stamp, key)
 	mate := udpSocket(t, "127.0.0.1:0")
 	for _, b := range [][]byte{
+		packet(testTeam, 99, stamp-time.Millisecond, key), // a new sender's first: unconfirmed
 		valid,
 		valid, // duplicate
 		packet(testTeam, 20, stamp-time.Second, key), // 80 numbers below: replay
@@ -70,14 +71,14 @@ func TestE2ETeamDrops(t *testing.T) {
 		t.Errorf("TeamInfo %+v", m)
 	}
 	want := map[string]string{
-		"received": "7", "accepted": "1", "dropped_duplicate": "1", "dropped_replay": "1",
+		"received": "8", "accepted": "1", "dropped_unconfirmed": "1", "dropped_duplicate": "1", "dropped_replay": "1",
 		"dropped_foreign_team": "2", "dropped_auth": "1", "dropped_wrong_size": "1",
 		"teammates": "4",
 	}
 	// The socket's worker screens the wrong-size and foreign packets out before its queue
 	// (the component's Prefilter, which counts them for the component too); the unsigned
 	// one is decoded and reported malformed.
-	sock := map[string]string{"received": "7", "delivered": "3", "dropped_filtered": "3", "dropped_malformed": "1"}
+	sock := map[string]string{"received": "8", "delivered": "4", "dropped_filtered": "3", "dropped_malformed": "1"}
 	a := diags.wait(t, 0, 5*time.Second, "drops in /diagnostics", func(a *dm.DiagnosticArray) bool {
 		return diagHas(a, "dnetwork_1: team", want) && diagHas(a, "dnetwork_1: "+node.DiagSocketPrefix+"team", sock)
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
+	"github.com/robocup-dnetwork/dnetwork/node/teamlinks"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -28,6 +29,7 @@ import (
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/udpstat"
 )
 
 // TeamMaxDatagram is the largest datagram the team socket takes: the payload of one
@@ -52,6 +54,7 @@ const warnEvery = 10 * time.Second
 // Topic names under the node's prefix /dnetwork_<id>.
 const (
 	TopicTeamInfo        = "TeamInfo"
+	TopicTeamLinks       = "TeamLinks"
 	TopicGCInfo          = "GCInfo"
 	TopicGameControlData = "GameControlData"
 	TopicWorldInfo       = "WorldInfo"
@@ -88,12 +91,16 @@ type Node struct {
 	wiSock   *transport.Worker // nil unless world info is enabled
 
 	gc    *gamecontroller.Component
-	team  *team.Component // nil unless enabled
+	team  *team.Component                                   // nil unless enabled
+	links *ros.Publisher[dmsgs.TeamLinks, *dmsgs.TeamLinks] // nil unless team is enabled
 	wi    *worldinfo.Component
 	swarm *swarm.Component
 	sim3d *sim3d.Team // nil unless enabled
 	diag  *diagnostics.Component
-	rec   *record.Recorder // nil unless recording
+	// udpBase and udpLast are the kernel's UDP counters when the node started and at the
+	// last diagnostics report (the diagnostics goroutine's).
+	udpBase, udpLast udpstat.Counters
+	rec              *record.Recorder // nil unless recording
 
 	in       inputs
 	inSubs   []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
@@ -236,6 +243,9 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.team, err = team.New(r.Team, team.Deps{Conn: n.teamSock, Publisher: teamInfo, Clock: n.clk, Game: game}); err != nil {
 			return nil, err
 		}
+		if n.links, err = publisher[dmsgs.TeamLinks](n, prefix+TopicTeamLinks, ros.QoSDefault); err != nil {
+			return nil, err
+		}
 	}
 	if r.Sim3DEnabled {
 		say, err := publisher[dmsgs.Sim3dSay](n, prefix+TopicSim3dSay, ros.QoSDefault)
@@ -329,6 +339,8 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	n.inSubs = append([]subscription{motion, behavior, vision}, extra...)
 
 	// Diagnostics.
+	n.udpBase, _ = udpstat.Read() // zero when unreadable: the report says why
+	n.udpLast = n.udpBase
 	diagPub, err := publisher[dm.DiagnosticArray](n, TopicDiagnostics, ros.QoSDefault)
 	if err != nil {
 		return nil, err
@@ -446,6 +458,7 @@ func (n *Node) Run(ctx context.Context) error {
 	run("gamecontroller", n.gc.Run)
 	if n.team != nil {
 		run("team", n.team.Run)
+		run("teamlinks", func(ctx context.Context) error { return teamlinks.Run(ctx, n.clk, n.links, n.team.Status) })
 	}
 	run("worldinfo", n.wi.Run)
 	run("swarm", n.swarm.Run)

@@ -36,12 +36,16 @@
 //	Sent       datagrams accepted by the kernel
 //	SendErrors sends that failed: socket down, too large, kernel error
 //	Opens      socket opens; above one means the worker recovered
+//	SentNoCarrier sends of Sent made while the interface had no carrier (lost)
 //	KernelDrops datagrams the kernel dropped before the worker could read them
 //
 // so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed, and the
 // datagrams that reached the socket are KernelDrops + Received. KernelDrops comes from
 // SO_RXQ_OVFL: the kernel attaches its cumulative drop count for the socket to the next
-// datagram read, so drops show once traffic resumes. The Filter runs before the payload
+// datagram read, so drops show once traffic resumes. It counts two causes the kernel
+// does not tell apart per socket: a full receive buffer and a bad UDP checksum (a
+// datagram corrupted on the way); package transport/udpstat reads the namespace's
+// counters, which do. The Filter runs before the payload
 // is copied: a consumer that screens junk there (size, header, version, team) keeps its
 // queue free for real packets under a flood. Config.ReadBuffer sets SO_RCVBUF (with
 // SO_RCVBUFFORCE when privileged, else capped by net.core.rmem_max); Status.ReadBuffer
@@ -78,9 +82,14 @@
 // cannot be opened or fails) it checks every Recheck interval (1 s by default) instead,
 // and says so in its log. When the check fails, or
 // the socket fails, the worker closes the socket, reports the error (Status, OnStatus,
-// one log line per change) and tries to reopen with exponential backoff (250 ms to 8 s
-// by default), rerunning the selector, rebinding the same port and rejoining its groups.
-// Sends in the meantime fail with [ErrDown] and are counted. "auto" is decided when the
+// one log line per change) and tries to reopen on every interface event (the same watch,
+// kept for the whole Run: a socket comes back within milliseconds of its link), and
+// otherwise with exponential backoff (250 ms to 8 s by default), rerunning the selector,
+// rebinding the same port and rejoining its groups.
+// Sends in the meantime fail with [ErrDown] and are counted. An interface that is up
+// without a carrier (no association, no cable) keeps the socket open: Status.NoCarrier
+// says so (carrier.go), and the sends the kernel takes meanwhile are counted in
+// SentNoCarrier. "auto" is decided when the
 // socket opens; a second interface appearing later does not disturb an open socket.
 //
 // # Sharing a port with a monitor

@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -90,4 +91,77 @@ func (w *ifWatch) run(changed func()) error {
 func (w *ifWatch) close() {
 	w.closed.Store(true)
 	w.f.Close()
+}
+
+// watcher is a worker's interface watch for the whole of Run. An event ends the read of
+// the open socket (its deadline moves to now) so that serve checks the interface, and
+// wakes the wait between open attempts while the socket is down.
+type watcher struct {
+	iw    *ifWatch
+	lost  atomic.Bool            // the watch failed: check periodically instead
+	poked atomic.Bool            // an event not yet checked
+	sock  atomic.Pointer[socket] // the socket whose read an event ends; nil while down
+	ev    chan struct{}          // an event since the last drain (capacity 1)
+	done  chan struct{}          // closed when the watch's goroutine has ended
+}
+
+// startWatch opens the watch and its goroutine; nil (checking periodically, and
+// reopening with the backoff timer) when the watch cannot be opened.
+func (w *Worker) startWatch() *watcher {
+	iw, err := openIfWatchFn()
+	if err != nil {
+		w.log.Warn("cannot watch interface events; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
+		return nil
+	}
+	wt := &watcher{iw: iw, ev: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		defer close(wt.done)
+		if err := iw.run(wt.poke); err != nil {
+			w.log.Warn("interface watch failed; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
+			wt.lost.Store(true)
+			wt.poke()
+		}
+	}()
+	return wt
+}
+
+// poke reports an event (or the watch's failure).
+func (wt *watcher) poke() {
+	wt.poked.Store(true)
+	if s := wt.sock.Load(); s != nil {
+		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	select {
+	case wt.ev <- struct{}{}:
+	default:
+	}
+}
+
+// watching reports whether events arrive (false for a nil watcher).
+func (wt *watcher) watching() bool { return wt != nil && !wt.lost.Load() }
+
+// events returns the channel an event while down arrives on; nil (never ready) for a
+// nil or failed watcher, so the wait falls back to its timer.
+func (wt *watcher) events() <-chan struct{} {
+	if !wt.watching() {
+		return nil
+	}
+	return wt.ev
+}
+
+// drain forgets the events that woke the wait while down.
+func (wt *watcher) drain() {
+	select {
+	case <-wt.ev:
+	default:
+	}
+}
+
+// stop closes the watch and waits for its goroutine.
+func (wt *watcher) stop() {
+	if wt == nil {
+		return
+	}
+	wt.iw.close()
+	<-wt.done
 }

@@ -32,9 +32,15 @@ type Stats struct {
 	// Opens counts how often the socket was opened; more than one means the worker
 	// recovered from an interface change or failure.
 	Opens uint64
+	// SentNoCarrier counts the datagrams of Sent that left while the interface had no
+	// carrier (Status.NoCarrier): the kernel took them, the link lost them.
+	SentNoCarrier uint64
 	// KernelDrops counts datagrams the kernel dropped for the socket before it could read
-	// them (receive buffer full), as SO_RXQ_OVFL reports them with the next datagram
-	// read. They never reached Received: received by the host = KernelDrops + Received.
+	// them, as SO_RXQ_OVFL reports them with the next datagram read: the receive buffer
+	// was full, or the datagram's UDP checksum was wrong (a corrupted datagram longer
+	// than 76 bytes; package transport/udpstat tells the causes apart for the
+	// namespace). They never reached Received: received by the host = KernelDrops +
+	// Received.
 	KernelDrops uint64
 }
 
@@ -46,7 +52,7 @@ func (s Stats) Dropped() uint64 {
 // counters are the live atomic counters behind Stats.
 type counters struct {
 	received, queued, queueFull, oversize, filtered, malformed atomic.Uint64
-	sent, sendErrors, opens, kernelDrops                       atomic.Uint64
+	sent, sendErrors, opens, kernelDrops, sentNoCarrier        atomic.Uint64
 }
 
 // snapshot reads the counters. Outcomes are read before Received (which is incremented
@@ -65,5 +71,6 @@ func (c *counters) snapshot() Stats {
 	s.SendErrors = c.sendErrors.Load()
 	s.Opens = c.opens.Load()
 	s.KernelDrops = c.kernelDrops.Load()
+	s.SentNoCarrier = c.sentNoCarrier.Load()
 	return s
 }

@@ -197,6 +197,9 @@ type Status struct {
 	// ReadBuffer is the socket's effective SO_RCVBUF in bytes while up (the kernel's
 	// figure: twice the request, capped by net.core.rmem_max without privilege).
 	ReadBuffer int
+	// NoCarrier says, while up, that the interface has no carrier (carrier.go): the
+	// socket stays open, but what it sends goes nowhere (Stats.SentNoCarrier).
+	NoCarrier bool
 }
 
 // socket is one open socket and what it was opened for.
@@ -236,6 +239,8 @@ type Worker struct {
 	c     counters
 	sock  atomic.Pointer[socket] // the open socket, nil while down
 	began atomic.Bool
+	// noCarrier mirrors Status.NoCarrier for the send path.
+	noCarrier atomic.Bool
 
 	mu      sync.Mutex // guards the fields below and the writes of sock
 	stopped bool
@@ -387,13 +392,22 @@ func (w *Worker) Run(ctx context.Context) error {
 	defer stop()
 
 	bt := newBatch(w.max)
+	// One watch of the kernel's interface events for the whole Run (opened here, on the
+	// goroutine that opens the sockets, so in their network namespace): while up every
+	// event checks the interface, while down every event tries to reopen at once, so a
+	// socket comes back with its link rather than with the backoff timer.
+	var wt *watcher
+	if w.sel.kind != selAny {
+		wt = w.startWatch()
+		defer wt.stop()
+	}
 	backoff := w.cfg.BackoffMin
 	for {
 		s, err := w.open(ctx)
 		if err == nil {
 			w.report(w.Status())
 			backoff = w.cfg.BackoffMin
-			err = w.serve(ctx, s, bt)
+			err = w.serve(ctx, s, bt, wt)
 			w.detach(s)
 		}
 		if ctx.Err() != nil {
@@ -401,13 +415,16 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		wait := backoff
 		backoff = min(2*backoff, w.cfg.BackoffMax)
-		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn = StateDown, err, wait })
+		w.noCarrier.Store(false)
+		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn, st.NoCarrier = StateDown, err, wait, false })
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return nil
 		case <-t.C:
+		case <-wt.events(): // the link may be back
+			t.Stop()
 		}
 	}
 }
@@ -472,6 +489,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	}
 	w.port = s.port
 	w.sock.Store(s)
+	w.noCarrier.Store(false)          // serve reads the carrier
 	rcvbuf, _ := readBufferSize(conn) // 0 when unknown; only reported
 	w.status = Status{
 		State:      StateUp,
@@ -500,38 +518,26 @@ func (w *Worker) detach(s *socket) {
 // serve reads from s until ctx is done, the socket fails or the interface check fails.
 // Each read takes every datagram already queued, up to the batch's size (recvmmsg);
 // each is handled with its own control messages and stamped with the time of the read.
-func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
+func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) error {
 	rc, err := s.conn.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
 	// The interface check runs on every interface event (ifwatch_linux.go), or every
 	// Recheck when the events cannot be watched; a worker on any interface has nothing to
-	// check. A watch event moves the read deadline to now, which ends the read.
+	// check. A watch event moves the read deadline to now, which ends the read; it also
+	// sets poked, which a read that keeps finding full batches (a flood, which never
+	// waits) looks at after each delivery.
+	var poked *atomic.Bool
 	watching := false
-	var lost atomic.Bool
-	// poked is set by an interface event not yet checked. The deadline it moves ends
-	// only a wait, and a read that keeps finding full batches (a flood) never waits, so
-	// each delivery looks at poked too.
-	var poked atomic.Bool
-	if !s.choice.IsAny() {
-		if iw, err := openIfWatchFn(); err != nil {
-			w.log.Warn("cannot watch interface events; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
-		} else {
-			watching = true
-			defer iw.close()
-			poke := func() {
-				poked.Store(true)
-				_ = s.conn.SetReadDeadline(time.Now())
-			}
-			go func() {
-				if err := iw.run(poke); err != nil {
-					w.log.Warn("interface watch failed; checking the interface periodically", "socket", w.cfg.Name, "every", w.cfg.Recheck, "err", err)
-					lost.Store(true)
-					poke()
-				}
-			}()
-		}
+	if !s.choice.IsAny() && wt.watching() {
+		watching, poked = true, &wt.poked
+		wt.sock.Store(s)
+		defer wt.sock.Store(nil)
+		// Events while down woke the retry; from now on the deadline is how they wake.
+		wt.drain()
+	} else {
+		poked = new(atomic.Bool)
 	}
 	var next time.Time // the next periodic check; zero: none
 	if !s.choice.IsAny() && !watching {
@@ -540,6 +546,11 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 	if err := s.conn.SetReadDeadline(next); err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
+	if watching {
+		poked.Store(true) // check once now: an event may have come before the deadline was set
+		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	w.noteCarrier(s)
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
 	// the read ends when a check is due (periodic or an interface event) or the worker
 	// stops.
@@ -571,7 +582,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 		if !due {
 			continue
 		}
-		if watching && lost.Load() {
+		if watching && !wt.watching() {
 			watching = false
 		}
 		next = time.Time{}
@@ -586,6 +597,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch) error {
 		if err := s.choice.check(); err != nil {
 			return err
 		}
+		w.noteCarrier(s)
 	}
 }
 
@@ -659,7 +671,8 @@ func (w *Worker) setStatus(f func(*Status)) {
 	w.mu.Lock()
 	old := w.status
 	f(&w.status)
-	changed := w.status.State != old.State || errText(w.status.Err) != errText(old.Err)
+	changed := w.status.State != old.State || errText(w.status.Err) != errText(old.Err) ||
+		w.status.NoCarrier != old.NoCarrier
 	if changed {
 		w.status.Since = time.Now()
 	} else {
@@ -676,6 +689,10 @@ func (w *Worker) setStatus(f func(*Status)) {
 func (w *Worker) report(st Status) {
 	switch st.State {
 	case StateUp:
+		if st.NoCarrier {
+			w.log.Warn("transport: no carrier: sends are lost until the link returns", "on", st.Interface, "port", st.Local.Port())
+			break
+		}
 		w.log.Info("transport: socket up", "on", st.Interface, "port", st.Local.Port())
 	case StateDown:
 		w.log.Warn("transport: socket down, retrying", "err", st.Err, "retry_in", st.RetryIn)
@@ -752,6 +769,9 @@ func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
 		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
 	}
 	w.c.sent.Add(1)
+	if w.noCarrier.Load() {
+		w.c.sentNoCarrier.Add(1)
+	}
 	if w.cfg.Tap != nil {
 		w.tapSent(s, b, dst)
 	}
@@ -769,49 +789,4 @@ func (w *Worker) tapSent(s *socket, b []byte, dst netip.AddrPort) {
 		now = w.cfg.Now()
 	}
 	w.cfg.Tap(Sent, Datagram{Payload: b, Src: netip.AddrPortFrom(src, s.port), Dst: dst, Interface: s.choice.Name, IfIndex: s.choice.Index, Time: now})
-}
-
-// Join adds group to the worker's multicast groups and joins it on the open socket.
-// The worker rejoins its groups whenever it reopens the socket.
-func (w *Worker) Join(group netip.Addr) error {
-	group = group.Unmap()
-	if !group.Is4() || !group.IsMulticast() {
-		return fmt.Errorf("%w: %v", ErrNotMulticast, group)
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if slices.Contains(w.groups, group) {
-		return nil
-	}
-	if s := w.sock.Load(); s != nil {
-		if err := s.join(group); err != nil {
-			return err
-		}
-	}
-	w.groups = append(w.groups, group)
-	return nil
-}
-
-// Leave removes group from the worker's multicast groups and leaves it on the open
-// socket.
-func (w *Worker) Leave(group netip.Addr) error {
-	group = group.Unmap()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	i := slices.Index(w.groups, group)
-	if i < 0 {
-		return nil
-	}
-	w.groups = slices.Delete(w.groups, i, i+1)
-	if s := w.sock.Load(); s != nil {
-		return s.leave(group)
-	}
-	return nil
-}
-
-// Groups returns the multicast groups the worker keeps joined.
-func (w *Worker) Groups() []netip.Addr {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.groups)
 }

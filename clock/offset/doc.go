@@ -11,21 +11,48 @@
 //
 // One packet that answers ours carries both, and their midpoint is NTP's offset
 // (T2 - T1 + T3 - T4) / 2, with half the round trip as its error. The Estimator keeps the
-// tightest bound of each side, whichever packet it came from (a minimum-delay filter
-// per direction), so the estimate converges to within half the sum of the smallest
-// delays seen each way. A bound loosens with its age at the rate Config.Drift, since
-// the two clocks may run at slightly different rates, and is forgotten after
-// Config.Window. When a new bound contradicts the other side's (the interval would be
-// empty), one of the clocks has been set: the other side is forgotten and the jump
-// counted.
+// tightest few observations of each side, whichever packet they came from (a
+// minimum-delay filter per direction), and stands on the second tightest of each side,
+// so that no single packet decides a bound. The estimate converges to within half the
+// sum of the second smallest delays seen each way.
 //
-// Invariants: the true offset lies in [Lower, Upper] of every Estimate as long as the
-// observations are honest (no negative delay), the clocks drift apart by at most Drift
-// and neither clock is set; Bound = (Upper - Lower) / 2 >= 0 whenever Known. A clock
-// that is set goes unnoticed until a bound contradicts the other side (for a step
-// smaller than the delays, never): until then the estimate describes the clock before. Stamps truncated to whole
-// milliseconds keep this as long as the caller rounds each bound outwards (see
-// Estimator.Upper).
+// # Age
+//
+// Observations never expire. Each one loosens with its age at the rate Config.Drift
+// (100 ppm by default: 6 ms a minute), the drift allowance: two quartz clocks run apart
+// by at most that much. So once both sides are bounded the estimate stays known, and its
+// bound only widens while no tighter packet comes.
+//
+// # Rejection and clock steps
+//
+// A sample that contradicts the estimate (a lower bound above its upper bound, or an
+// upper bound below its lower bound) is not used: it is rejected and counted
+// (Estimate.Rejected). A corrupted stamp, one packet's worth of anything, therefore never
+// moves the estimate. A clock that is set (a robot's clock stepped by NTP or by hand) makes
+// every later packet contradict the estimate on one side: the rejected samples gather in
+// a candidate estimate, which every agreeing packet also feeds and any contradicting
+// packet refutes. When Config.Confirm (3) packets that contradicted the estimate agree with
+// the candidate, and the candidate bounds both sides, it replaces the estimate
+// (Estimate.Jumps). A candidate that waits longer than Config.CandidateTimeout (10 s)
+// for its next confirming packet is forgotten.
+//
+// Invariants:
+//
+//   - The true offset lies in [Lower, Upper] of every Estimate as long as every packet
+//     but at most one is honest (no negative delay), the clocks drift apart by at most
+//     Drift and neither clock is set. An honest sample never contradicts such an estimate,
+//     so it is never rejected.
+//   - One packet cannot change Lower or Upper beyond the bounds the honest packets give:
+//     a bound is the second tightest observation of its side, a contradicting sample is
+//     rejected, and a candidate needs Confirm >= 2 packets.
+//   - Bound = (Upper - Lower) / 2 >= 0 whenever Known; once Known, Known stays true.
+//   - A clock that is set is noticed once a packet's bound contradicts the estimate (for a
+//     step smaller than the delays, never: the estimate then still holds within its
+//     bound plus the step), and the estimate describes the new offset once Confirm
+//     packets showed it; until then it describes the clock before.
+//
+// Stamps truncated to whole milliseconds keep this as long as the caller rounds each
+// bound outwards (see Estimator.Upper).
 //
 // The Estimator is a plain value: it reads no clock (every method takes our clock's
 // time), starts no goroutine and is not safe for concurrent use.

@@ -7,19 +7,31 @@ import (
 // Defaults of Config.
 const (
 	// DefaultDrift is the rate two robots' clocks may run apart: 100 ppm, twice the
-	// tolerance of a common quartz oscillator.
+	// tolerance of a common quartz oscillator. A bound observed a minute ago has
+	// loosened by 6 ms.
 	DefaultDrift = 100e-6
-	// DefaultWindow is how long a bound is kept.
-	DefaultWindow = time.Minute
+	// DefaultConfirm is how many packets that contradict the estimate must agree with
+	// each other before the estimate is replaced by theirs.
+	DefaultConfirm = 3
+	// DefaultCandidateTimeout is how long a candidate waits for its next confirming
+	// packet before it is forgotten.
+	DefaultCandidateTimeout = 10 * time.Second
 )
+
+// keep is how many observations each side of an interval keeps (the tightest ones).
+const keep = 4
 
 // Config tunes an Estimator; the zero value means the defaults.
 type Config struct {
 	// Drift is the largest rate at which the two clocks run apart, as a fraction (1e-4 is
 	// 100 ppm); each bound loosens by Drift times its age. 0: DefaultDrift; negative: 0.
 	Drift float64
-	// Window is how long a bound is kept; 0: DefaultWindow.
-	Window time.Duration
+	// Confirm is how many packets that contradict the estimate, and agree with each
+	// other, replace it (a clock was set); 0: DefaultConfirm; at least 2.
+	Confirm int
+	// CandidateTimeout is how long a candidate estimate waits for its next confirming
+	// packet; 0: DefaultCandidateTimeout.
+	CandidateTimeout time.Duration
 }
 
 func (c Config) drift() float64 {
@@ -32,19 +44,72 @@ func (c Config) drift() float64 {
 	return c.Drift
 }
 
-func (c Config) window() time.Duration {
-	if c.Window <= 0 {
-		return DefaultWindow
+func (c Config) confirm() int {
+	if c.Confirm == 0 {
+		return DefaultConfirm
 	}
-	return c.Window
+	return max(c.Confirm, 2)
 }
 
-// bound is one side's tightest observation: the value and our clock's time when it
-// was made.
-type bound struct {
+func (c Config) candidateTimeout() time.Duration {
+	if c.CandidateTimeout <= 0 {
+		return DefaultCandidateTimeout
+	}
+	return c.CandidateTimeout
+}
+
+// Sample is what one packet tells about the offset: a lower bound (its stamp minus our
+// receive time), an upper bound (from an echo of one of our packets), or both.
+type Sample struct {
+	Lower, Upper       time.Duration
+	HasLower, HasUpper bool
+}
+
+// Outcome is what an Estimator did with one Sample.
+type Outcome uint8
+
+const (
+	// Used: the sample agrees with the estimate and was kept where it tightens it.
+	Used Outcome = iota
+	// Rejected: the sample contradicts the estimate; it was not used, only held as
+	// evidence that a clock was set.
+	Rejected
+	// Replaced: the sample confirmed enough rejected ones: a clock was set, and the
+	// estimate now rests on the samples that showed it.
+	Replaced
+	// Empty: the sample bounds nothing.
+	Empty
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Used:
+		return "used"
+	case Rejected:
+		return "rejected"
+	case Replaced:
+		return "replaced"
+	case Empty:
+		return "empty"
+	}
+	return "outcome(?)"
+}
+
+// obs is one observation of a bound: its value and our clock's time when it was made.
+type obs struct {
 	v  time.Duration
 	at time.Time
-	ok bool
+}
+
+// side keeps the tightest observations of one side of an interval, up to keep of them.
+type side struct {
+	o [keep]obs
+	n int
+}
+
+// interval is a set of lower and upper observations.
+type interval struct {
+	lo, hi side
 }
 
 // Estimator estimates the other clock minus ours. Its zero value is ready to use with
@@ -52,13 +117,20 @@ type bound struct {
 type Estimator struct {
 	Config Config
 
-	lo, hi bound
-	jumps  uint64
+	main interval
+	// cand gathers the samples that contradict main, to replace it once confirmed.
+	cand     interval
+	candOn   bool
+	candN    int       // packets that contradicted main and agreed with cand
+	candLast time.Time // the last of them
+
+	rejected, jumps uint64
 }
 
 // Estimate is an Estimator's answer at one time of our clock.
 type Estimate struct {
-	// Known says that both sides are bounded, so Offset and Bound hold.
+	// Known says that both sides are bounded, so Offset and Bound hold. Once known, an
+	// estimate stays known: its bound only widens with age.
 	Known bool
 	// Offset is the other clock minus ours: the middle of [Lower, Upper].
 	Offset time.Duration
@@ -68,8 +140,13 @@ type Estimate struct {
 	// the drift since they were observed.
 	Lower, Upper       time.Duration
 	HasLower, HasUpper bool
-	// Jumps counts the bounds forgotten because a new one contradicted them.
+	// Rejected counts the samples that contradicted the estimate and were not used.
+	Rejected uint64
+	// Jumps counts how often confirmed contradicting samples replaced the estimate (a
+	// clock was set).
 	Jumps uint64
+	// Confirming is how many packets back a pending replacement (0: none pending).
+	Confirming int
 }
 
 // Contains reports whether the estimate is known and d lies within its bound.
@@ -77,66 +154,78 @@ func (e Estimate) Contains(d time.Duration) bool {
 	return e.Known && d >= e.Lower && d <= e.Upper
 }
 
-// Lower records that the offset is at least v, observed at our clock's time at: a
-// packet stamped S by the other clock and received at R = at by ours gives v = S - R.
-// Round v down when S or R is truncated (a truncated S keeps the bound).
-func (e *Estimator) Lower(v time.Duration, at time.Time) {
-	e.add(&e.lo, &e.hi, v, at, -1)
+// Lower records one packet that says the offset is at least v, observed at our clock's
+// time at: a packet stamped S by the other clock and received at R = at by ours gives
+// v = S - R. Round v down when S or R is truncated (a truncated S keeps the bound).
+func (e *Estimator) Lower(v time.Duration, at time.Time) Outcome {
+	return e.Observe(Sample{Lower: v, HasLower: true}, at)
 }
 
-// Upper records that the offset is at most v, observed at our clock's time at: an echo
-// of our packet stamped T1 by our clock, received by the other robot at T2 by its clock,
-// gives v = T2 - T1. Round v up when T1 or T2 is truncated: with both in whole
-// milliseconds, v = T2 - T1 + 1 ms.
-func (e *Estimator) Upper(v time.Duration, at time.Time) {
-	e.add(&e.hi, &e.lo, v, at, +1)
+// Upper records one packet that says the offset is at most v, observed at our clock's
+// time at: an echo of our packet stamped T1 by our clock, received by the other robot at
+// T2 by its clock, gives v = T2 - T1. Round v up when T1 or T2 is truncated: with both in
+// whole milliseconds, v = T2 - T1 + 1 ms.
+func (e *Estimator) Upper(v time.Duration, at time.Time) Outcome {
+	return e.Observe(Sample{Upper: v, HasUpper: true}, at)
 }
 
-// add records a bound on side b (sign -1: lower, +1: upper); other is the other side.
-func (e *Estimator) add(b, other *bound, v time.Duration, at time.Time, sign int) {
-	w := e.Config.window()
-	for _, s := range []*bound{b, other} {
-		// Forget bounds from the future (our clock was set back) and expired ones.
-		if s.ok && (at.Before(s.at) || at.Sub(s.at) > w) {
-			*s = bound{}
-		}
+// Observe records what one packet, received at our clock's time at, says about the
+// offset. A sample that agrees with the estimate is used; one that contradicts it is
+// rejected and counted, and kept as a candidate: when Config.Confirm contradicting
+// packets agree with each other (and bound both sides), they replace the estimate.
+func (e *Estimator) Observe(s Sample, at time.Time) Outcome {
+	if !s.HasLower && !s.HasUpper {
+		return Empty
 	}
-	if other.ok {
-		o := e.loosen(*other, at, -sign)
-		if sign < 0 && v > o || sign > 0 && v < o {
-			*other = bound{} // a clock was set: the other side no longer holds
+	d := e.Config.drift()
+	if e.candOn && at.Sub(e.candLast) > e.Config.candidateTimeout() {
+		e.dropCandidate()
+	}
+	if !e.main.contradicts(s, at, d, false) {
+		e.main.add(s, at, d)
+		if e.candOn {
+			if e.cand.contradicts(s, at, d, true) {
+				e.dropCandidate() // an agreeing packet refutes the candidate
+			} else {
+				e.cand.add(s, at, d) // it may bound the candidate's other side
+			}
+		}
+		return Used
+	}
+	e.rejected++
+	if e.candOn && !e.cand.contradicts(s, at, d, true) {
+		e.cand.add(s, at, d)
+		e.candN++
+	} else {
+		e.cand = interval{}
+		e.cand.add(s, at, d)
+		e.candOn, e.candN = true, 1
+	}
+	e.candLast = at
+	if e.candN >= e.Config.confirm() {
+		if _, _, ok := e.cand.effective(at, d); ok {
+			e.main = e.cand
+			e.dropCandidate()
 			e.jumps++
+			return Replaced
 		}
 	}
-	if !b.ok || sign < 0 && v >= e.loosen(*b, at, sign) || sign > 0 && v <= e.loosen(*b, at, sign) {
-		*b = bound{v: v, at: at, ok: true}
-	}
+	return Rejected
 }
 
-// loosen returns b's value at now: moved outwards (down for a lower bound, sign -1; up
-// for an upper one, +1) by the drift over its age.
-func (e *Estimator) loosen(b bound, now time.Time, sign int) time.Duration {
-	age := now.Sub(b.at)
-	if age < 0 {
-		age = 0
-	}
-	slack := time.Duration(float64(age) * e.Config.drift())
-	if sign < 0 {
-		return b.v - slack
-	}
-	return b.v + slack
+func (e *Estimator) dropCandidate() {
+	e.cand, e.candOn, e.candN = interval{}, false, 0
 }
 
 // Estimate returns the estimate at our clock's time now.
 func (e *Estimator) Estimate(now time.Time) Estimate {
-	r := Estimate{Jumps: e.jumps}
-	w := e.Config.window()
-	if e.lo.ok && now.Sub(e.lo.at) <= w && !now.Before(e.lo.at) {
-		r.Lower, r.HasLower = e.loosen(e.lo, now, -1), true
+	r := Estimate{Rejected: e.rejected, Jumps: e.jumps}
+	if e.candOn {
+		r.Confirming = e.candN
 	}
-	if e.hi.ok && now.Sub(e.hi.at) <= w && !now.Before(e.hi.at) {
-		r.Upper, r.HasUpper = e.loosen(e.hi, now, +1), true
-	}
+	d := e.Config.drift()
+	r.Lower, r.HasLower = e.main.lo.second(now, d, -1)
+	r.Upper, r.HasUpper = e.main.hi.second(now, d, +1)
 	if r.HasLower && r.HasUpper && r.Lower <= r.Upper {
 		r.Known = true
 		r.Offset = r.Lower + (r.Upper-r.Lower)/2
@@ -145,7 +234,136 @@ func (e *Estimator) Estimate(now time.Time) Estimate {
 	return r
 }
 
-// Reset forgets every bound (the jump count is kept).
+// Reset forgets every observation and any candidate (the counts are kept).
 func (e *Estimator) Reset() {
-	e.lo, e.hi = bound{}, bound{}
+	e.main = interval{}
+	e.dropCandidate()
+}
+
+// aged returns o's value at now: moved outwards (down for a lower bound, sign -1; up for
+// an upper one, +1) by the drift over its age. An observation from the future (our clock
+// went back) has age 0.
+func aged(o obs, now time.Time, drift float64, sign int) time.Duration {
+	age := max(now.Sub(o.at), 0)
+	slack := time.Duration(float64(age) * drift)
+	if sign < 0 {
+		return o.v - slack
+	}
+	return o.v + slack
+}
+
+// tighter reports whether a is a tighter bound than b on a side of sign.
+func tighter(a, b time.Duration, sign int) bool {
+	if sign < 0 {
+		return a > b
+	}
+	return a < b
+}
+
+// rank returns the side's observations aged to now, tightest first.
+func (s *side) rank(now time.Time, drift float64, sign int) ([keep]time.Duration, int) {
+	var v [keep]time.Duration
+	for i := range s.n {
+		x := aged(s.o[i], now, drift, sign)
+		j := i
+		for j > 0 && tighter(x, v[j-1], sign) {
+			v[j] = v[j-1]
+			j--
+		}
+		v[j] = x
+	}
+	return v, s.n
+}
+
+// best returns the side's tightest aged value.
+func (s *side) best(now time.Time, drift float64, sign int) (time.Duration, bool) {
+	v, n := s.rank(now, drift, sign)
+	return v[0], n > 0
+}
+
+// second returns the side's second tightest aged value: the bound the side stands for,
+// so that no single observation decides it.
+func (s *side) second(now time.Time, drift float64, sign int) (time.Duration, bool) {
+	v, n := s.rank(now, drift, sign)
+	return v[1], n > 1
+}
+
+// insert keeps o if it is among the side's keep tightest at o.at.
+func (s *side) insert(o obs, drift float64, sign int) {
+	if s.n < keep {
+		s.o[s.n] = o
+		s.n++
+		return
+	}
+	// Replace the loosest, if o is tighter than it.
+	worst := 0
+	for i := 1; i < s.n; i++ {
+		if tighter(aged(s.o[worst], o.at, drift, sign), aged(s.o[i], o.at, drift, sign), sign) {
+			worst = i
+		}
+	}
+	if tighter(o.v, aged(s.o[worst], o.at, drift, sign), sign) {
+		s.o[worst] = o
+	}
+}
+
+// drop removes every observation whose aged value lies beyond limit (above it for a
+// lower side, below it for an upper one).
+func (s *side) drop(limit time.Duration, now time.Time, drift float64, sign int) {
+	n := 0
+	for i := range s.n {
+		if tighter(aged(s.o[i], now, drift, sign), limit, sign) {
+			continue
+		}
+		s.o[n] = s.o[i]
+		n++
+	}
+	s.n = n
+}
+
+// limits returns the bounds a sample is checked against: each side's second tightest
+// (strict) or tightest (!strict) value, when there is one.
+func (iv *interval) limits(now time.Time, drift float64, strict bool) (lo, hi time.Duration, hasLo, hasHi bool) {
+	if strict {
+		lo, hasLo = iv.lo.best(now, drift, -1)
+		hi, hasHi = iv.hi.best(now, drift, +1)
+		return
+	}
+	lo, hasLo = iv.lo.second(now, drift, -1)
+	hi, hasHi = iv.hi.second(now, drift, +1)
+	return
+}
+
+// contradicts reports whether s leaves the interval empty: a lower bound above its upper
+// limit or an upper bound below its lower limit. The limits are the second tightest
+// observations, or with strict (a candidate, which any contradiction refutes) the
+// tightest.
+func (iv *interval) contradicts(s Sample, at time.Time, drift float64, strict bool) bool {
+	lo, hi, hasLo, hasHi := iv.limits(at, drift, strict)
+	return s.HasLower && hasHi && s.Lower > hi || s.HasUpper && hasLo && s.Upper < lo
+}
+
+// add records s, then forgets observations that the other side's bound contradicts (kept
+// before that side was bounded).
+func (iv *interval) add(s Sample, at time.Time, drift float64) {
+	if s.HasLower {
+		iv.lo.insert(obs{s.Lower, at}, drift, -1)
+	}
+	if s.HasUpper {
+		iv.hi.insert(obs{s.Upper, at}, drift, +1)
+	}
+	if hi, ok := iv.hi.second(at, drift, +1); ok {
+		iv.lo.drop(hi, at, drift, -1)
+	}
+	if lo, ok := iv.lo.second(at, drift, -1); ok {
+		iv.hi.drop(lo, at, drift, +1)
+	}
+}
+
+// effective returns the interval's bounds at now when both sides are bounded and they
+// do not cross.
+func (iv *interval) effective(now time.Time, drift float64) (lo, hi time.Duration, ok bool) {
+	lo, hasLo := iv.lo.second(now, drift, -1)
+	hi, hasHi := iv.hi.second(now, drift, +1)
+	return lo, hi, hasLo && hasHi && lo <= hi
 }

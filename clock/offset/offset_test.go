@@ -20,6 +20,10 @@ type link struct {
 	periodA      time.Duration
 	periodB      time.Duration
 	stepAt, step time.Duration // at true time stepAt, B's clock is set by step (0: never)
+	// bad, when set, is asked about every packet of B as it arrives (n counts them from
+	// 0): a packet it returns true for is replaced by the sample it returns (a packet
+	// corrupted on the way, or forged).
+	bad func(n int, honest Sample) (Sample, bool)
 }
 
 // clockB is B's clock at true time t (an offset from epoch).
@@ -31,7 +35,15 @@ func (l *link) clockB(t time.Duration) time.Duration {
 	return b
 }
 
-func truncMs(d time.Duration) time.Duration { return d.Truncate(time.Millisecond) }
+// truncMs truncates a stamp to whole milliseconds, downwards (as a stamp counting from
+// the epoch is; the simulated clocks may read negative).
+func truncMs(d time.Duration) time.Duration {
+	t := d.Truncate(time.Millisecond)
+	if t > d {
+		t -= time.Millisecond
+	}
+	return t
+}
 
 // run plays the exchange for dur and calls check after every observation with the true
 // offset at that time.
@@ -66,6 +78,7 @@ func (l *link) run(t *testing.T, e *Estimator, dur time.Duration, seed uint64, c
 	var lastA time.Duration   // stamp of A's latest packet heard by B
 	var recvAtB time.Duration // B's clock when it arrived
 	heard := false
+	nB := 0
 	for len(queue) > 0 {
 		ev := queue[0]
 		queue = queue[1:]
@@ -90,11 +103,18 @@ func (l *link) run(t *testing.T, e *Estimator, dur time.Duration, seed uint64, c
 			push(event{at: ev.at + l.periodB, kind: 1})
 		case 3:
 			now := epoch.Add(ev.at)
-			e.Lower(ev.s-ev.at, now)
+			smp := Sample{Lower: ev.s - ev.at, HasLower: true}
 			if ev.echo {
 				t2 := ev.s - ev.hold
-				e.Upper(t2-ev.e1+time.Millisecond, now)
+				smp.Upper, smp.HasUpper = t2-ev.e1+time.Millisecond, true
 			}
+			if l.bad != nil {
+				if b, ok := l.bad(nB, smp); ok {
+					smp = b
+				}
+			}
+			nB++
+			e.Observe(smp, now)
 			check(ev.at, l.clockB(ev.at)-ev.at, e.Estimate(now))
 		}
 	}
@@ -172,58 +192,128 @@ func TestClockSet(t *testing.T) {
 
 func TestBoundsByHand(t *testing.T) {
 	var e Estimator
-	e.Config = Config{Drift: 1e-3, Window: 10 * time.Second}
+	e.Config = Config{Drift: 1e-3}
+	ms := func(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
 	if est := e.Estimate(epoch); est.Known || est.HasLower || est.HasUpper {
 		t.Fatalf("empty estimator: %+v", est)
 	}
-	e.Lower(10*time.Millisecond, epoch)
-	if est := e.Estimate(epoch); est.Known || !est.HasLower || est.Lower != 10*time.Millisecond {
-		t.Fatalf("one side: %+v", est)
+	// A side stands on its second tightest observation: one is not enough.
+	e.Lower(ms(10), epoch)
+	if est := e.Estimate(epoch); est.Known || est.HasLower {
+		t.Fatalf("one lower observation: %+v", est)
 	}
-	e.Upper(30*time.Millisecond, epoch)
+	e.Lower(ms(8), epoch)
+	if est := e.Estimate(epoch); est.Known || !est.HasLower || est.Lower != ms(8) {
+		t.Fatalf("two lower observations: %+v", est)
+	}
+	e.Upper(ms(30), epoch)
+	e.Upper(ms(32), epoch)
 	est := e.Estimate(epoch)
-	if !est.Known || est.Offset != 20*time.Millisecond || est.Bound != 10*time.Millisecond {
+	if !est.Known || est.Lower != ms(8) || est.Upper != ms(32) || est.Offset != ms(20) || est.Bound != ms(12) {
 		t.Fatalf("both sides: %+v", est)
 	}
 	// One second later each side has loosened by 1 ms (1000 ppm).
 	est = e.Estimate(epoch.Add(time.Second))
-	if est.Lower != 9*time.Millisecond || est.Upper != 31*time.Millisecond || est.Bound != 11*time.Millisecond {
+	if est.Lower != ms(7) || est.Upper != ms(33) || est.Bound != ms(13) {
 		t.Fatalf("aged: %+v", est)
 	}
-	// A looser fresh lower bound does not replace the aged tighter one.
-	e.Lower(8500*time.Microsecond, epoch.Add(time.Second))
-	if est := e.Estimate(epoch.Add(time.Second)); est.Lower != 9*time.Millisecond {
+	// An hour later it is still known, only wider: 3.6 s each way.
+	if est := e.Estimate(epoch.Add(time.Hour)); !est.Known || est.Lower != ms(8-3600) || est.Upper != ms(32+3600) {
+		t.Fatalf("an hour later: %+v", est)
+	}
+	// A looser fresh lower bound does not replace the aged tighter ones.
+	t1 := epoch.Add(time.Second)
+	if o := e.Lower(ms(6.5), t1); o != Used {
+		t.Fatalf("looser bound: %v", o)
+	}
+	if est := e.Estimate(t1); est.Lower != ms(7) {
 		t.Fatalf("looser bound taken: %+v", est)
 	}
-	e.Lower(15*time.Millisecond, epoch.Add(time.Second))
-	if est := e.Estimate(epoch.Add(time.Second)); est.Lower != 15*time.Millisecond || est.Offset != 23*time.Millisecond {
+	// A tighter one moves the second tightest up to the old tightest (10 ms aged to 9).
+	e.Lower(ms(15), t1)
+	if est := e.Estimate(t1); est.Lower != ms(9) || est.Offset != ms(21) {
 		t.Fatalf("tighter bound: %+v", est)
 	}
-	// An upper bound below the lower one: a clock was set.
-	e.Upper(-time.Second, epoch.Add(2*time.Second))
-	est = e.Estimate(epoch.Add(2 * time.Second))
-	if est.Known || est.HasLower || !est.HasUpper || est.Upper != -time.Second || est.Jumps != 1 {
-		t.Fatalf("after a jump: %+v", est)
+	// An upper bound below the lower one contradicts the estimate: rejected, counted,
+	// and the estimate stands.
+	t2 := epoch.Add(2 * time.Second)
+	if o := e.Upper(-time.Second, t2); o != Rejected {
+		t.Fatalf("contradicting bound: %v", o)
 	}
-	// Expiry: nothing after the window.
-	if est := e.Estimate(epoch.Add(13 * time.Second)); est.HasUpper {
-		t.Fatalf("expired bound kept: %+v", est)
+	est = e.Estimate(t2)
+	if !est.Known || est.Lower != ms(8) || est.Upper != ms(34) || est.Rejected != 1 || est.Jumps != 0 || est.Confirming != 1 {
+		t.Fatalf("after a contradicting bound: %+v", est)
 	}
-	// Our clock set back: old bounds go. (The lower bound 0 first contradicts the upper
-	// bound -1 s: a second jump.)
-	e.Lower(0, epoch.Add(2*time.Second))
-	e.Upper(time.Millisecond, epoch)
-	if est := e.Estimate(epoch); est.HasLower || !est.HasUpper {
-		t.Fatalf("after our clock went back: %+v", est)
+	// An upper bound cannot refute a candidate that only has an upper side; an agreeing
+	// lower bound above the candidate's upper side does.
+	e.Upper(ms(33), t2)
+	if est := e.Estimate(t2); est.Confirming != 1 || est.Upper != ms(33) {
+		t.Fatalf("candidate refuted by an upper bound: %+v", est)
+	}
+	e.Lower(ms(8.5), t2)
+	if est := e.Estimate(t2); est.Confirming != 0 || est.Lower != ms(8.5) {
+		t.Fatalf("candidate not refuted: %+v", est)
+	}
+	// Three packets that agree with each other and not with the estimate, bounding both
+	// sides, replace it: the other clock was set back by a second.
+	t3 := epoch.Add(3 * time.Second)
+	for i, s := range []Sample{
+		{Upper: ms(-980), HasUpper: true},
+		{Lower: ms(-1010), HasLower: true, Upper: ms(-985), HasUpper: true},
+		{Lower: ms(-1015), HasLower: true, Upper: ms(-990), HasUpper: true},
+	} {
+		want := Rejected
+		if i == 2 {
+			want = Replaced
+		}
+		if o := e.Observe(s, t3); o != want {
+			t.Fatalf("step packet %d: %v, want %v (%+v)", i, o, want, e.Estimate(t3))
+		}
+	}
+	est = e.Estimate(t3)
+	if !est.Known || est.Lower != ms(-1015) || est.Upper != ms(-985) || est.Jumps != 1 || est.Rejected != 4 || est.Confirming != 0 {
+		t.Fatalf("after the step: %+v", est)
+	}
+	// Observations from the future (our clock went back) count as fresh.
+	if est := e.Estimate(epoch); est.Lower != ms(-1015) {
+		t.Fatalf("our clock back: %+v", est)
+	}
+	if o := e.Observe(Sample{}, t3); o != Empty {
+		t.Fatalf("empty sample: %v", o)
 	}
 	e.Reset()
-	if est := e.Estimate(epoch); est.HasUpper || est.Jumps != 2 {
+	if est := e.Estimate(t3); est.Known || est.HasUpper || est.Jumps != 1 || est.Rejected != 4 {
 		t.Fatalf("after Reset: %+v", est)
 	}
 }
 
+// A candidate that is not confirmed in time is forgotten: two contradicting packets far
+// apart never replace the estimate.
+func TestCandidateTimeout(t *testing.T) {
+	e := Estimator{Config: Config{CandidateTimeout: time.Second}}
+	for _, s := range []Sample{{Lower: -1, HasLower: true, Upper: 1, HasUpper: true}, {Lower: -2, HasLower: true, Upper: 2, HasUpper: true}} {
+		e.Observe(s, epoch)
+	}
+	step := Sample{Lower: time.Second, HasLower: true, Upper: time.Second + 2, HasUpper: true}
+	for i := range 5 {
+		at := epoch.Add(time.Duration(i) * 1100 * time.Millisecond)
+		if o := e.Observe(step, at); o != Rejected {
+			t.Fatalf("packet %d: %v", i, o)
+		}
+		if c := e.Estimate(at).Confirming; c != 1 {
+			t.Fatalf("packet %d: %d confirming", i, c)
+		}
+	}
+}
+
 func TestConfigDefaults(t *testing.T) {
-	if (Config{}).drift() != DefaultDrift || (Config{Drift: -1}).drift() != 0 || (Config{}).window() != DefaultWindow {
+	if (Config{}).drift() != DefaultDrift || (Config{Drift: -1}).drift() != 0 || (Config{}).confirm() != DefaultConfirm ||
+		(Config{Confirm: 1}).confirm() != 2 || (Config{}).candidateTimeout() != DefaultCandidateTimeout {
 		t.Error("defaults")
+	}
+	for o := Used; o <= Empty+1; o++ {
+		if o.String() == "" {
+			t.Error("no name")
+		}
 	}
 }

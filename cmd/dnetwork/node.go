@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -33,6 +34,10 @@ const (
 
 // nodeEnv reads the environment of the ROS node (ROS_DOMAIN_ID, CYCLONEDDS_URI, ...).
 var nodeEnv = os.Getenv
+
+// nodeClockOffset runs the node's clock this far off the system time. Nothing in the
+// command sets it; tests do, to run robots whose clocks disagree as they do on a field.
+var nodeClockOffset time.Duration
 
 const nodeUsage = `usage: dnetwork node [--check | --list-params] [--ros-args ROS_ARGS...]
 
@@ -90,7 +95,7 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 
 	rn, err := ros.NewNode(ctx, st.Name, st.Namespace, ros.NodeOptions{
-		Args: rosArgs, Params: st.Store, Getenv: nodeEnv, LogOutput: stderr,
+		Args: rosArgs, Params: st.Store, Getenv: nodeEnv, LogOutput: stderr, ClockOffset: nodeClockOffset,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "dnetwork node: %v\n", err)

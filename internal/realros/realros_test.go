@@ -445,7 +445,7 @@ func (s *suite) topics(t *testing.T, domain int) {
 		return
 	}
 	// Jazzy announces type hashes: they must equal what rosidl generated for dmsgs.
-	for _, typ := range []string{"TeamInfo", "GCInfo", "GameControlData"} {
+	for _, typ := range []string{"TeamInfo", "TeamLinks", "GCInfo", "GameControlData"} {
 		want := rosidlHash(t, filepath.Join(s.ws, "install", "dmsgs", "share", "dmsgs", "msg", typ+".json"))
 		out := s.eventually(t, domain, 60*time.Second, func(out string) bool {
 			return strings.Contains(out, "Node name: dnetwork_1")

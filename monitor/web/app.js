@@ -49,6 +49,19 @@ function mmss(s) {
   return neg ? "-" + t : t;
 }
 
+// linkCell shows how a robot's team messages reach the monitor: loss and jitter, with
+// the counts behind them in the tooltip; a lossy link is marked.
+function linkCell(l) {
+  if (!l) return el("td", { class: "num link" }, "–");
+  const loss = l.loss === null ? "–" : `${Math.round(100 * l.loss)}%`;
+  const jitter = l.jitter_ms === null ? "–" : `${fmt(l.jitter_ms, 1)}`;
+  const td = el("td", { class: "num link" + (l.loss !== null && l.loss > 0.2 ? " bad-count" : "") }, `${loss} · ${jitter}`);
+  td.title = [l.loss !== null && `${l.expected - l.received} of ${l.expected} team messages lost`,
+    l.jitter_ms !== null && `jitter ${l.jitter_ms} ms`, `${l.duplicates} duplicates, ${l.reordered} out of order`]
+    .filter(Boolean).join("\n");
+  return td;
+}
+
 function fmt(v, digits) {
   return v === null || v === undefined ? "–" : v.toFixed(digits);
 }
@@ -231,7 +244,7 @@ function drawTable(state) {
     if (r.team !== lastTeam) {
       lastTeam = r.team;
       const tr = el("tr", { class: "team-row" });
-      tr.appendChild(el("td", { colspan: 10 }, `Team ${r.team}`));
+      tr.appendChild(el("td", { colspan: 11 }, `Team ${r.team}`));
       rows.push(tr);
     }
     const tr = el("tr", { class: r.online ? "online" : "offline", "data-team": r.team, "data-player": r.player });
@@ -260,6 +273,7 @@ function drawTable(state) {
     clockCell.title = [r.clock && `clock minus robot ${r.clock.ref}'s: ${r.clock.offset_ms} ms ± ${r.clock.bound_ms} ms`,
       r.echo && `last packet answered robot ${r.echo.player}, held ${r.echo.hold_ms} ms`].filter(Boolean).join("\n");
     tr.appendChild(clockCell);
+    tr.appendChild(linkCell(r.link));
     const st = el("td", { class: "status" });
     st.appendChild(el("span", { class: "badge " + (r.online ? "online" : "offline") }, r.online ? "online" : "offline"));
     if (r.fallen) st.appendChild(el("span", { class: "badge fallen" }, "fallen"));

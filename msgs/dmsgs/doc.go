@@ -26,6 +26,8 @@
 //   - dmsgs/msg/Sim3dSay
 //   - dmsgs/msg/SwarmMessage
 //   - dmsgs/msg/TeamInfo
+//   - dmsgs/msg/TeamLink
+//   - dmsgs/msg/TeamLinks
 //   - dmsgs/msg/VisionInfo
 //   - dmsgs/msg/WorldInfo
 //   - dmsgs/msg/WorldInfoGameState
@@ -59,6 +61,8 @@ func Messages() []cdr.Message {
 		new(Sim3dSay),
 		new(SwarmMessage),
 		new(TeamInfo),
+		new(TeamLink),
+		new(TeamLinks),
 		new(VisionInfo),
 		new(WorldInfo),
 		new(WorldInfoGameState),

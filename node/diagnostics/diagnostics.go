@@ -99,30 +99,14 @@ func (c *Component) Collect(now time.Time) dm.DiagnosticArray {
 // of its audience, the ticker also stops until the next change that brings a
 // subscriber; it then ticks on the same grid again.
 func (c *Component) Run(ctx context.Context) error {
-	tk := idletick.New(c.clk, c.cfg.Period)
-	defer tk.Stop()
-	audience := bus.AudienceChanges(c.pub)
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-audience:
-			if bus.Listened(c.pub) {
-				tk.Wake(c.clk.Now())
-			}
-		case now := <-tk.C():
-			if !bus.Listened(c.pub) {
-				if audience != nil {
-					tk.Idle(now)
-				}
-				continue
-			}
-			a := c.Collect(now)
-			if err := c.pub.Publish(&a); err != nil && ctx.Err() == nil {
-				return fmt.Errorf("diagnostics: publish: %w", err)
-			}
-		}
+	err := idletick.Publish(ctx, c.clk, c.cfg.Period, c.pub, func(now time.Time) *dm.DiagnosticArray {
+		a := c.Collect(now)
+		return &a
+	})
+	if err != nil {
+		return fmt.Errorf("diagnostics: publish: %w", err)
 	}
+	return nil
 }
 
 // Status builds one DiagnosticStatus.
@@ -188,8 +172,9 @@ func (b *Status) Add(key string, value any) *Status {
 func (b *Status) Done() dm.DiagnosticStatus { return b.s }
 
 // Socket returns the status of one UDP socket: its interface and every counter. A
-// socket that is down is an error; drops other than filtered ones are a warning once
-// they exceed a tenth of what was received.
+// socket that is down is an error; drops other than filtered ones, and the kernel's drops
+// (dropped_kernel: a full receive buffer or bad checksums, every cause together), are a
+// warning once they exceed a tenth of what was received.
 func Socket(name string, st transport.Stats, ch transport.Choice, up bool, lastErr error) dm.DiagnosticStatus {
 	b := NewStatus(name).Level(OK, "up")
 	if !up {
@@ -202,6 +187,9 @@ func Socket(name string, st transport.Stats, ch transport.Choice, up bool, lastE
 	bad := st.QueueFull + st.Oversize + st.Malformed
 	if st.Received > 0 && bad*10 > st.Received {
 		b.Level(Warn, fmt.Sprintf("%d of %d datagrams dropped", bad, st.Received))
+	}
+	if st.KernelDrops > 0 && st.KernelDrops*10 > st.Received+st.KernelDrops {
+		b.Level(Warn, fmt.Sprintf("%d datagrams dropped by the kernel (a full receive buffer or bad checksums: see kernel udp)", st.KernelDrops))
 	}
 	if st.SendErrors > 0 && st.SendErrors*10 > st.Sent+st.SendErrors {
 		b.Level(Warn, fmt.Sprintf("%d sends failed", st.SendErrors))

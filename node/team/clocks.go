@@ -33,29 +33,26 @@ type mateClock struct {
 func ms(d time.Duration) time.Duration { return d.Truncate(time.Millisecond) }
 
 // heard records an accepted packet of player stamped stamp (its clock) that arrived at
-// now (ours); answerable says our format can echo it (dnet).
-func (k *clocks) heard(player uint8, stamp time.Duration, now time.Time, answerable bool) {
+// now (ours) with its echo e; answerable says our format can echo it (dnet). The packet
+// bounds player's offset from below, and from above if e answers one of our recent
+// packets (our player number, a stamp among recent, ours). It returns what the
+// estimator made of it.
+func (k *clocks) heard(player, us uint8, stamp time.Duration, e teaminfo.Echo, now time.Time, answerable bool, recent []time.Duration) offset.Outcome {
 	m := &k.mates[player]
-	m.est.Lower(stamp-time.Duration(now.UnixNano()), now)
+	s := offset.Sample{Lower: stamp - time.Duration(now.UnixNano()), HasLower: true}
+	if e.Player == us && e.Player != 0 {
+		for _, t1 := range recent {
+			if uint32(t1/time.Millisecond) == e.StampMs {
+				s.Upper, s.HasUpper = e.OffsetBound(stamp, ms(t1)), true
+				break
+			}
+		}
+	}
+	out := m.est.Observe(s, now)
 	if answerable {
 		m.stamp, m.recv, m.pending = stamp, now, true
 	}
-}
-
-// echo records the echo a packet of player carries: if it answers one of our packets
-// (our player number, a stamp among recent, ours), it bounds player's offset from above.
-// stamp is the packet's stamp (whole milliseconds).
-func (k *clocks) echo(player, us uint8, e teaminfo.Echo, stamp time.Duration, now time.Time, recent []time.Duration) {
-	if e.Player != us || e.Player == 0 {
-		return
-	}
-	for _, t1 := range recent {
-		if uint32(t1/time.Millisecond) != e.StampMs {
-			continue
-		}
-		k.mates[player].est.Upper(e.OffsetBound(stamp, ms(t1)), now)
-		return
-	}
+	return out
 }
 
 // estimate returns player's offset estimate at now and stores the one-way delay of a

@@ -14,6 +14,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -119,8 +120,9 @@ type inputs struct {
 type shared struct {
 	send     SendCounters
 	recv     ReceiveCounters
-	heard    [256]time.Time // last accepted packet per player number
-	clock    [256]clockSnap // clock estimator per player number, as of its last packet
+	heard    [256]time.Time      // last accepted packet per player number
+	clock    [256]clockSnap      // clock estimator per player number, as of its last packet
+	links    [256]*linkq.Tracker // link quality per player number, from its first packet
 	budget   int
 	known    bool
 	interval time.Duration
@@ -160,7 +162,6 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		policy:   BudgetPolicy{League: cfg.League, Reserve: cfg.reserve(), SilentUncounted: cfg.SilentUncounted},
 		gcBudget: -1,
 		snap:     NoGame,
-		replay:   teaminfo.NewReplayFilter(cfg.ReplaySilence),
 		sched:    Scheduler{Tick: cfg.Tick},
 		monSched: Scheduler{Tick: cfg.Tick},
 		warn:     warnlimit.Limiter[cause]{Every: warnEvery},
@@ -186,6 +187,12 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		}
 		c.key = k
 	}
+	// Every sender's first packet waits for its second, so that a corrupted player number
+	// cannot invent a teammate and a lone packet from the future cannot become a
+	// sender's history; with a key every packet checked is verified.
+	c.replay = teaminfo.NewReplayFilterConfig(teaminfo.ReplayConfig{
+		Silence: cfg.ReplaySilence, Authenticated: c.key != nil, ConfirmNew: true,
+	})
 	return c, nil
 }
 

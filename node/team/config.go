@@ -102,8 +102,9 @@ type Config struct {
 
 	// Monitor is where a copy of our packet goes every MonitorInterval by unicast (a team
 	// computer); the zero AddrPort turns it off. Copies are sent whatever the game state
-	// (penalised and budget silence included), are not counted against the budget, and
-	// each one takes a sequence number of its own.
+	// (penalised and budget silence included) and are not counted against the budget. A
+	// copy built for the monitor alone carries the sequence number of our last team
+	// packet, so that the teammates' loss figures see no gap for it.
 	Monitor netip.AddrPort
 	// MonitorInterval is the period of the monitor copy. Default 1 s.
 	MonitorInterval time.Duration
@@ -129,6 +130,9 @@ type Config struct {
 	// ReplaySilence is how long the replay filter remembers a silent sender (dnet).
 	// 0 means teaminfo.DefaultSilence (5 s).
 	ReplaySilence time.Duration
+	// LinkWindow is how far back each teammate's link figures look (Status.Links,
+	// TeamLinks). 0 means linkq.DefaultWindow (10 s).
+	LinkWindow time.Duration
 	// MaxAge, when positive, drops packets whose sender time is further than this from
 	// our clock (in either direction). Use it only when the robots' clocks are
 	// synchronised. Default 0: off.
@@ -220,6 +224,9 @@ func (c Config) Validate() error {
 	if longest := c.Rate.Longest(); c.TeammateTimeout <= longest {
 		bad("teammate timeout %v must be longer than the longest send interval %v, or teammates flap offline",
 			c.TeammateTimeout, longest)
+	}
+	if c.LinkWindow < 0 {
+		bad("link window must not be negative, got %v", c.LinkWindow)
 	}
 	if c.ReplaySilence < 0 {
 		bad("replay silence must not be negative, got %v", c.ReplaySilence)

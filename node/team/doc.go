@@ -36,8 +36,10 @@
 //	silent-stopped    play is stopped and SilentWhenStopped is set (off by default)
 //	silent-budget     only the reserve is left, or the state does not count and
 //	                  SilentUncounted is set
-//	not-due           the interval has not passed: max(rate row, budget allowance),
-//	                  rounded to whole ticks (Scheduler)
+//	not-due           the interval has not passed: the rate row rounded to the
+//	                  nearest whole tick, or the budget allowance's interval rounded
+//	                  up, whichever is longer (Scheduler.Interval): the rate never
+//	                  exceeds the allowance
 //	encode-error      a value the format cannot carry
 //	too-large         above the league's size cap (128 bytes SPL, 512 HSL/HL)
 //	send-error        every send failed
@@ -79,7 +81,16 @@
 //	conflict       our player number on a packet we did not send
 //	stale          sender time further than MaxAge from our clock (off by default)
 //	duplicate      dnet: a sequence number already accepted (teaminfo.ReplayFilter)
-//	replay         dnet: older than the window, or from before a restart
+//	replay         dnet, with a key: older than the window, or from before a restart
+//	unconfirmed    dnet: held by the replay filter until the sender's next packet
+//	               confirms it: every sender's first packet (so a corrupted player
+//	               number invents no teammate), and a packet whose number or stamp
+//	               moves further than the sender can have moved (a corrupted or
+//	               forged packet, a restart, a clock set; without a key also an old
+//	               packet)
+//	late           dnet: reordered, older than the sender's last published packet:
+//	               not published, so TeamInfo never goes back to an older state; its
+//	               clock sample, link figures and budget count as an accepted one's
 //
 // Undecodable datagrams (wrong-size, wrong-format, malformed, auth) are also reported to
 // the socket with ReportMalformed. In the node the team socket's worker calls Prefilter
@@ -101,9 +112,29 @@
 // latest packet is unanswered take turns, the one answered longest ago first. Every
 // accepted packet bounds its sender's clock offset from below (stamp minus our receive
 // time), every echo of one of our recent packets bounds it from above (package
-// clock/offset). Once both bounds exist, TeamInfo carries clock_offset_known,
-// clock_offset, clock_offset_bound, sender_time_local (sender_time on our clock) and
-// delay (the packet's one-way delay), and Status lists the estimate per teammate.
+// clock/offset: a bound is the second tightest of its side, ages by 100 ppm and never
+// expires, and a sample that contradicts the estimate is rejected and counted until
+// three such packets agree, which means a clock was set). Once both bounds exist,
+// TeamInfo carries clock_offset_known, clock_offset, clock_offset_bound,
+// sender_time_local (sender_time on our clock) and delay (the packet's one-way delay),
+// and Status lists the estimate per teammate.
+//
+// Without a key the filters above stop what one corrupted or forged packet can do to
+// the sender's history and clock: the replay filter and the clock estimate (package
+// clock/offset) each need two packets in a row, or three, before they move. What such a
+// packet carries is published all the same, since nothing tells a corrupted position
+// from a true one; only the key's tag does (and then every such packet is an auth drop).
+//
+// # Link quality
+//
+// Every packet of a teammate that passes the checks (accepted, late or duplicate) feeds
+// its link figures (package proto/linkq, over Config.LinkWindow, 10 s): loss from the
+// gaps in its sequence numbers, the mean one-way delay (its receive time minus its stamp
+// on our clock, known once its clock offset is, within the offset's bound plus a
+// millisecond), jitter, duplicates, reordered packets and the age of its last packet.
+// Status.Links lists every teammate heard within LinksFor (a minute); the node publishes
+// them as dmsgs/TeamLinks and in /diagnostics. Each clock estimate also counts the samples
+// it rejected and the jumps it made (a clock set).
 //
 // # Several robots on one host
 //

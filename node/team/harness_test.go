@@ -153,6 +153,14 @@ func (h *harness) deliver(payload []byte) {
 	h.expect(eventDatagram)
 }
 
+// introduce delivers a packet of a new teammate numbered one before seq and stamped a
+// millisecond before stamp: the replay filter holds a sender's first packet until its
+// next one (seq, stamp) confirms it.
+func (h *harness) introduce(team, player uint8, seq uint32, stamp time.Duration, k *teaminfo.Key) {
+	h.t.Helper()
+	h.deliver(dnetFrom(h.t, team, player, seq-1, stamp-time.Millisecond, k))
+}
+
 // broadcasts returns the payloads broadcast so far.
 func (h *harness) broadcasts() [][]byte {
 	var out [][]byte

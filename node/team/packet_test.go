@@ -139,7 +139,9 @@ func TestBuildDNetVector(t *testing.T) {
 			// mates 0, 2, 3: players 1 and 4 online, and ourselves (3). Both are heard 120 ms
 			// before the tick; the packet answers player 1 (the lower number of a tie).
 			key := h.c.key // nil unless signed: teammates must sign too
+			h.introduce(17, 1, 1, stampAt(start), key)
 			h.deliver(dnetFrom(t, 17, 1, 1, stampAt(start), key))
+			h.introduce(17, 4, 1, stampAt(start), key)
 			h.deliver(dnetFrom(t, 17, 4, 1, stampAt(start), key))
 			h.clk.Set(tick) // the first tick
 			h.expect(eventTick)

@@ -146,7 +146,9 @@ func (c RateConfig) Validate() error {
 // interval up to a whole number of ticks: 67 ms took three ticks (100 ms, so the "15 Hz"
 // mode really sent at 10 Hz) and jitter could add a fourth. Scheduler instead rounds the
 // interval to the nearest whole number of ticks (at least one): a packet is due once
-// now - last >= interval - tick/2. With a 30 Hz tick this gives 67 ms -> 2 ticks
+// now - last >= interval - tick/2. The budget's allowance is a ceiling instead: Interval
+// rounds its interval up, so 8.78 msg/s allowed (113.9 ms) sends every 4 ticks (7.5
+// msg/s), never every 3 (10 msg/s). With a 30 Hz tick this gives 67 ms -> 2 ticks
 // (15 Hz), 100 ms -> 3, 200 ms -> 6, 400 ms -> 12 and 1 s -> 30 ticks, each exact and
 // free of jitter as long as the ticks themselves are regular.
 type Scheduler struct {
@@ -173,6 +175,30 @@ func (s *Scheduler) Effective(interval time.Duration) time.Duration {
 		n = 1
 	}
 	return time.Duration(n) * s.Tick
+}
+
+// Ceil returns the interval rounded up to whole ticks (at least one): the budget's
+// allowance is a ceiling on the rate, so its interval is never shortened.
+func (s *Scheduler) Ceil(interval time.Duration) time.Duration {
+	if s.Tick <= 0 {
+		return interval
+	}
+	// A part per million below a whole tick counts as whole: Second/30 is 33 333 333 ns,
+	// so 30 ticks fall 10 ns short of the second they stand for.
+	n := max(math.Ceil(float64(interval)/float64(s.Tick)-1e-6), 1)
+	return time.Duration(n) * s.Tick
+}
+
+// Interval returns the send interval in force for the rate row's interval and the
+// budget's lower bound minInterval (0: none): the rate row rounded to the nearest whole
+// tick, the budget's bound rounded up, whichever is longer. So the rate never exceeds
+// the budget's allowance.
+func (s *Scheduler) Interval(rate, minInterval time.Duration) time.Duration {
+	iv := s.Effective(rate)
+	if minInterval > 0 {
+		iv = max(iv, s.Ceil(minInterval))
+	}
+	return iv
 }
 
 // Sent records that a packet left at now.

@@ -8,6 +8,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
+	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -36,6 +37,8 @@ const (
 	dropDuplicate
 	dropReplay
 	dropStale
+	dropUnconfirmed
+	dropLate
 )
 
 // receive handles one datagram: validate, filter, publish, count. It reports whether
@@ -43,16 +46,20 @@ const (
 func (c *Component) receive(d transport.Datagram) bool {
 	now := c.clk.Now()
 	v, auth := c.decode(d.Payload, now)
-	if v == accepted {
+	fv := teaminfo.VerdictNew
+	if v == accepted && c.cfg.Format == FormatDNet {
 		// Drops by the replay filter come after every other check, so that foreign,
 		// own and forged packets never touch a sender's history.
-		if c.cfg.Format == FormatDNet {
-			switch c.replay.Check(c.rx.Team, c.rx.Player, c.rx.Seq, c.rx.Stamp, now) {
-			case teaminfo.VerdictDuplicate:
-				v = dropDuplicate
-			case teaminfo.VerdictReplay:
-				v = dropReplay
-			}
+		fv = c.replay.Check(c.rx.Team, c.rx.Player, c.rx.Seq, c.rx.Stamp, now)
+		switch fv {
+		case teaminfo.VerdictDuplicate:
+			v = dropDuplicate
+		case teaminfo.VerdictReplay:
+			v = dropReplay
+		case teaminfo.VerdictUnconfirmed:
+			v = dropUnconfirmed
+		case teaminfo.VerdictLate:
+			v = dropLate // reordered: not published as the teammate's latest state
 		}
 	}
 	switch v {
@@ -61,15 +68,21 @@ func (c *Component) receive(d transport.Datagram) bool {
 	}
 	c.warnDrop(v, d, now)
 
+	// A late packet is the teammate's as much as an accepted one: it bounds its clock,
+	// shows its link and counts against the budget; only its state is not published.
 	var pubErr error
 	var snap clockSnap
-	if v == accepted {
-		est := c.noteClock(now)
+	var est offset.Estimate
+	mate := v == accepted || v == dropLate
+	if mate {
+		est = c.noteClock(now)
 		snap = c.clocks.snap(c.rx.Player)
-		c.fillMsg(now, auth, est)
-		pubErr = c.pub.Publish(&c.msg)
-		if pubErr != nil && c.warnAllowed(causePublish, now) {
-			c.log.Warn("cannot publish TeamInfo", "err", pubErr)
+		if v == accepted {
+			c.fillMsg(now, auth, est)
+			pubErr = c.pub.Publish(&c.msg)
+			if pubErr != nil && c.warnAllowed(causePublish, now) {
+				c.log.Warn("cannot publish TeamInfo", "err", pubErr)
+			}
 		}
 		if c.policy.League.Counted(c.snap.State, c.snap.GamePhase) {
 			c.budget.Spend(1)
@@ -80,12 +93,17 @@ func (c *Component) receive(d transport.Datagram) bool {
 	c.mu.Lock()
 	r := &c.st.recv
 	r.Received++
-	switch v {
-	case accepted:
-		r.Accepted++
+	if mate || v == dropDuplicate {
+		c.observeLink(fv, now)
+	}
+	if mate {
 		c.st.heard[c.rx.Player] = now
 		c.st.clock[c.rx.Player] = snap
 		c.st.budget, c.st.known = remaining, known
+	}
+	switch v {
+	case accepted:
+		r.Accepted++
 		if pubErr != nil {
 			r.PublishErrors++
 		}
@@ -109,9 +127,27 @@ func (c *Component) receive(d transport.Datagram) bool {
 		r.Replay++
 	case dropStale:
 		r.Stale++
+	case dropUnconfirmed:
+		r.Unconfirmed++
+	case dropLate:
+		r.Late++
 	}
 	c.mu.Unlock()
 	return v == accepted
+}
+
+// observeLink feeds the packet in c.rx, received at now with the replay filter's
+// verdict fv, to its sender's link figures; the caller holds c.mu.
+func (c *Component) observeLink(fv teaminfo.Verdict, now time.Time) {
+	s := &c.rx
+	lt := c.st.links[s.Player]
+	if lt == nil {
+		lt = &linkq.Tracker{Window: c.cfg.LinkWindow}
+		c.st.links[s.Player] = lt
+	}
+	dnet := c.cfg.Format == FormatDNet
+	restart := fv == teaminfo.VerdictNew || fv == teaminfo.VerdictRestart
+	lt.Observe(s.Seq, dnet, dnet && restart, time.Duration(now.UnixNano())-s.Stamp, now)
 }
 
 // decode checks and decodes b into c.rx (and c.rzju for zju packets); the replay filter
@@ -171,10 +207,11 @@ func knownDNetVersion(v uint8) bool {
 func (c *Component) noteClock(now time.Time) offset.Estimate {
 	s := &c.rx
 	dnet := c.cfg.Format == FormatDNet
-	c.clocks.heard(s.Player, s.Stamp, now, dnet)
+	var e teaminfo.Echo
 	if dnet {
-		c.clocks.echo(s.Player, c.cfg.Player, s.Echo, s.Stamp, now, c.recent[:min(c.recentN, len(c.recent))])
+		e = s.Echo
 	}
+	c.clocks.heard(s.Player, c.cfg.Player, s.Stamp, e, now, dnet, c.recent[:min(c.recentN, len(c.recent))])
 	return c.clocks.estimate(s.Player, s.Stamp, now)
 }
 

@@ -49,7 +49,7 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 		BallDistance: units.Metres(math.Hypot(r.in.ballField.X, r.in.ballField.Y)),
 		MatesOnline:  r.online,
 	})
-	r.interval, r.tier = c.sched.Effective(max(interval, r.verdict.MinInterval)), tier
+	r.interval, r.tier = c.sched.Interval(interval, r.verdict.MinInterval), tier
 	switch {
 	case snap.Penalised:
 		r.silent = DecisionSilentPenalised
@@ -256,7 +256,9 @@ func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [
 			c.tx.Echo = c.clocks.pick(now, c.cfg.TeammateTimeout)
 		}
 		c.dnet.FromState(&c.tx)
-		c.seq++
+		if answer { // a packet for the team; a copy for the monitor alone reuses the number
+			c.seq++
+		}
 		c.dnet.Seq = c.seq
 		if c.key != nil {
 			c.buf, err = c.dnet.AppendSigned(c.buf[:0], c.key)

@@ -1,9 +1,11 @@
 package team
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -109,6 +111,13 @@ type ReceiveCounters struct {
 	Auth uint64
 	// Duplicate and Replay: dropped by the replay filter (dnet).
 	Duplicate, Replay uint64
+	// Unconfirmed: dropped by the replay filter until the sender's next packet confirms
+	// it (dnet): a sender's first packet, or one whose number or stamp moves further
+	// than plausible (a corrupted packet, a restart, a clock set).
+	Unconfirmed uint64
+	// Late: reordered (dnet): older than the sender's last published packet, so not
+	// published as its latest state. Its clock sample, link figures and budget count.
+	Late uint64
 	// Stale: sender time further from our clock than Config.MaxAge.
 	Stale uint64
 
@@ -119,13 +128,26 @@ type ReceiveCounters struct {
 // Dropped returns the number of received datagrams that were dropped.
 func (r ReceiveCounters) Dropped() uint64 {
 	return r.WrongSize + r.WrongFormat + r.Malformed + r.ForeignTeam + r.Own + r.Conflict +
-		r.Auth + r.Duplicate + r.Replay + r.Stale
+		r.Auth + r.Duplicate + r.Replay + r.Stale + r.Unconfirmed + r.Late
 }
 
 // Mate is a teammate that is online.
 type Mate struct {
 	Player uint8
 	Age    time.Duration // since its last accepted packet
+	// Clock is its clock measured against ours, aged to Status.Time.
+	Clock MateClock
+}
+
+// LinksFor is how long after its last packet a teammate is still listed in
+// Status.Links (and TeamLinks), so that a robot whose Wi-Fi died shows with its age.
+const LinksFor = time.Minute
+
+// MateLink is one teammate's link as we receive it (package proto/linkq), with its
+// clock.
+type MateLink struct {
+	Player uint8
+	linkq.Quality
 	// Clock is its clock measured against ours, aged to Status.Time.
 	Clock MateClock
 }
@@ -141,6 +163,10 @@ type Status struct {
 
 	// Teammates online (heard within Config.TeammateTimeout), by player number.
 	Teammates []Mate
+	// Links holds the link of every teammate heard within LinksFor, by player number,
+	// over the last LinkWindow.
+	Links      []MateLink
+	LinkWindow time.Duration
 
 	// BudgetKnown says whether BudgetLeft is an estimate of the team's remaining budget
 	// (the GameController's figure minus the messages counted since).
@@ -188,6 +214,7 @@ func (c *Component) Status() Status {
 		LastDecision: st.decision, LastSend: st.lastSend, LastTick: st.lastTick,
 		LastMotion: c.in.motionAt, LastBehavior: c.in.behaviorAt, LastVision: c.in.visionAt,
 		Send: st.send, Receive: st.recv, Transport: tr,
+		LinkWindow: cmp.Or(c.cfg.LinkWindow, linkq.DefaultWindow),
 	}
 	if n, last := c.pendingTicks(now); n > 0 {
 		// A timed Run counts the ticks between its wakes when it next wakes; their
@@ -197,8 +224,19 @@ func (c *Component) Status() Status {
 		s.Send, s.LastDecision, s.LastTick = p.send, p.decision, last
 	}
 	for p, t := range st.heard {
-		if !t.IsZero() && c.isOnline(t, now) {
-			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: now.Sub(t), Clock: st.clock[p].at(now)})
+		if t.IsZero() {
+			continue
+		}
+		var clk MateClock
+		if c.isOnline(t, now) || st.links[p] != nil {
+			clk = st.clock[p].at(now)
+		}
+		if c.isOnline(t, now) {
+			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: now.Sub(t), Clock: clk})
+		}
+		if lt := st.links[p]; lt != nil && now.Sub(t) < LinksFor {
+			q := lt.Quality(now, clk.Offset, clk.Bound, clk.Known)
+			s.Links = append(s.Links, MateLink{Player: uint8(p), Quality: q, Clock: clk})
 		}
 	}
 	return s

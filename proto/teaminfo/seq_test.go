@@ -39,45 +39,104 @@ func TestReplayFilter(t *testing.T) {
 		want         Verdict
 	}
 	const ms = time.Millisecond
+	const s2 = 2 * time.Second
+	future := time.Duration(8391858000) // ms: the corrupted stamp the field test saw
 	for _, tc := range []struct {
 		name string
+		cfg  ReplayConfig
 		pkts []pkt
 	}{
-		{"in order", []pkt{
+		{"in order", ReplayConfig{}, []pkt{
 			{1, 1, 10, 100, 0, VerdictNew},
 			{1, 1, 11, 133, 33 * ms, VerdictNewer},
 			{1, 1, 15, 266, 166 * ms, VerdictNewer}, // gap (lost packets) is fine
 		}},
-		{"duplicates", []pkt{
+		{"duplicates", ReplayConfig{}, []pkt{
 			{1, 1, 10, 100, 0, VerdictNew},
 			{1, 1, 10, 100, 1 * ms, VerdictDuplicate},
 			{1, 1, 11, 133, 33 * ms, VerdictNewer},
 			{1, 1, 11, 133, 34 * ms, VerdictDuplicate},
 			{1, 1, 10, 100, 35 * ms, VerdictDuplicate},
 		}},
-		{"reordered inside the window, once", []pkt{
+		{"reordered inside the window, once", ReplayConfig{}, []pkt{
 			{1, 1, 100, 1000, 0, VerdictNew},
 			{1, 1, 103, 1100, 100 * ms, VerdictNewer},
 			{1, 1, 101, 1033, 101 * ms, VerdictLate},
 			{1, 1, 102, 1066, 102 * ms, VerdictLate},
 			{1, 1, 101, 1033, 103 * ms, VerdictDuplicate},
-			{1, 1, 103 - ReplayWindow + 1, 900, 104 * ms, VerdictLate}, // oldest slot of the window
-			{1, 1, 103 - ReplayWindow, 899, 105 * ms, VerdictReplay},   // just outside
+			{1, 1, 103 - ReplayWindow + 1, 900, 104 * ms, VerdictLate},    // oldest slot of the window
+			{1, 1, 103 - ReplayWindow, 899, 105 * ms, VerdictUnconfirmed}, // just outside
 		}},
-		{"replay of old packets", []pkt{
+		{"replay of old packets", ReplayConfig{Authenticated: true}, []pkt{
 			{1, 1, 1000, 50000, 0, VerdictNew},
 			{1, 1, 1001, 50033, 33 * ms, VerdictNewer},
 			{1, 1, 500, 30000, 40 * ms, VerdictReplay},
 			{1, 1, 1, 10, 41 * ms, VerdictReplay},
 			{1, 1, 1002, 50066, 66 * ms, VerdictNewer},
 		}},
-		{"big jump clears the window", []pkt{
-			{1, 1, 1, 10, 0, VerdictNew},
-			{1, 1, 1 + 200, 20, 10 * ms, VerdictNewer},
-			{1, 1, 1, 10, 11 * ms, VerdictReplay},
-			{1, 1, 200, 19, 12 * ms, VerdictLate},
+		{"old packets, unauthenticated", ReplayConfig{}, []pkt{
+			{1, 1, 1000, 50000, 0, VerdictNew},
+			{1, 1, 1001, 50033, 33 * ms, VerdictNewer},
+			{1, 1, 500, 30000, 40 * ms, VerdictUnconfirmed},
+			{1, 1, 1, 10, 41 * ms, VerdictUnconfirmed},
+			{1, 1, 1002, 50066, 66 * ms, VerdictNewer},
+			{1, 1, 2, 43, 67 * ms, VerdictUnconfirmed}, // the candidate went with 1002
 		}},
-		{"sequence wraps", []pkt{
+		{"a history resting on a corrupted first packet", ReplayConfig{}, []pkt{
+			{1, 1, 10 + 1<<20, future, 0, VerdictNew},
+			{1, 1, 10, 1000, 33 * ms, VerdictUnconfirmed},
+			{1, 1, 11, 1033, 66 * ms, VerdictRestart},
+			{1, 1, 12, 1066, 99 * ms, VerdictNewer},
+		}},
+		{"plausible jump: lost packets", ReplayConfig{}, []pkt{
+			{1, 1, 1, 10, 0, VerdictNew},
+			{1, 1, 1 + ReplayWindow, 20, 0, VerdictNewer},                            // the window's worth at once
+			{1, 1, 1 + ReplayWindow + 100 + 64, 3020, 3 * time.Second, VerdictNewer}, // 3 s silent: 100/s more
+		}},
+		{"implausible jump needs a second packet", ReplayConfig{}, []pkt{
+			{1, 1, 1, 10, 0, VerdictNew},
+			{1, 1, 1 + 200, 20, 10 * ms, VerdictUnconfirmed},
+			{1, 1, 1 + 201, 53, 43 * ms, VerdictRestart},
+			{1, 1, 1, 10, 44 * ms, VerdictUnconfirmed}, // old, or the history is corrupted
+			{1, 1, 201, 20, 45 * ms, VerdictDuplicate}, // the candidate counts as seen
+			{1, 1, 200, 19, 46 * ms, VerdictLate},
+		}},
+		{"a fitting packet between forgets the candidate", ReplayConfig{}, []pkt{
+			{1, 1, 1, 10, 0, VerdictNew},
+			{1, 1, 1 + 200, 20, 10 * ms, VerdictUnconfirmed},
+			{1, 1, 2, 43, 11 * ms, VerdictNewer}, // the genuine stream goes on
+			{1, 1, 1 + 201, 53, 43 * ms, VerdictUnconfirmed},
+			{1, 1, 1 + 202, 86, 76 * ms, VerdictRestart},
+		}},
+		{"one packet from the future never blocks the sender", ReplayConfig{}, []pkt{
+			{1, 1, 10, 1000, 0, VerdictNew},
+			{1, 1, 11, 1033, 33 * ms, VerdictNewer},
+			{1, 1, 12, future, 66 * ms, VerdictUnconfirmed},
+			{1, 1, 12, 1066, 67 * ms, VerdictNewer},
+			{1, 1, 13, 1099, 100 * ms, VerdictNewer},
+			{1, 1, 1 << 30, 1100, 101 * ms, VerdictUnconfirmed}, // a number from the future
+			{1, 1, 14, 1133, 133 * ms, VerdictNewer},
+		}},
+		{"one packet from the future, authenticated", ReplayConfig{Authenticated: true}, []pkt{
+			{1, 1, 10, 1000, 0, VerdictNew},
+			{1, 1, 11, future, 33 * ms, VerdictUnconfirmed},
+			{1, 1, 12, 1066, 66 * ms, VerdictNewer},
+		}},
+		{"a plausible corrupted number costs one genuine packet", ReplayConfig{}, []pkt{
+			{1, 1, 10, 1000, 0, VerdictNew},
+			{1, 1, 11, 1033, 33 * ms, VerdictNewer},
+			{1, 1, 12 + 50, 1066, 66 * ms, VerdictNewer}, // packet 12, its number corrupted
+			{1, 1, 13, 1099, 100 * ms, VerdictUnconfirmed},
+			{1, 1, 14, 1133, 133 * ms, VerdictRestart},
+			{1, 1, 15, 1166, 166 * ms, VerdictNewer},
+		}},
+		{"a plausible corrupted stamp costs one genuine packet", ReplayConfig{}, []pkt{
+			{1, 1, 10, 1000, 0, VerdictNew},
+			{1, 1, 11, 1033 + 900, 33 * ms, VerdictNewer},
+			{1, 1, 12, 1066, 66 * ms, VerdictUnconfirmed},
+			{1, 1, 13, 1099, 100 * ms, VerdictRestart},
+		}},
+		{"sequence wraps", ReplayConfig{}, []pkt{
 			{1, 1, 0xfffffffe, 100, 0, VerdictNew},
 			{1, 1, 0xffffffff, 133, 33 * ms, VerdictNewer},
 			{1, 1, 0, 166, 66 * ms, VerdictNewer},
@@ -85,35 +144,57 @@ func TestReplayFilter(t *testing.T) {
 			{1, 1, 0xffffffff, 133, 100 * ms, VerdictDuplicate},
 			{1, 1, 0xfffffffd, 66, 101 * ms, VerdictLate},
 		}},
-		{"restart detected by stamp", []pkt{
+		{"restart detected by stamp", ReplayConfig{}, []pkt{
 			{1, 1, 5000, 60000, 0, VerdictNew},
 			{1, 1, 5001, 60033, 33 * ms, VerdictNewer},
-			{1, 1, 0, 62000, 2 * time.Second, VerdictRestart}, // counter back, clock on
-			{1, 1, 1, 62033, 2*time.Second + 33*ms, VerdictNewer},
-			{1, 1, 5001, 60033, 2*time.Second + 40*ms, VerdictReplay}, // previous life replayed: newer number, older stamp
-			{1, 1, 6000, 62000, 2*time.Second + 41*ms, VerdictReplay},
-			{1, 1, 2, 62066, 2*time.Second + 66*ms, VerdictNewer},
+			{1, 1, 0, 62000, s2, VerdictUnconfirmed}, // counter back, clock on
+			{1, 1, 1, 62033, s2 + 33*ms, VerdictRestart},
+			{1, 1, 0, 62000, s2 + 34*ms, VerdictDuplicate},
+			{1, 1, 5001, 60033, s2 + 40*ms, VerdictUnconfirmed}, // previous life replayed
+			{1, 1, 2, 62066, s2 + 66*ms, VerdictNewer},
+			{1, 1, 5002, 60066, s2 + 67*ms, VerdictUnconfirmed}, // confirms nothing: the candidate is gone
 		}},
-		{"same millisecond", []pkt{
+		{"restart, authenticated", ReplayConfig{Authenticated: true}, []pkt{
+			{1, 1, 5000, 60000, 0, VerdictNew},
+			{1, 1, 0, 62000, s2, VerdictUnconfirmed},
+			{1, 1, 1, 62033, s2 + 33*ms, VerdictRestart},
+			{1, 1, 5001, 60033, s2 + 40*ms, VerdictReplay}, // previous life replayed
+			{1, 1, 5002, 60066, s2 + 41*ms, VerdictReplay},
+			{1, 1, 2, 62066, s2 + 66*ms, VerdictNewer},
+		}},
+		{"same millisecond", ReplayConfig{}, []pkt{
 			{1, 1, 20, 500, 0, VerdictNew},
 			{1, 1, 21, 500, ms, VerdictNewer},
 			{1, 1, 23, 500, 2 * ms, VerdictNewer},
 			{1, 1, 22, 500, 3 * ms, VerdictLate},
 			{1, 1, 22, 500, 4 * ms, VerdictDuplicate},
 		}},
-		{"clock stepped back while running heals after silence", []pkt{
+		{"clock stepped back while running costs one packet", ReplayConfig{}, []pkt{
+			{1, 1, 40, 90000, 0, VerdictNew},
+			{1, 1, 41, 10, 33 * ms, VerdictUnconfirmed},
+			{1, 1, 42, 43, 66 * ms, VerdictRestart},
+			{1, 1, 43, 76, 99 * ms, VerdictNewer},
+		}},
+		{"clock stepped back, authenticated, heals after silence", ReplayConfig{Authenticated: true}, []pkt{
 			{1, 1, 40, 90000, 0, VerdictNew},
 			{1, 1, 41, 10, 33 * ms, VerdictReplay},
 			{1, 1, 42, 43, 66 * ms, VerdictReplay},
 			{1, 1, 200, 5000, 5*time.Second + ms, VerdictNew},
 			{1, 1, 201, 5033, 5*time.Second + 34*ms, VerdictNewer},
 		}},
-		{"restart reusing the newest number", []pkt{
+		{"restart reusing the newest number", ReplayConfig{}, []pkt{
 			{1, 1, 3, 60000, 0, VerdictNew},
-			{1, 1, 3, 61000, time.Second, VerdictRestart},
-			{1, 1, 3, 61000, time.Second + ms, VerdictDuplicate},
+			{1, 1, 3, 61000, time.Second, VerdictUnconfirmed},
+			{1, 1, 4, 61033, time.Second + 33*ms, VerdictNewer}, // fits the old history
+			{1, 1, 3, 61000, time.Second + 34*ms, VerdictDuplicate},
 		}},
-		{"restart with clock set back heals after silence", []pkt{
+		{"restart with clock set back", ReplayConfig{}, []pkt{
+			{1, 1, 900, 90000, 0, VerdictNew},
+			{1, 1, 0, 10, 1 * time.Second, VerdictUnconfirmed},
+			{1, 1, 1, 43, 2 * time.Second, VerdictRestart},
+			{1, 1, 2, 76, 2*time.Second + 33*ms, VerdictNewer},
+		}},
+		{"restart with clock set back, authenticated, heals after silence", ReplayConfig{Authenticated: true}, []pkt{
 			{1, 1, 900, 90000, 0, VerdictNew},
 			{1, 1, 0, 10, 1 * time.Second, VerdictReplay},
 			{1, 1, 1, 43, 2 * time.Second, VerdictReplay},
@@ -121,12 +202,23 @@ func TestReplayFilter(t *testing.T) {
 			{1, 1, 3, 109, 5*time.Second + ms, VerdictNew},
 			{1, 1, 4, 142, 5*time.Second + 34*ms, VerdictNewer},
 		}},
-		{"silence forgets", []pkt{
+		{"silence forgets", ReplayConfig{}, []pkt{
 			{1, 1, 100, 1000, 0, VerdictNew},
 			{1, 1, 100, 1000, 6 * time.Second, VerdictNew}, // a replay after silence is let in
 			{1, 1, 100, 1000, 6*time.Second + ms, VerdictDuplicate},
 		}},
-		{"senders are separate", []pkt{
+		{"a new sender needs a second packet", ReplayConfig{ConfirmNew: true}, []pkt{
+			{1, 1, 10, 100, 0, VerdictUnconfirmed},
+			{1, 1, 11, 133, 33 * ms, VerdictNew},
+			{1, 1, 10, 100, 34 * ms, VerdictDuplicate},
+			{1, 1, 12, 166, 66 * ms, VerdictNewer},
+			{1, 17, 12, 166, 67 * ms, VerdictUnconfirmed}, // a corrupted player number: no phantom
+			{1, 17, 1 << 20, 199, 100 * ms, VerdictUnconfirmed},
+			{1, 1, 13, 199, 100 * ms, VerdictNewer},
+			{1, 1, 14, 232, 6 * time.Second, VerdictUnconfirmed}, // after silence, again
+			{1, 1, 15, 265, 6*time.Second + 33*ms, VerdictNew},
+		}},
+		{"senders are separate", ReplayConfig{}, []pkt{
 			{1, 1, 7, 100, 0, VerdictNew},
 			{1, 2, 7, 100, 0, VerdictNew},
 			{2, 1, 7, 100, 0, VerdictNew},
@@ -136,7 +228,7 @@ func TestReplayFilter(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := NewReplayFilter(DefaultSilence)
+			f := NewReplayFilterConfig(tc.cfg)
 			t0 := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 			for i, p := range tc.pkts {
 				got := f.Check(p.team, p.player, p.seq, p.stamp*time.Millisecond, t0.Add(p.at))
@@ -151,8 +243,8 @@ func TestReplayFilter(t *testing.T) {
 
 func TestReplayFilterForget(t *testing.T) {
 	f := NewReplayFilter(0)
-	if f.silence != DefaultSilence {
-		t.Fatalf("silence %v, want default", f.silence)
+	if c := f.Config(); c.Silence != DefaultSilence || c.MaxRate != DefaultMaxRate || c.StampSlack != DefaultStampSlack {
+		t.Fatalf("config %+v, want the defaults", c)
 	}
 	now := time.Unix(100, 0)
 	f.Check(3, 4, 10, time.Second, now)

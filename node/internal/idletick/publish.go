@@ -1,0 +1,40 @@
+package idletick
+
+import (
+	"context"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+)
+
+// Publish publishes what collect returns once every period of clk on pub until ctx is
+// done. While pub says nobody subscribes (bus.Listened), collect is not called and
+// nothing is published; if pub signals changes of its audience (bus.AudienceChanges),
+// the ticker also stops until a change brings a subscriber, and then ticks on the same
+// grid again. A failed publish is returned only while ctx is live.
+func Publish[T any](ctx context.Context, clk clock.Clock, period time.Duration, pub bus.Publisher[T], collect func(now time.Time) *T) error {
+	tk := New(clk, period)
+	defer tk.Stop()
+	audience := bus.AudienceChanges(pub)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-audience:
+			if bus.Listened(pub) {
+				tk.Wake(clk.Now())
+			}
+		case now := <-tk.C():
+			if !bus.Listened(pub) {
+				if audience != nil {
+					tk.Idle(now)
+				}
+				continue
+			}
+			if err := pub.Publish(collect(now)); err != nil && ctx.Err() == nil {
+				return err
+			}
+		}
+	}
+}
