@@ -55,8 +55,9 @@
 // Config.Interface is parsed by [ParseSelector]: an interface name ("wlan0"), a CIDR
 // ("10.0.1.0/24": the interface that owns an address in it), an IPv4 address, "any"
 // (no device binding, no broadcast) or "auto" (the default). "auto" takes the single
-// up, running, broadcast-capable, non-loopback IPv4 interface that is not a container
-// bridge, and fails with a message listing every interface and why it was rejected
+// up, running, broadcast-capable, non-loopback IPv4 interface that is not the host side
+// of a container or VM network (docker0, br-*, podman*, cni*, virbr*, lxcbr*, lxdbr*,
+// incusbr*, vboxnet*, vmnet*), and fails with a message listing every interface and why it was rejected
 // when there are none or several. [Worker.Interface] and [Worker.Status] report the
 // choice; a line is logged whenever the worker goes up or down.
 //
