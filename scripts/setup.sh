@@ -6,7 +6,11 @@ set -euo pipefail
 pkgs=(gcc libc6-dev pkg-config cyclonedds-dev cyclonedds-tools iproute2 openssl chromium
       cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
       python3-colcon-recursive-crawl python3-colcon-package-information
-      python3-colcon-package-selection tshark)
+      python3-colcon-package-selection tshark
+      # the container image test (internal/containerimage): podman builds and runs the
+      # Dockerfile on base images made by debootstrap; runc where crun cannot start
+      # containers (hybrid cgroups)
+      podman runc debootstrap containernetworking-plugins)
 # ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
 # repository (CI), its Debian package lists join the list above and its tarballs are
 # unpacked to /opt/ros/<distro> below.

@@ -21,7 +21,7 @@ if [ -n "$(grep -rl --include='*.go' '^//go:generate' . || true)" ]; then
 fi
 
 echo "== go test -race"
-go test -race -count=1 -timeout 15m $(go list ./... | grep -v '/internal/realros$')
+go test -race -count=1 -timeout 15m $(go list ./... | grep -v -e '/internal/realros$' -e '/internal/containerimage$')
 
 # Against every ROS 2 under /opt/ros (skips without one): colcon builds and ROS processes
 # dominate, so it runs alone and without the race detector.
@@ -31,6 +31,16 @@ if ! go test -count=1 -timeout 40m -v ./internal/realros >"$log" 2>&1; then
   tail -n 300 "$log"; rm -f "$log"; exit 1
 fi
 grep -E -- '^ *--- (PASS|SKIP|FAIL)|realros_test\.go' "$log" || true
+rm -f "$log"
+
+# The Dockerfile built with podman on local stand-ins of its base images and run (skips
+# without podman, debootstrap or ../shared/ros); builds dominate, so it runs alone.
+echo "== container image (internal/containerimage)"
+log=$(mktemp)
+if ! go test -count=1 -timeout 30m -v ./internal/containerimage >"$log" 2>&1; then
+  tail -n 300 "$log"; rm -f "$log"; exit 1
+fi
+grep -E -- '^ *--- (PASS|SKIP|FAIL)|image_test\.go' "$log" || true
 rm -f "$log"
 
 echo "== fuzz smoke (${FUZZTIME:=4000x} per target)"

@@ -187,11 +187,7 @@ func FuzzParseLinkKind(f *testing.F) {
 func TestNetnsPodmanNetwork(t *testing.T) {
 	netnstest.Require(t)
 	host, ctr, lan := netnstest.New(t, "host"), netnstest.New(t, "ctr"), netnstest.New(t, "lan")
-	netnstest.Veth(t, host, "uplink", "", lan, "lan0", "")
-	host.IP(t, "link", "add", "eth0", "link", "uplink", "type", "macvlan", "mode", "bridge")
-	host.IP(t, "addr", "add", "10.77.0.2/24", "dev", "eth0")
-	host.IP(t, "link", "set", "eth0", "up")
-	host.WaitOperUp(t, "eth0")
+	host.Macvlan(t, "eth0", "10.77.0.2/24", lan)
 	netnstest.Veth(t, host, "veth0", "", ctr, "eth0", "10.88.0.5/16")
 	host.Bridge(t, "podman0", "veth0")
 	host.IP(t, "addr", "add", "10.88.0.1/16", "dev", "podman0")
@@ -233,7 +229,7 @@ func TestNetnsPodmanNetwork(t *testing.T) {
 		}
 		return r.kinds[idx]
 	}
-	for name, want := range map[string]string{"eth0": "macvlan", "uplink": "veth", "podman0": "bridge", "veth0": "veth", "lo": ""} {
+	for name, want := range map[string]string{"eth0": "macvlan", "podman0": "bridge", "veth0": "veth", "lo": ""} {
 		if got := kindOf(h, host, name); got != want {
 			t.Errorf("host: link kind of %s = %q, want %q", name, got, want)
 		}
