@@ -169,10 +169,12 @@ type ChannelView struct {
 
 // PortView is one socket with its counters.
 type PortView struct {
-	Name       string `json:"name"`
-	Kind       string `json:"kind"`
-	Port       uint16 `json:"port"`
-	Team       uint8  `json:"team"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Port uint16 `json:"port"`
+	Team uint8  `json:"team"`
+	// State is the socket's (starting, up, down, stopped), or in a replay PortHeard or
+	// PortSilent.
 	State      string `json:"state"`
 	Interface  string `json:"interface"`
 	Error      string `json:"error"`

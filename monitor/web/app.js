@@ -334,8 +334,14 @@ function drawTable(state) {
 function drawPorts(state) {
   const f = document.getElementById("ports");
   const items = state.ports.map((p) => {
-    const s = el("span", { class: "port", title: p.error || p.interface });
-    s.appendChild(el("span", { class: "dot" + (p.state === "up" ? " up" : "") }));
+    // Live: the socket's state (red unless up). Replay: green while the recording
+    // carries datagrams on the port at the replay position, grey while it does not.
+    const replayDot = { heard: " up", silent: " idle" };
+    const title = Object.hasOwn(replayDot, p.state)
+      ? `${p.state === "heard" ? "datagrams" : "no datagram"} in the last ${state.offline_after_s} s of the recording`
+      : p.error || p.interface;
+    const s = el("span", { class: "port", title, "data-state": p.state });
+    s.appendChild(el("span", { class: "dot" + (p.state === "up" ? " up" : replayDot[p.state] || "") }));
     s.appendChild(document.createTextNode(`${p.name} :${p.port} — ${p.received} received, ${p.malformed} malformed`));
     return s;
   });
