@@ -6,8 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -201,13 +199,5 @@ func TestBrowserLayout(t *testing.T) {
 		t.Errorf("%d status cells show the penalty, want 2: %+v", penalties, l.Cells)
 	}
 
-	out, err := filepath.Abs(filepath.Join("..", "build", "monitor-layout.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runChromium(t, bin, base, "--screenshot="+out, "--hide-scrollbars")
-	t.Logf("screenshot written to %s", out)
+	screenshot(t, bin, base, "monitor-layout.png")
 }
