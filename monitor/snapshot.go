@@ -167,14 +167,13 @@ type ChannelView struct {
 	Source string   `json:"source"`
 }
 
-// PortView is one socket with its counters.
+// PortView is one socket with its counters. State is the socket's (starting, up, down,
+// stopped), or in a replay PortHeard or PortSilent.
 type PortView struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	Port uint16 `json:"port"`
-	Team uint8  `json:"team"`
-	// State is the socket's (starting, up, down, stopped), or in a replay PortHeard or
-	// PortSilent.
+	Name       string `json:"name"`
+	Kind       string `json:"kind"`
+	Port       uint16 `json:"port"`
+	Team       uint8  `json:"team"`
 	State      string `json:"state"`
 	Interface  string `json:"interface"`
 	Error      string `json:"error"`

@@ -57,9 +57,14 @@
 // (no device binding, no broadcast) or "auto" (the default). "auto" takes the single
 // up, running, broadcast-capable, non-loopback IPv4 interface that is not the host side
 // of a container or VM network (docker0, br-*, podman*, cni*, virbr*, lxcbr*, lxdbr*,
-// incusbr*, vboxnet*, vmnet*), and fails with a message listing every interface and why it was rejected
-// when there are none or several. [Worker.Interface] and [Worker.Status] report the
-// choice; a line is logged whenever the worker goes up or down.
+// incusbr*, vboxnet*, vmnet*), and fails with a message listing every interface and why
+// it was rejected when there are none or several. [Worker.Interface] and [Worker.Status]
+// report the choice; a line is logged whenever the worker goes up or down.
+//
+// Inside a container the other way round matters: [ContainerNetworkWarning] says when
+// every interface the selector can use is a veth or tap link (the kernel's link kind,
+// read over netlink by [LinkKinds]), the private network of a container engine, which
+// broadcasts do not cross; the node logs it at start-up.
 //
 // The socket is bound to 0.0.0.0:port and, unless the selector is "any", to the chosen
 // device with SO_BINDTODEVICE. The kernel then delivers only datagrams that arrived on
