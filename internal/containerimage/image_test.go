@@ -76,6 +76,24 @@ func distros(t *testing.T, shared string, full bool) (all, test []string) {
 	}
 }
 
+// cgroupsMounted reports whether a cgroup or cgroup2 file system is mounted in this
+// mount namespace: container runtimes need one.
+func cgroupsMounted() bool {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return true // let the runtime say what is wrong
+	}
+	for line := range strings.Lines(string(b)) {
+		// "... - FSTYPE SOURCE OPTIONS" ends every line.
+		if _, after, ok := strings.Cut(line, " - "); ok {
+			if f := strings.Fields(after); len(f) > 0 && (f[0] == "cgroup" || f[0] == "cgroup2") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // TestImage builds the Dockerfile with podman on local stand-ins of its base images and
 // runs the image: see the package documentation.
 func TestImage(t *testing.T) {
@@ -91,6 +109,10 @@ func TestImage(t *testing.T) {
 		}
 	}
 	netnstest.Require(t)
+	if !cgroupsMounted() {
+		t.Skip("no cgroup file system is mounted here, so no container can start (ip netns exec mounts a " +
+			"/sys of its own without /sys/fs/cgroup): run the image test in the host's mount namespace")
+	}
 	root := repoRoot(t)
 	shared := filepath.Join(filepath.Dir(root), "shared", "ros")
 	full := os.Getenv("DNETWORK_IMAGE_TEST") == "full"
