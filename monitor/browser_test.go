@@ -243,7 +243,13 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
-	out, err := filepath.Abs(filepath.Join("..", "build", "monitor.png"))
+	screenshot(t, bin, url, "monitor.png")
+}
+
+// screenshot writes a screenshot of the page at url to build/name.
+func screenshot(t *testing.T, bin, url, name string) {
+	t.Helper()
+	out, err := filepath.Abs(filepath.Join("..", "build", name))
 	if err != nil {
 		t.Fatal(err)
 	}

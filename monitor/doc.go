@@ -103,7 +103,11 @@
 // socket: datagrams are observed at their capture times on a manual clock, so the page
 // shows each moment as a live monitor showed it. It plays at a chosen speed, pauses, and
 // seeks; seeking back rebuilds the state from the recording's start. Snapshot.Replay
-// describes the position and POST /api/replay controls it.
+// describes the position and POST /api/replay controls it. Each port's state is
+// PortHeard while the recording carries datagrams on it within OfflineAfter before the
+// position, PortSilent otherwise (there is no socket to be up or down).
+// RecordingLeague tells a recording's league from its GameController packets, which the
+// replay's size cap, budget rules and field follow unless the league is given.
 //
 // # HTTP
 //

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
@@ -24,6 +26,16 @@ const (
 	MaxReplaySpeed = 64
 	// echoWindow is how close in time a sent datagram and its received copy lie.
 	echoWindow = time.Second
+)
+
+// The states of a port in a replay (PortView.State), where there is no socket: what the
+// recording holds for the port at the replay position.
+const (
+	// PortHeard: the port carried a datagram within OfflineAfter before the position.
+	PortHeard = "heard"
+	// PortSilent: no datagram on the port within OfflineAfter before the position (none
+	// yet, or it fell silent).
+	PortSilent = "silent"
 )
 
 // ErrNoPackets reports a recording with nothing the monitor understands.
@@ -66,6 +78,7 @@ type Player struct {
 	playing bool
 	speed   float64
 	counts  map[Port]*PortView
+	last    map[Port]time.Time // each port's latest datagram up to pos
 }
 
 // NewPlayer prepares a replay of pkts (a recording's datagrams) with cfg's rules
@@ -151,9 +164,10 @@ func (p *Player) reset(t time.Time) error {
 	}
 	p.m, p.next, p.pos = m, 0, t
 	p.counts = map[Port]*PortView{}
+	p.last = map[Port]time.Time{}
 	for _, port := range p.ports {
 		p.counts[port] = &PortView{Name: port.Name(), Kind: port.Kind.String(), Port: port.Port, Team: port.Team,
-			State: "replay", Interface: "recording"}
+			State: PortSilent, Interface: "recording"}
 	}
 	return nil
 }
@@ -165,6 +179,7 @@ func (p *Player) advance(t time.Time) {
 		p.clk.Set(rp.d.Time)
 		c := p.counts[rp.port]
 		c.Received++
+		p.last[rp.port] = rp.d.Time
 		if p.m.Observe(rp.port, rp.d) {
 			c.Delivered++
 		} else {
@@ -261,7 +276,11 @@ func (p *Player) State() Snapshot {
 		PositionS: p.pos.Sub(start).Seconds(), Playing: p.playing, Speed: p.speed,
 		Packets: len(p.pkts), Played: p.next}
 	for _, port := range p.ports {
-		s.Ports = append(s.Ports, *p.counts[port])
+		v := *p.counts[port]
+		if last, ok := p.last[port]; ok && p.pos.Sub(last) <= p.m.cfg.OfflineAfter {
+			v.State = PortHeard
+		}
+		s.Ports = append(s.Ports, v)
 	}
 	return s
 }
@@ -312,4 +331,62 @@ func (p *Player) Handler() http.Handler {
 		_, _ = w.Write(append(b, '\n'))
 	})
 	return mux
+}
+
+// RecordingLeague tells the league of a recording from its GameController packets (the
+// datagrams to gcPort that decode): the family of their layout, SPL (v12 … v18), HSL
+// (v19, v20) or the Humanoid League (v12, 640 … 688 bytes); the most frequent one wins.
+// why says what it went by, e.g. "812 GameController packets, spl18". Without a
+// GameController packet the league cannot be told (team messages look alike in every
+// league) and ok is false; why then says so, noting team messages longer than SPL's cap,
+// which rule SPL out.
+func RecordingLeague(pkts []capture.Packet, gcPort uint16) (l league.League, why string, ok bool) {
+	counts := map[gamecontroller.Layout]int{}
+	var total, longest int
+	for _, p := range pkts {
+		if p.Dst.Port() != gcPort {
+			if len(p.Payload) > longest && p.Dst.Port() > TeamBasePort && p.Dst.Port() < TeamBasePort+255 {
+				longest = len(p.Payload)
+			}
+			continue
+		}
+		var gp gamecontroller.Packet
+		if gamecontroller.Decode(p.Payload, &gp) == nil {
+			counts[gp.Layout]++
+			total++
+		}
+	}
+	if total == 0 {
+		why = "the recording holds no GameController packet"
+		if longest > league.SPL.SizeCap() {
+			why += fmt.Sprintf(" (team messages up to %d bytes: not SPL)", longest)
+		}
+		return league.HSL, why, false
+	}
+	// The most frequent family, then its most frequent layout (ties: the lower value).
+	families := map[gamecontroller.Family]int{}
+	for layout, n := range counts {
+		families[layout.Family()] += n
+	}
+	var fam gamecontroller.Family
+	for f, n := range families {
+		if n > families[fam] || (n == families[fam] && f < fam) {
+			fam = f
+		}
+	}
+	var top gamecontroller.Layout
+	for layout, n := range counts {
+		if layout.Family() == fam && (n > counts[top] || (n == counts[top] && layout < top)) {
+			top = layout
+		}
+	}
+	switch fam {
+	case gamecontroller.FamilySPL:
+		l = league.SPL
+	case gamecontroller.FamilyHL:
+		l = league.HL
+	default:
+		l = league.HSL
+	}
+	return l, fmt.Sprintf("%d GameController packets, %v", total, top), true
 }

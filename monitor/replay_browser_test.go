@@ -9,7 +9,10 @@ import (
 	"testing"
 )
 
-var tableRow = regexp.MustCompile(`<tr class="(?:online|offline)" data-team="(\d+)" data-player="(\d+)"`)
+var (
+	tableRow = regexp.MustCompile(`<tr class="(?:online|offline)" data-team="(\d+)" data-player="(\d+)"`)
+	heardDot = regexp.MustCompile(`<span class="port" title="[^"]*" data-state="heard"><span class="dot up"></span>`)
+)
 
 // TestBrowserReplay serves a recorded game in replay mode and loads the page in
 // headless Chromium with a moment in the link, which the page sets on its time slider
@@ -67,6 +70,11 @@ func TestBrowserReplay(t *testing.T) {
 		}
 		if strings.Join(rows, " ") != strings.Join(c.rows, " ") {
 			t.Errorf("#t=%s: table rows %v, want %v", c.at, rows, c.rows)
+		}
+		// The footer's dots show the recording at that moment: both ports carry
+		// datagrams (green), none is shown as a failed socket (red).
+		if n := len(heardDot.FindAllString(dom, -1)); n != 2 || strings.Contains(dom, `<span class="dot"></span>`) {
+			t.Errorf("#t=%s: %d green port dots, want 2 and no red one", c.at, n)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
@@ -162,5 +163,82 @@ func TestPlayerNeedsPackets(t *testing.T) {
 	_, err := NewPlayer(DefaultConfig(), []capture.Packet{{Time: t0, Dst: netip.MustParseAddrPort("224.16.0.1:2806"), Payload: []byte("x")}})
 	if err != ErrNoPackets {
 		t.Fatalf("err %v, want ErrNoPackets", err)
+	}
+}
+
+// TestPlayerPortStates: in a replay a port's state says whether the recording carries
+// datagrams on it at the replay position: heard within OfflineAfter before it, silent
+// before the port's first datagram and once it has fallen silent.
+func TestPlayerPortStates(t *testing.T) {
+	var pkts []capture.Packet
+	for _, p := range recordedGame(t) {
+		if p.Dst.Port() == GameControllerPort && p.Time.Sub(t0) > 10*time.Second {
+			continue // the GameController falls silent at 10 s
+		}
+		pkts = append(pkts, p)
+	}
+	cfg := DefaultConfig()
+	cfg.Logger = quiet
+	p, err := NewPlayer(cfg, pkts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at       time.Duration
+		gc, team string
+	}{
+		{0, PortHeard, PortSilent}, // the team's first datagram comes 1 ms later
+		{3 * time.Second, PortHeard, PortHeard},
+		{15 * time.Second, PortHeard, PortHeard}, // 5 s after the last control packet
+		{15500 * time.Millisecond, PortSilent, PortHeard},
+		{3 * time.Second, PortHeard, PortHeard}, // back again
+	} {
+		if err := p.Seek(c.at); err != nil {
+			t.Fatal(err)
+		}
+		ps := p.State().Ports
+		if len(ps) != 2 || ps[0].State != c.gc || ps[1].State != c.team {
+			t.Errorf("at %v: ports %s %s, %s %s; want %s, %s", c.at, ps[0].Name, ps[0].State, ps[1].Name, ps[1].State, c.gc, c.team)
+		}
+	}
+}
+
+// TestRecordingLeague: the league of a recording is its GameController's.
+func TestRecordingLeague(t *testing.T) {
+	hsl := recordedGame(t)
+	var spl []capture.Packet
+	for i, p := range hsl {
+		if p.Dst.Port() == GameControllerPort && i%3 != 0 { // mostly SPL, some HSL packets among them
+			p.Payload = game{layout: gamecontroller.LayoutSPL15, state: gamecontroller.StatePlaying, teams: [2]uint8{5, 12}}.packet(t)
+		}
+		spl = append(spl, p)
+	}
+	var teamOnly, bigTeam []capture.Packet
+	for _, p := range hsl {
+		if p.Dst.Port() != GameControllerPort {
+			teamOnly = append(teamOnly, p)
+		}
+	}
+	bigTeam = append(append(bigTeam, teamOnly...), capture.Packet{Time: t0, Src: robotSrc,
+		Dst: netip.MustParseAddrPort("10.0.0.255:10005"), Payload: make([]byte, 200)})
+	for _, c := range []struct {
+		name string
+		pkts []capture.Packet
+		want league.League
+		ok   bool
+		why  string
+	}{
+		{"hsl", hsl, league.HSL, true, "61 GameController packets, hsl20"},
+		{"spl", spl, league.SPL, true, "61 GameController packets, spl15"},
+		{"no GameController", teamOnly, league.HSL, false, "the recording holds no GameController packet"},
+		{"long team messages", bigTeam, league.HSL, false, "the recording holds no GameController packet (team messages up to 200 bytes: not SPL)"},
+	} {
+		l, why, ok := RecordingLeague(c.pkts, GameControllerPort)
+		if l != c.want || ok != c.ok || why != c.why {
+			t.Errorf("%s: %v, %q, %v; want %v, %q, %v", c.name, l, why, ok, c.want, c.why, c.ok)
+		}
+	}
+	if l, _, ok := RecordingLeague(spl, 3939); ok || l != league.HSL {
+		t.Errorf("GameController on another port: %v, %v", l, ok)
 	}
 }

@@ -203,7 +203,8 @@ type ChannelView struct {
 	Source string   `json:"source"`
 }
 
-// PortView is one socket with its counters.
+// PortView is one socket with its counters. State is the socket's (starting, up, down,
+// stopped), or in a replay PortHeard or PortSilent.
 type PortView struct {
 	Name       string `json:"name"`
 	Kind       string `json:"kind"`

@@ -467,6 +467,9 @@ func (n *Node) Run(ctx context.Context) error {
 	}
 	run("diagnostics", n.diag.Run)
 	n.log.Infof("%s", n.summary())
+	if w := transport.ContainerNetworkWarning(n.cfg.Interface); w != "" {
+		n.log.Warnf("%s", w)
+	}
 	err := g.Wait()
 	if err != nil && ctx.Err() == nil {
 		n.log.Errorf("stopped: %v", err)

@@ -496,6 +496,13 @@ func TestColconBuildAgainstROSCyclone(t *testing.T) {
 	install := filepath.Join(ws, "install", "dnetwork")
 	checkBinary(t, filepath.Join(install, "lib", "dnetwork", "dnetwork"), libPath, version)
 	checkShare(t, install)
+	checkBinLink(t, install)
+	// Sourcing the install space puts bin/ on PATH (colcon's hook here; ament_cmake adds
+	// its own, checked by internal/realros): dnetwork is a plain command.
+	got := run(t, ws, nil, "sh", "-c", ". install/setup.sh && command -v dnetwork && dnetwork version")
+	if want := filepath.Join(install, "bin", "dnetwork") + "\ndnetwork " + version + "\n"; got != want {
+		t.Errorf("after sourcing install/setup.sh: command -v dnetwork; dnetwork version = %q, want %q", got, want)
+	}
 	deps, err := os.ReadFile(filepath.Join(install, "share", "colcon-core", "packages", "dnetwork"))
 	if err != nil {
 		t.Fatal(err)
@@ -529,6 +536,30 @@ func TestCMakeWithoutPkgConfigFile(t *testing.T) {
 	}
 	got := strings.TrimPrefix(strings.TrimSpace(out), "dnetwork ")
 	checkBinary(t, bin, libPath, got)
+	checkBinLink(t, install)
+
+	// A staged install (DESTDIR, as package builds do) gets the same relative link.
+	staging := filepath.Join(tmp, "staging")
+	run(t, tmp, []string{"DESTDIR=" + staging}, "cmake", "--install", build)
+	checkBinLink(t, filepath.Join(staging, install))
+}
+
+// checkBinLink checks bin/dnetwork under prefix: a relative symbolic link to
+// lib/dnetwork/dnetwork, the one binary, so that the install space can move.
+func checkBinLink(t *testing.T, prefix string) {
+	t.Helper()
+	link := filepath.Join(prefix, "bin", "dnetwork")
+	target, err := os.Readlink(link)
+	if err != nil {
+		t.Errorf("bin/dnetwork: %v", err)
+		return
+	}
+	if target != "../lib/dnetwork/dnetwork" {
+		t.Errorf("bin/dnetwork -> %q, want ../lib/dnetwork/dnetwork", target)
+	}
+	if st, err := os.Stat(link); err != nil || st.Mode().Perm()&0o111 == 0 {
+		t.Errorf("bin/dnetwork does not lead to an executable: %v %v", st, err)
+	}
 }
 
 // goDirective returns the version of go.mod's go directive, e.g. "1.26.0".

@@ -32,7 +32,11 @@ if [ "$mode" = test ]; then
          cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
          python3-colcon-recursive-crawl python3-colcon-package-information
          python3-colcon-package-selection tshark
-         g++ libfastrtps-dev libfastcdr-dev) # g++ and Fast DDS: the Fast DDS peer (internal/fastddspeer)
+         g++ libfastrtps-dev libfastcdr-dev # g++ and Fast DDS: the Fast DDS peer (internal/fastddspeer)
+         # the container image test (internal/containerimage): podman builds and runs the
+         # Dockerfile on base images made by debootstrap; runc where crun cannot start
+         # containers (hybrid cgroups)
+         podman runc debootstrap containernetworking-plugins)
   # ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
   # repository (CI), its Debian package lists join the list above and its tarballs are
   # unpacked to /opt/ros/<distro> below.

@@ -23,17 +23,28 @@ fi
 
 echo "== go test -race"
 # shellcheck disable=SC2046 # one argument per package
-go test -race -count=1 -timeout 15m $(go list ./... | grep -v '/internal/realros$')
+go test -race -count=1 -timeout 15m $(go list ./... | grep -v -e '/internal/realros$' -e '/internal/containerimage$')
 
-# Against every ROS 2 under /opt/ros (skips without one): colcon builds and ROS processes
-# dominate, so it runs alone and without the race detector.
+# alone PKG TIMEOUT PATTERN: runs one suite of real peers by itself, without the race
+# detector (builds and external processes dominate it), and prints its results (the
+# lines matching PATTERN), or its last lines when it fails.
+alone() {
+  local log; log=$(mktemp)
+  if ! go test -count=1 -timeout "$2" -v "$1" >"$log" 2>&1; then
+    tail -n 300 "$log"; rm -f "$log"; exit 1
+  fi
+  grep -E -- "^ *--- (PASS|SKIP|FAIL)|$3" "$log" || true
+  rm -f "$log"
+}
+
+# Against every ROS 2 under /opt/ros (skips without one): colcon builds and ROS processes.
 echo "== real ROS 2 (internal/realros)"
-log=$(mktemp)
-if ! go test -count=1 -timeout 40m -v ./internal/realros >"$log" 2>&1; then
-  tail -n 300 "$log"; rm -f "$log"; exit 1
-fi
-grep -E -- '^ *--- (PASS|SKIP|FAIL)|realros_test\.go' "$log" || true
-rm -f "$log"
+alone ./internal/realros 40m 'realros_test\.go'
+
+# The Dockerfile built with podman on local stand-ins of its base images and run (skips
+# without podman, debootstrap or ../shared/ros): image builds.
+echo "== container image (internal/containerimage)"
+alone ./internal/containerimage 30m 'image_test\.go'
 
 echo "== fuzz smoke (${FUZZTIME:=4000x} per target)"
 FUZZTIME="$FUZZTIME" ./scripts/fuzz.sh

@@ -59,10 +59,16 @@
 // Config.Interface is parsed by [ParseSelector]: an interface name ("wlan0"), a CIDR
 // ("10.0.1.0/24": the interface that owns an address in it), an IPv4 address, "any"
 // (no device binding, no broadcast) or "auto" (the default). "auto" takes the single
-// up, running, broadcast-capable, non-loopback IPv4 interface that is not a container
-// bridge, and fails with a message listing every interface and why it was rejected
-// when there are none or several. [Worker.Interface] and [Worker.Status] report the
-// choice; a line is logged whenever the worker goes up or down.
+// up, running, broadcast-capable, non-loopback IPv4 interface that is not the host side
+// of a container or VM network (docker0, br-*, podman*, cni*, virbr*, lxcbr*, lxdbr*,
+// incusbr*, vboxnet*, vmnet*), and fails with a message listing every interface and why
+// it was rejected when there are none or several. [Worker.Interface] and [Worker.Status]
+// report the choice; a line is logged whenever the worker goes up or down.
+//
+// Inside a container the other way round matters: [ContainerNetworkWarning] says when
+// every interface the selector can use is a veth or tap link (the kernel's link kind,
+// read over netlink by [LinkKinds]), the private network of a container engine, which
+// broadcasts do not cross; the node logs it at start-up.
 //
 // The socket is bound to 0.0.0.0:port and, unless the selector is "any", to the chosen
 // device with SO_BINDTODEVICE. The kernel then delivers only datagrams that arrived on

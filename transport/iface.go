@@ -174,9 +174,9 @@ func (s Selector) Resolve() (Choice, error) {
 //   - A name must exist, be up and have an IPv4 address; the first one is used.
 //   - A CIDR or address must match an IPv4 address of exactly one up interface.
 //   - "auto" takes the single interface that is up, running, broadcast-capable, not
-//     loopback, not a container or VM bridge (docker*, br-*, virbr*, cni*) and has an IPv4
-//     address with a broadcast address. With none or several it fails and lists what it
-//     saw, so the operator can name the interface instead.
+//     loopback, not the host side of a container or VM network (see [hostOnlyPrefixes])
+//     and has an IPv4 address with a broadcast address. With none or several it fails
+//     and lists what it saw, so the operator can name the interface instead.
 func (s Selector) ResolveFrom(ifs []Interface) (Choice, error) {
 	switch s.kind {
 	case selAny:
@@ -231,8 +231,18 @@ func (s Selector) resolvePrefix(ifs []Interface) (Choice, error) {
 	return Choice{}, fmt.Errorf("%w: no interface has an IPv4 address in %v (have %s)", ErrNoInterface, s, listAddrs(ifs))
 }
 
-// bridgePrefixes are name prefixes of container and VM bridges, which "auto" skips.
-var bridgePrefixes = []string{"docker", "br-", "virbr", "cni"}
+// hostOnlyPrefixes are the name prefixes of the interfaces that container engines and
+// hypervisors create on a host for their private networks, which "auto" skips: a laptop
+// or team computer running Docker, Podman or a VM has them next to its one real
+// interface, and broadcasts sent there never reach the robots. They are bridges
+// (Docker's docker0 and br-<network id>, Podman's podman<n> (netavark) and cni-podman<n>
+// (CNI), cni0, libvirt's virbr<n>, LXC's lxcbr0, LXD's lxdbr0, Incus's incusbr0) and the
+// host-only adapters of VirtualBox (vboxnet<n>) and VMware (vmnet<n>). Only the names
+// these tools choose themselves are listed: a bridge a team makes to join a robot's
+// interfaces (br0) stays a candidate. veth links are not skipped: inside a network
+// namespace or container a veth is often the only way out (see
+// [ContainerNetworkWarning]), and on the host side a bridge's veth ports have no address.
+var hostOnlyPrefixes = []string{"docker", "br-", "podman", "cni", "virbr", "lxcbr", "lxdbr", "incusbr", "vboxnet", "vmnet"}
 
 func resolveAuto(ifs []Interface) (Choice, error) {
 	var found []Choice
@@ -267,9 +277,9 @@ func autoCandidate(ifi Interface) (Choice, string) {
 	case ifi.Flags&net.FlagBroadcast == 0:
 		return Choice{}, "no broadcast"
 	}
-	for _, p := range bridgePrefixes {
+	for _, p := range hostOnlyPrefixes {
 		if strings.HasPrefix(ifi.Name, p) {
-			return Choice{}, "bridge"
+			return Choice{}, "container or VM network"
 		}
 	}
 	for _, p := range ifi.Addrs {

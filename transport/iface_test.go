@@ -102,7 +102,7 @@ func TestResolveFrom(t *testing.T) {
 		{"auto", []Interface{lo, eth0}, "eth0 (index 2, 192.168.1.20/24, broadcast 192.168.1.255)", nil, nil},
 		{"auto", []Interface{lo, eth0, wlan0}, "", ErrAmbiguous, []string{"2 usable", "eth0 192.168.1.20/24", "wlan0 10.0.1.5/24"}},
 		{"auto", []Interface{lo, docker0, tun0, eth1, wlan1, v6only, brnone}, "", ErrNoInterface,
-			[]string{"lo (loopback)", "docker0 (bridge)", "tun0 (no broadcast)", "eth1 (no carrier)", "wlan1 (down)", "eth2 (no IPv4 broadcast address)", "dummy0 (no broadcast)"}},
+			[]string{"lo (loopback)", "docker0 (container or VM network)", "tun0 (no broadcast)", "eth1 (no carrier)", "wlan1 (down)", "eth2 (no IPv4 broadcast address)", "dummy0 (no broadcast)"}},
 		{"auto", nil, "", ErrNoInterface, []string{"seen: none"}},
 		{"wlan0", []Interface{lo, eth0, wlan0}, "wlan0 (index 3, 10.0.1.5/24, broadcast 10.0.1.255)", nil, nil},
 		{"eth0", []Interface{eth0}, "eth0 (index 2, 192.168.1.20/24, broadcast 192.168.1.255)", nil, nil}, // skips the IPv6 address

@@ -97,12 +97,17 @@ type gcSimOptions struct {
 	printScript bool
 }
 
+// defaultGCSimTeams are the teams of the simulated game without --teams: side A is the
+// team of the shipped parameter files (params/robot*.yaml and sim_robot.yaml,
+// team_number 17), so that a robot started with them plays in it; side B an opponent.
+const defaultGCSimTeams = "17,5"
+
 func parseGCSimFlags(args []string, stderr io.Writer) (*gcSimOptions, int) {
 	fs := flag.NewFlagSet("gc-sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
 		layout   = fs.String("layout", "hsl20", "protocol layout: "+strings.Join(layoutNames(), ", "))
-		teams    = fs.String("teams", "1,2", "team numbers of side A and side B")
+		teams    = fs.String("teams", defaultGCSimTeams, "team numbers of side A and side B; the default's side A is the team of the\nshipped parameter files (params/*.yaml)")
 		players  = fs.Int("players", 0, "players per team (0: 5, or the layout's maximum if smaller)")
 		dest     = fs.String("dest", "broadcast", "where control packets go: broadcast[:IFACE], multicast:GROUP[:PORT][@IFACE], or ADDR[:PORT[-LAST]][,...] (unicast)")
 		port     = fs.Uint("port", gcsim.ControlPort, "control port: destination port where --dest names none")

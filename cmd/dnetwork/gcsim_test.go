@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/netip"
 	"os"
@@ -145,7 +146,7 @@ func TestGCSimKeys(t *testing.T) {
 		t.Errorf("q did not quit: ran %v", d)
 	}
 	for _, want := range []string{"| ready (by hand)", "| set (by hand)", "| playing (by hand)",
-		"READY    1st half  1 1:0 2", "| goal A (by hand)", "B4 sent_off 10 s  | penalise B 4 12 10s (by hand)"} {
+		"READY    1st half  17 1:0 5", "| goal A (by hand)", "B4 sent_off 10 s  | penalise B 4 12 10s (by hand)"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, res.stdout)
 		}
@@ -268,5 +269,38 @@ func TestWriteRobotTable(t *testing.T) {
 `
 	if got := b.String(); got != want {
 		t.Errorf("table\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestGCSimDefaultTeams: without --teams the simulated game is played by the team of
+// every shipped parameter file, so that robots started with them take part.
+func TestGCSimDefaultTeams(t *testing.T) {
+	o, code := parseGCSimFlags(nil, io.Discard)
+	if o == nil {
+		t.Fatalf("gc-sim without flags: exit %d", code)
+	}
+	files, err := filepath.Glob("../../params/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teamLine := regexp.MustCompile(`(?m)^\s+team_number:\s*(\d+)`)
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range teamLine.FindAllStringSubmatch(string(b), -1) {
+			checked++
+			if m[1] != strconv.Itoa(int(o.setup.Teams[0])) {
+				t.Errorf("%s: team_number %s, but gc-sim's default teams are %v", f, m[1], o.setup.Teams)
+			}
+		}
+	}
+	if checked < 6 {
+		t.Errorf("found team_number in %d parameter files, want the five robots' and the simulated robot's", checked)
+	}
+	if o.setup.Teams[1] == 0 || o.setup.Teams[1] == o.setup.Teams[0] {
+		t.Errorf("default teams %v: no opponent", o.setup.Teams)
 	}
 }

@@ -36,6 +36,8 @@ type monitorOptions struct {
 	cfg      monitor.Config
 	duration time.Duration
 	replay   string // a recording to replay instead of listening
+	// leagueSet: --league was given; otherwise a replay takes the recording's league.
+	leagueSet bool
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
@@ -44,7 +46,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	httpAddr := fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
-	finish := addMonitorFlags(fs)
+	listen, display := addListenFlags(fs), addDisplayFlags(fs)
 	if code := parseFlags(fs, args,
 		"usage: dnetwork monitor [flags]",
 		"",
@@ -61,7 +63,8 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		"only warns). --return-port 0 leaves the return packets alone from the start.",
 		"",
 		"With --replay FILE nothing is opened but the web page: it shows the recording (a",
-		"node's record.* file or dnetwork record's) as the monitor would have shown it live.",
+		"node's record.* file or dnetwork record's) as the monitor would have shown it live,",
+		"with the league of the recording's GameController packets unless --league is given.",
 	); code >= 0 {
 		return nil, code
 	}
@@ -72,48 +75,40 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	cfg, err := finish()
+	cfg, err := listen()
+	if err == nil {
+		err = display(&cfg)
+	}
 	if err != nil {
 		return fail(err)
 	}
 	if *duration < 0 {
 		return fail(fmt.Errorf("--duration %v is negative", *duration))
 	}
-	return &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration, replay: *replayFile}, -1
+	o := &monitorOptions{http: *httpAddr, cfg: cfg, duration: *duration, replay: *replayFile}
+	fs.Visit(func(f *flag.Flag) { o.leagueSet = o.leagueSet || f.Name == "league" })
+	return o, -1
 }
 
-// addMonitorFlags declares the flags that choose what the monitor's sockets listen to
+// addListenFlags declares the flags that choose what the monitor's sockets listen to
 // (shared by monitor and record) and returns the function that builds the monitor's
 // configuration from them after parsing.
-func addMonitorFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
+func addListenFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 	var (
 		iface     = fs.String("interface", "any", "interface of the sockets: any, auto, a name, an IPv4 address or a CIDR")
 		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
 		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
 		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
-		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; see below)")
+		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; on the GameController's host see --keep-return-port)")
 		keepRet   = fs.Bool("keep-return-port", false, "keep the return port open when the GameController runs on this host")
-		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
-		leagueArg = fs.String("league", "hsl", "rules for size cap and budget counting: hsl, spl or hl")
 		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
 		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
-		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
-		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
-		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
 	)
 	return func() (monitor.Config, error) {
 		cfg := monitor.DefaultConfig()
 		cfg.Interface = *iface
 		cfg.FollowGC = *follow
-		cfg.AuthKey = []byte(*authKey)
 		cfg.KeepReturnPort = *keepRet
-		cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
-		l, err := league.Parse(*leagueArg)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.League = l
-		cfg.Field = monitor.LeagueField(l)
 		for _, p := range []struct {
 			name string
 			v    uint
@@ -135,6 +130,30 @@ func addMonitorFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 			cfg.Groups = append(cfg.Groups, g)
 		}
 		return cfg, nil
+	}
+}
+
+// addDisplayFlags declares the flags of what the monitor shows and counts (monitor
+// only: record writes every datagram whatever they say) and returns the function that
+// applies them to a configuration after parsing.
+func addDisplayFlags(fs *flag.FlagSet) func(*monitor.Config) error {
+	var (
+		authKey   = fs.String("auth-key", "", "the teams' shared dnet key: check tags and count bad ones")
+		leagueArg = fs.String("league", "hsl", "rules for size cap, budget counting and the field: hsl, spl or hl;\nwith --replay and no --league: the league of the recording's GameController")
+		offline   = fs.Duration("offline", monitor.DefaultOfflineAfter, "silence after which a robot is shown offline")
+		remove    = fs.Duration("remove", monitor.DefaultRemoveAfter, "silence after which a robot is forgotten")
+		window    = fs.Duration("window", monitor.DefaultRateWindow, "window of the message rates")
+	)
+	return func(cfg *monitor.Config) error {
+		cfg.AuthKey = []byte(*authKey)
+		cfg.OfflineAfter, cfg.RemoveAfter, cfg.RateWindow = *offline, *remove, *window
+		l, err := league.Parse(*leagueArg)
+		if err != nil {
+			return err
+		}
+		cfg.League = l
+		cfg.Field = monitor.LeagueField(l)
+		return nil
 	}
 }
 
@@ -265,6 +284,20 @@ func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.
 			return 2
 		}
 		fmt.Fprintf(stderr, "dnetwork monitor: %v (replaying the %d datagrams before it)\n", err, len(pkts))
+	}
+	if !o.leagueSet {
+		gcPort := uint16(monitor.GameControllerPort)
+		for _, p := range o.cfg.Ports {
+			if p.Kind == monitor.KindGameController {
+				gcPort = p.Port
+			}
+		}
+		if l, why, ok := monitor.RecordingLeague(pkts, gcPort); ok {
+			o.cfg.League, o.cfg.Field = l, monitor.LeagueField(l)
+			fmt.Fprintf(stdout, "dnetwork monitor: league %s, from the recording (%s); --league sets another\n", l, why)
+		} else {
+			fmt.Fprintf(stdout, "dnetwork monitor: league %s, the default: %s; --league sets another\n", o.cfg.League, why)
+		}
 	}
 	p, err := monitor.NewPlayer(o.cfg, pkts)
 	if err != nil {

@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +16,8 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
 func TestMonitorPorts(t *testing.T) {
@@ -95,12 +97,12 @@ func monitorFreePort(t *testing.T) uint16 {
 
 // TestMonitorCommand runs "dnetwork monitor" on loopback, sends it a team message and reads
 // the robot back from /api/state.
-func TestMonitorCommand(t *testing.T) {
-	gcPort, teamPort := monitorFreePort(t), monitorFreePort(t)
-	args := []string{"monitor", "--http", "127.0.0.1:0", "--gc-port", strconv.Itoa(int(gcPort)), "--return-port", "0",
-		"--team-ports", "7=" + strconv.Itoa(int(teamPort)), "--follow-gc=false", "--league", "spl"}
+// startMonitorCommand runs "dnetwork" with args (a monitor that serves its page on a
+// free port) until the test ends, and returns the page's address and the output lines
+// up to it; stop ends the command and returns its exit code.
+func startMonitorCommand(t *testing.T, args []string) (url string, out []string, stop func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	pr, pw := io.Pipe()
 	var stderr strings.Builder
 	done := make(chan int, 1)
@@ -109,10 +111,28 @@ func TestMonitorCommand(t *testing.T) {
 		pw.Close()
 		done <- code
 	}()
+	stopped := false
+	stop = func() int {
+		cancel()
+		select {
+		case code := <-done:
+			stopped = true
+			if code != 0 {
+				t.Errorf("%q: exit code %d, stderr %q", args, code, stderr.String())
+			}
+			return code
+		case <-time.After(10 * time.Second):
+			t.Fatal("monitor did not stop after cancel")
+			return -1
+		}
+	}
+	t.Cleanup(func() {
+		if !stopped {
+			stop()
+		}
+	})
 	lines := bufio.NewScanner(pr)
-	var url string
 	urlRE := regexp.MustCompile(`web page (http://127\.0\.0\.1:\d+/)`)
-	var out []string
 	for url == "" && lines.Scan() {
 		out = append(out, lines.Text())
 		if m := urlRE.FindStringSubmatch(lines.Text()); m != nil {
@@ -121,10 +141,27 @@ func TestMonitorCommand(t *testing.T) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	if url == "" {
-		cancel()
-		<-done
+		stop()
 		t.Fatalf("no web page address in the output %q (stderr %q)", out, stderr.String())
 	}
+	return url, out, stop
+}
+
+// stateOf fetches /api/state from the page at url.
+func stateOf(t *testing.T, url string) monitor.Snapshot {
+	t.Helper()
+	s, err := getState(http.DefaultClient, strings.TrimSuffix(url, "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *s
+}
+
+func TestMonitorCommand(t *testing.T) {
+	gcPort, teamPort := monitorFreePort(t), monitorFreePort(t)
+	args := []string{"monitor", "--http", "127.0.0.1:0", "--gc-port", strconv.Itoa(int(gcPort)), "--return-port", "0",
+		"--team-ports", "7=" + strconv.Itoa(int(teamPort)), "--follow-gc=false", "--league", "spl"}
+	url, out, stop := startMonitorCommand(t, args)
 	if !strings.Contains(out[0], "team 7 :"+strconv.Itoa(int(teamPort))) || !strings.Contains(out[0], "gamecontroller :") {
 		t.Errorf("listening line %q", out[0])
 	}
@@ -146,15 +183,7 @@ func TestMonitorCommand(t *testing.T) {
 		if _, err := conn.WriteToUDPAddrPort(pkt, dst); err != nil {
 			t.Fatal(err)
 		}
-		res, err := http.Get(url + "api/state")
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = json.NewDecoder(res.Body).Decode(&s)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		s = stateOf(t, url)
 		if len(s.Robots) > 0 || time.Now().After(deadline) {
 			break
 		}
@@ -170,14 +199,63 @@ func TestMonitorCommand(t *testing.T) {
 		}
 	}
 
+	stop()
+}
+
+// TestMonitorReplayLeague: a replay takes the league of the recording's GameController
+// (captures of the SPL and Humanoid League GameControllers), for the page's size cap,
+// budget rules and field, unless --league says otherwise; a recording without a
+// GameController keeps the default and says why.
+func TestMonitorReplayLeague(t *testing.T) {
+	noGC := filepath.Join(t.TempDir(), "team.pcapng")
+	w, err := capture.NewWriter(capture.Config{Path: noGC, FlushInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tap := w.Tap(w.AddInterface("team 5", "udp port 10005"), time.Now)
+	st := teaminfo.State{Team: 5, Player: 1, Seq: 1}
+	msg, err := teaminfo.AppendDNet(nil, &st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tap(transport.Received, transport.Datagram{Src: netip.MustParseAddrPort("10.0.0.1:10005"),
+		Dst: netip.MustParseAddrPort("10.0.0.255:10005"), Payload: msg, Time: time.Now()})
+	ctx, cancel := context.WithCancel(context.Background())
+	wdone := make(chan error, 1)
+	go func() { wdone <- w.Run(ctx) }()
+	time.Sleep(50 * time.Millisecond)
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit code %d, stderr %q", code, stderr.String())
+	if err := <-wdone; err != nil {
+		t.Fatal(err)
+	}
+
+	for _, c := range []struct {
+		file, flag string
+		league     string
+		cap        int
+		fieldLen   float64
+		line       string // of the output; "" none about the league
+	}{
+		{"../../testdata/captures/spl15.pcap", "", "spl", 128, 9, "league spl, from the recording (231 GameController packets, spl15)"},
+		{"../../testdata/captures/spl14.pcap", "", "spl", 128, 9, "league spl, from the recording (230 GameController packets, spl14)"},
+		{"../../testdata/captures/hl12-gui.pcap", "", "hl", 512, 0, "league hl, from the recording (60 GameController packets, hl12-688)"},
+		{"../../testdata/captures/spl15.pcap", "hsl", "hsl", 512, 0, ""},
+		{noGC, "", "hsl", 512, 0, "league hsl, the default: the recording holds no GameController packet"},
+	} {
+		args := []string{"monitor", "--replay", c.file, "--http", "127.0.0.1:0"}
+		if c.flag != "" {
+			args = append(args, "--league", c.flag)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("monitor did not stop after cancel")
+		url, out, stop := startMonitorCommand(t, args)
+		text := strings.Join(out, "\n")
+		if c.line != "" && !strings.Contains(text, "dnetwork monitor: "+c.line) || c.line == "" && strings.Contains(text, "league") {
+			t.Errorf("%q: output %q, want the line %q", args, text, c.line)
+		}
+		s := stateOf(t, url)
+		if s.League != c.league || s.SizeCap != c.cap || c.fieldLen != 0 && s.Field.Length != c.fieldLen {
+			t.Errorf("%q: state league %s, cap %d, field %+v; want %s, %d", args, s.League, s.SizeCap, s.Field, c.league, c.cap)
+		}
+		stop()
 	}
 }
 

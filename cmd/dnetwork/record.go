@@ -37,7 +37,7 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		flush    = fs.Duration("flush", time.Second, "longest time a datagram stays in memory")
 		duration = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	)
-	finish := addMonitorFlags(fs)
+	listen := addListenFlags(fs)
 	if code := parseFlags(fs, args,
 		"usage: dnetwork record [flags]",
 		"",
@@ -56,7 +56,7 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	cfg, err := finish()
+	cfg, err := listen()
 	if err != nil {
 		return fail(err)
 	}

@@ -135,3 +135,33 @@ func TestReplayFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordHelp: record -h lists what record uses (the sockets' flags and its own),
+// not the monitor's display flags, and points nowhere it does not lead.
+func TestRecordHelp(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := dispatch(context.Background(), []string{"record", "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("record -h: exit %d", code)
+	}
+	help := stdout.String() + stderr.String()
+	for _, want := range []string{"-teams", "-team-ports", "-gc-port", "-return-port", "-keep-return-port", "-follow-gc",
+		"-interface", "-group", "-o string", "-max-size", "-duration"} {
+		if !strings.Contains(help, "  "+want) {
+			t.Errorf("record -h lacks %s:\n%s", want, help)
+		}
+	}
+	for _, unwanted := range []string{"-league", "-offline", "-remove", "-window", "-auth-key", "see below"} {
+		if strings.Contains(help, unwanted) {
+			t.Errorf("record -h shows %q, which record does not use:\n%s", unwanted, help)
+		}
+	}
+	// The monitor keeps them.
+	stdout.Reset()
+	stderr.Reset()
+	dispatch(context.Background(), []string{"monitor", "-h"}, strings.NewReader(""), &stdout, &stderr)
+	for _, want := range []string{"-league", "-offline", "-remove", "-window", "-auth-key", "-replay"} {
+		if !strings.Contains(stdout.String()+stderr.String(), "  "+want) {
+			t.Errorf("monitor -h lacks %s", want)
+		}
+	}
+}

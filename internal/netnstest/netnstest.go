@@ -153,6 +153,21 @@ func Veth(t testing.TB, a *NS, aName, aAddr string, b *NS, bName, bAddr string) 
 	b.WaitOperUp(t, bName)
 }
 
+// Macvlan gives namespace n an interface name with address addr (CIDR notation) that
+// the kernel reports as a macvlan, like the interface a container engine's macvlan
+// network gives, and unlike the veth of a bridge network: a macvlan on a veth whose
+// other end is in namespace lan (the test kernels have no dummy driver). It waits
+// until the interface is operationally up.
+func (n *NS) Macvlan(t testing.TB, name, addr string, lan *NS) {
+	t.Helper()
+	uplink := fmt.Sprintf("mvl%d", seq.Add(1))
+	Veth(t, n, uplink, "", lan, uplink, "")
+	n.IP(t, "link", "add", name, "link", uplink, "type", "macvlan", "mode", "bridge")
+	n.IP(t, "addr", "add", addr, "dev", name)
+	n.IP(t, "link", "set", name, "up")
+	n.WaitOperUp(t, name)
+}
+
 // Bridge creates bridge name in the namespace with multicast snooping off (so multicast
 // is flooded like broadcast), enslaves the given interfaces and brings everything up:
 // a hub joining the veth pairs of several namespaces into one Ethernet segment.

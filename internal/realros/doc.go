@@ -5,6 +5,9 @@
 // For each distro, in one temporary colcon workspace built once (colcon build
 // --packages-up-to dnetwork, as the README says) and reused by every step:
 //
+//   - the install space's commands: dnetwork on PATH (bin/dnetwork) after sourcing
+//     install/setup.bash, ros2 run dnetwork dnetwork, and the same after a
+//     --symlink-install build of the package;
 //   - ros2 launch of two robots with a parameter file and use_sim_time:=true while an
 //     rclpy /clock publisher runs: stamps follow /clock;
 //   - ros2 node list / node info / topic list -t / topic info -v (Jazzy: the type hash

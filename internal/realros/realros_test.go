@@ -96,6 +96,7 @@ func (s *suite) run(t *testing.T) {
 		t.Fatal("the packages do not build; nothing else can run")
 	}
 	t.Logf("%s: build %v", s.distro, time.Since(start).Round(time.Second))
+	t.Run("dnetwork on PATH", s.onPath)
 	s.team(t)
 	t.Run("node without ROS_DISTRO", s.noDistro)
 	s.configSteps(t, domainBase+2*s.index+1) // after noDistro, in its domain
@@ -160,6 +161,33 @@ func (s *suite) build(t *testing.T) {
 		s.env = append(s.env, "ROS_LOCALHOST_ONLY=1")
 	} else {
 		s.env = append(s.env, "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST")
+	}
+}
+
+// onPath checks the commands of the install space: once install/setup.bash is sourced
+// (ament's environment hook puts <prefix>/bin on PATH) dnetwork is a plain command,
+// the link bin/dnetwork, while ros2 run still finds the executable in lib/dnetwork; a
+// colcon build --symlink-install of the package gives a working command too.
+func (s *suite) onPath(t *testing.T) {
+	install := filepath.Join(s.ws, "install", "dnetwork")
+	if got, want := lookPath(s.env, "dnetwork"), filepath.Join(install, "bin", "dnetwork"); got != want {
+		t.Errorf("after sourcing install/setup.bash dnetwork is %s, want %s", got, want)
+	}
+	out := s.bash(t, time.Minute, s.env, "dnetwork version; ros2 run dnetwork dnetwork version; ros2 pkg executables dnetwork")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "dnetwork ") || lines[1] != lines[0] || lines[2] != "dnetwork dnetwork" {
+		t.Errorf("dnetwork version; ros2 run dnetwork dnetwork version; ros2 pkg executables dnetwork:\n%s\nwant the same version twice, then \"dnetwork dnetwork\"", out)
+	}
+
+	// --symlink-install links installed files to the source and build trees; the
+	// command still leads to the binary.
+	base := append(goEnv(t), "HOME="+os.Getenv("HOME"), "LANG=C.UTF-8")
+	out = s.bash(t, 10*time.Minute, base, fmt.Sprintf("set -e; source /opt/ros/%s/setup.bash; source install/setup.bash; "+
+		"colcon build --packages-select dnetwork --symlink-install --build-base build-symlink --install-base install-symlink >/dev/null; "+
+		"source install-symlink/setup.bash; command -v dnetwork; dnetwork version", s.distro))
+	want := filepath.Join(s.ws, "install-symlink", "dnetwork", "bin", "dnetwork") + "\n" + lines[0] + "\n"
+	if out != want {
+		t.Errorf("--symlink-install: command -v dnetwork; dnetwork version = %q, want %q", out, want)
 	}
 }
 

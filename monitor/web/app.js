@@ -114,7 +114,7 @@ function displayPose(p, mirror) {
 function drawRobots(state) {
   const robotsG = document.getElementById("robots");
   const ballsG = document.getElementById("balls");
-  const robots = [], balls = [];
+  const robots = [], balls = [], labels = [], bodies = [];
   for (const r of state.robots) {
     if (!r.pose) continue;
     const team = state.teams.find((t) => t.team === r.team);
@@ -136,7 +136,12 @@ function drawRobots(state) {
     g.appendChild(svg("circle", { class: "body", r: 25, fill: colour }));
     g.appendChild(svg("text", { class: "number", fill: textColour(colour) }, String(r.player)));
     const label = r.fallen ? "fallen" : r.penalised ? "penalised" : r.role && r.role !== "none" ? r.role : "";
-    if (label) g.appendChild(svg("text", { class: "role", y: 52 }, label));
+    if (label) {
+      const text = svg("text", { class: "role", y: 52 }, label);
+      g.appendChild(text);
+      labels.push({ text, x: sx, y: sy });
+    }
+    bodies.push({ x: sx, y: sy, r: r.fallen || r.penalised ? 36 : 28 });
     robots.push(g);
     if (r.ball) {
       const b = mirror ? { x: -r.ball.x, y: -r.ball.y } : r.ball;
@@ -151,6 +156,49 @@ function drawRobots(state) {
   }
   robotsG.replaceChildren(...robots);
   ballsG.replaceChildren(...balls);
+  placeLabels(labels, bodies);
+}
+
+// Where a role label may go around its robot (SVG units, from the robot's centre):
+// below, above, beside, then diagonally and further out. Robots that stand close
+// together (a duel for the ball, a defender beside its goalie) would otherwise write
+// their labels over each other and over their neighbours.
+const LABEL_SPOTS = [
+  [0, 52, "middle"], [0, -40, "middle"], [34, 7, "start"], [-34, 7, "end"],
+  [26, 46, "start"], [-26, 46, "end"], [26, -34, "start"], [-26, -34, "end"],
+  [0, 76, "middle"], [0, -64, "middle"], [56, 7, "start"], [-56, 7, "end"],
+];
+
+// placeLabels moves each label to the first spot where it covers neither a label
+// already placed nor a robot; where every spot covers something, to the one that
+// covers least. Labels are measured as drawn (getBBox), so the font decides.
+function placeLabels(labels, bodies) {
+  const placed = [];
+  const overlap = (a, b) => Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1)) * Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
+  const covers = (box, c) => {
+    const nx = Math.max(box.x1, Math.min(c.x, box.x2)), ny = Math.max(box.y1, Math.min(c.y, box.y2));
+    const d = Math.hypot(nx - c.x, ny - c.y);
+    return d < c.r ? (c.r - d) * (box.x2 - box.x1) : 0;
+  };
+  for (const l of labels) {
+    let best = null;
+    for (const [dx, dy, anchor] of LABEL_SPOTS) {
+      l.text.setAttribute("x", dx);
+      l.text.setAttribute("y", dy);
+      l.text.setAttribute("text-anchor", anchor);
+      const bb = l.text.getBBox();
+      const box = { x1: l.x + bb.x - 2, y1: l.y + bb.y - 1, x2: l.x + bb.x + bb.width + 2, y2: l.y + bb.y + bb.height + 1 };
+      let cost = 0;
+      for (const p of placed) cost += overlap(box, p);
+      for (const c of bodies) cost += covers(box, c);
+      if (!best || cost < best.cost) best = { cost, dx, dy, anchor, box };
+      if (cost === 0) break;
+    }
+    l.text.setAttribute("x", best.dx);
+    l.text.setAttribute("y", best.dy);
+    l.text.setAttribute("text-anchor", best.anchor);
+    placed.push(best.box);
+  }
 }
 
 function drawHeader(state) {
@@ -278,7 +326,8 @@ function drawTable(state) {
     st.appendChild(el("span", { class: "badge " + (r.online ? "online" : "offline") }, r.online ? "online" : "offline"));
     if (r.fallen) st.appendChild(el("span", { class: "badge fallen" }, "fallen"));
     if (r.penalised) {
-      const p = r.penalty && r.penalty !== "none" ? words(r.penalty) : "penalised";
+      // The league is known: "spl_player_pushing" reads "player pushing".
+      const p = r.penalty && r.penalty !== "none" ? words(r.penalty.replace(/^(spl|hl)_/, "")) : "penalised";
       st.appendChild(el("span", { class: "badge penalised" }, r.secs_till_unpenalised ? `${p} ${r.secs_till_unpenalised}s` : p));
     }
     tr.appendChild(st);
@@ -299,8 +348,14 @@ function drawTable(state) {
 function drawPorts(state) {
   const f = document.getElementById("ports");
   const items = state.ports.map((p) => {
-    const s = el("span", { class: "port", title: p.error || p.interface });
-    s.appendChild(el("span", { class: "dot" + (p.state === "up" ? " up" : "") }));
+    // Live: the socket's state (red unless up). Replay: green while the recording
+    // carries datagrams on the port at the replay position, grey while it does not.
+    const replayDot = { heard: " up", silent: " idle" };
+    const title = Object.hasOwn(replayDot, p.state)
+      ? `${p.state === "heard" ? "datagrams" : "no datagram"} in the last ${state.offline_after_s} s of the recording`
+      : p.error || p.interface;
+    const s = el("span", { class: "port", title, "data-state": p.state });
+    s.appendChild(el("span", { class: "dot" + (p.state === "up" ? " up" : replayDot[p.state] || "") }));
     s.appendChild(document.createTextNode(`${p.name} :${p.port} — ${p.received} received, ${p.malformed} malformed`));
     return s;
   });

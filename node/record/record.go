@@ -35,7 +35,8 @@ var ErrConfig = errors.New("record: bad config")
 type Config struct {
 	// Enabled records the node's traffic (record.enabled). Default false.
 	Enabled bool
-	// Dir is the directory of the recordings (record.dir); empty: ~/.ros/dnetwork.
+	// Dir is the directory of the recordings (record.dir); empty: $ROS_HOME/dnetwork,
+	// where ROS_HOME defaults to ~/.ros as for every ROS 2 tool ([DefaultDir]).
 	Dir string
 	// MaxSizeMiB starts a new file when one reaches this size (record.max_size); 0: no
 	// limit. Default 100.
@@ -83,6 +84,20 @@ type Recorder struct {
 	sim3d int // interface id of the 3D simulator's messages, -1 until declared
 }
 
+// DefaultDir is the directory of the recordings when record.dir is empty: dnetwork/ in
+// the ROS home directory, which is $ROS_HOME, or ~/.ros when ROS_HOME is unset, as for
+// the logs of every ROS 2 tool. A container image sets ROS_HOME to its data volume.
+func DefaultDir() (string, error) {
+	if h := os.Getenv("ROS_HOME"); h != "" {
+		return filepath.Join(h, "dnetwork"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("record: no record.dir, no ROS_HOME and no home directory: %w", err)
+	}
+	return filepath.Join(home, ".ros", "dnetwork"), nil
+}
+
 // New creates the directory and returns a recorder writing <dir>/FileName(name, now).
 func New(cfg Config, clk clock.Clock, name string) (*Recorder, error) {
 	if err := cfg.Validate(); err != nil {
@@ -90,11 +105,10 @@ func New(cfg Config, clk clock.Clock, name string) (*Recorder, error) {
 	}
 	dir := cfg.Dir
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return nil, fmt.Errorf("record: no record.dir and no home directory: %w", err)
+		var err error
+		if dir, err = DefaultDir(); err != nil {
+			return nil, err
 		}
-		dir = filepath.Join(home, ".ros", "dnetwork")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("record: %w", err)

@@ -132,3 +132,37 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("Validate = %v", err)
 	}
 }
+
+// TestDefaultDir: without record.dir the recordings go to $ROS_HOME/dnetwork, or
+// ~/.ros/dnetwork when ROS_HOME is unset, as ROS 2's own logs do.
+func TestDefaultDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("ROS_HOME", "")
+	if got, err := DefaultDir(); err != nil || got != filepath.Join(home, ".ros", "dnetwork") {
+		t.Errorf("ROS_HOME unset: DefaultDir() = %q, %v; want %s", got, err, filepath.Join(home, ".ros", "dnetwork"))
+	}
+	rosHome := filepath.Join(t.TempDir(), "data")
+	t.Setenv("ROS_HOME", rosHome)
+	want := filepath.Join(rosHome, "dnetwork")
+	if got, err := DefaultDir(); err != nil || got != want {
+		t.Errorf("ROS_HOME=%s: DefaultDir() = %q, %v; want %s", rosHome, got, err, want)
+	}
+	cfg := DefaultConfig()
+	cfg.Enabled, cfg.MinFreeMiB = true, 0
+	r, err := New(cfg, clock.NewManual(time.Unix(0, 0)), "dnetwork_4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(r.Path()) != want {
+		t.Errorf("recording %s, want it in %s", r.Path(), want)
+	}
+	if st, err := os.Stat(want); err != nil || !st.IsDir() {
+		t.Errorf("recording directory: %v", err)
+	}
+}
