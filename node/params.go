@@ -268,7 +268,7 @@ func (b *binder) bind(c *Config) {
 	// Recording.
 	rc := &c.Record
 	b.boolean("record.enabled", &rc.Enabled, "Record every datagram the node's sockets receive and send, and the 3D simulator's say/hear messages, to pcapng files (Wireshark, dnetwork decode).")
-	b.text("record.dir", rc.Dir, "Directory of the recordings, one file dnetwork_<id>_<UTC start>.pcapng per run; empty: ~/.ros/dnetwork.", "",
+	b.text("record.dir", rc.Dir, "Directory of the recordings, one file dnetwork_<id>_<UTC start>.pcapng per run; empty: $ROS_HOME/dnetwork (~/.ros/dnetwork without ROS_HOME).", "",
 		func(v string) error { rc.Dir = v; return nil })
 	b.integer("record.max_size", &rc.MaxSizeMiB, 0, 1<<20, "Size at which a recording continues in a new file (name_001.pcapng, ...), MiB; 0: no limit.")
 	b.integer("record.rotate", &rc.Rotate, 0, 100000, "Most files of one run kept, the oldest removed first; 0: all.")
