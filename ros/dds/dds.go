@@ -421,7 +421,9 @@ func (w *Writer) Write(sample []byte) error {
 	var rc C.dds_return_t
 	if w.direct(len(sample)) {
 		a := C.struct_rawcdr_write_args{writer: w.handle, len: n, data: data}
+		raceSync() // race builds: what the cgo call would tell the race detector
 		directcall.Call(unsafe.Pointer(C.rawcdr_write_direct), unsafe.Pointer(&a))
+		directWrites.Add(1)
 		rc = a.rc
 		runtime.KeepAlive(sample)
 	} else {
@@ -443,6 +445,9 @@ func (w *Writer) Write(sample []byte) error {
 // were each at most directWriteBytes/(depth+1). Nothing else in a write waits: the
 // listeners it may run (local readers) are C code that neither blocks nor calls Go.
 const directWriteBytes = 16 << 10
+
+// directWrites counts the writes made as direct calls (for tests).
+var directWrites atomic.Uint64
 
 // direct reports whether a write of size bytes is made as a direct call: in builds
 // that make them, for KEEP_LAST writers whose history cannot reach directWriteBytes. A

@@ -71,7 +71,8 @@
 // Cyclone's high-water mark, the only thing a write waits for (with no resource limits
 // set, a local reader's history refuses nothing, and the listeners a write may run for
 // local readers are C that neither blocks nor calls Go). Other writes (KEEP_ALL
-// writers, large samples, race builds, other architectures) are ordinary cgo calls. A
+// writers, large samples, other architectures) are ordinary cgo calls; race builds
+// make an empty cgo call beside each direct one, for the race detector. A
 // cgo call after an idle spell wakes sysmon, which then polls every 20 µs while the
 // call lasts and, when the call outlasts its ticks (a write that sends on loopback
 // often does), hands the processor to another thread: in the six-robot benchmark about

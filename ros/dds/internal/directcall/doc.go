@@ -22,7 +22,9 @@
 //     alive by the caller.
 //
 // Available reports whether direct calls are made in this build: only on amd64, where
-// they are tested, outside race builds (the race detector models synchronisation at
-// cgo calls) and with Go releases up to 1.26, whose runtime.asmcgocall they are checked
-// against; elsewhere Call is not to be used and callers make ordinary cgo calls.
+// they are tested, and with Go releases up to 1.26, whose runtime.asmcgocall they are
+// checked against; elsewhere Call is not to be used and callers make ordinary cgo
+// calls. The race detector models synchronisation through C at cgo calls only, so in
+// race builds a caller that hands data to other goroutines through C makes an empty
+// cgo call beside each direct call (package dds does).
 package directcall
