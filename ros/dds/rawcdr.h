@@ -48,9 +48,8 @@ struct rawcdr_batch {
 
 // The sample ring of one reader. Its data-available listener (on Cyclone's threads)
 // takes every sample into the ring, serialised, and adds 1 to the eventfd fd unless a
-// signal is pending already (signalled); the
-// reader's goroutine copies records out of the ring with atomic loads and stores alone,
-// so taking a sample needs no cgo call. Records are 8-aligned: a rawcdr_rec header,
+// signal is pending already (signalled); the reader's goroutine copies records out of
+// the ring with atomic loads and stores alone, so taking a sample needs no cgo call. Records are 8-aligned: a rawcdr_rec header,
 // then size bytes of CDR (encapsulation header included), padded to 8. A record that
 // would cross the end of the buffer starts at offset 0 instead; the bytes skipped
 // start with a header flagged RAWCDR_REC_WRAP when at least a header fits there.
