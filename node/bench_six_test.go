@@ -307,10 +307,14 @@ func (h *sixHarness) play(c *benchChild, secs int, timed bool) window {
 	ti0, gi0, h0, ms0, gd0 := h.teamInfos.Load(), h.gcInfos.Load(), h.heard.Load(), h.mateSent.Load(), h.gcDisconnected.Load()
 	var kd0, qf0 uint64
 	if h.junk {
+		// The flood runs for this window: stopped before its socket closes.
+		ctx, cancel := context.WithCancel(h.ctx)
+		var flood sync.WaitGroup
+		defer func() { cancel(); flood.Wait() }()
 		junkSock := udpSocket(h.b, "127.0.0.1:0")
 		teamDst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), h.cfg.Team.Port)
 		gcDst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), h.cfg.GameControllerPort)
-		h.wg.Go(func() { floodJunk(h.ctx, h.b, junkSock, floodRate(h.b), &h.junkSent, teamDst, gcDst) })
+		flood.Go(func() { floodJunk(ctx, h.b, junkSock, floodRate(h.b), &h.junkSent, teamDst, gcDst) })
 		kd0, qf0 = h.sockTotal("dropped_kernel"), h.sockTotal("dropped_queue_full")
 	}
 	j0 := h.junkSent.Load()
