@@ -32,6 +32,10 @@ type fdTimer struct {
 	mu      sync.Mutex
 	stopped bool
 	count   [8]byte // the expiry count read(2) returns
+	// armed is the instant a one-shot timer is armed for and has not yet delivered
+	// (zero: none), so that a Reset to the same instant can leave the kernel alone.
+	armed time.Time
+	arms  uint64 // Resets that armed the timerfd (for tests)
 }
 
 func newFD() (*fdTimer, error) {
@@ -107,6 +111,7 @@ func (t *fdTimer) read(fd uintptr) bool {
 		case unix.EAGAIN:
 			return false
 		case 0:
+			t.armed = time.Time{}
 			if !t.stopped {
 				select {
 				case t.c <- time.Now():
@@ -134,18 +139,28 @@ func (t *fdTimer) settime(flags int, interval, value int64) {
 
 func (t *fdTimer) C() <-chan time.Time { return t.c }
 
-// Reset arms the one-shot timer for at; a time already reached fires at once.
+// Reset arms the one-shot timer for at; a time already reached fires at once. A
+// Reset to the instant the timer is armed for already, with nothing delivered since
+// (nothing waiting on c, no expiry read), changes nothing and makes no system call:
+// re-arming would give the same single delivery at or after at. Components that
+// re-plan after every event (the team component after each teammate packet) mostly
+// re-arm for the same instant.
 func (t *fdTimer) Reset(at time.Time) {
-	d := time.Until(at)
-	if d <= 0 {
-		d = 1 // 0 would disarm
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped {
 		return
 	}
+	if !t.armed.IsZero() && at.Equal(t.armed) && len(t.c) == 0 {
+		return
+	}
+	d := time.Until(at)
+	if d <= 0 {
+		d = 1 // 0 would disarm
+	}
 	t.settime(0, 0, int64(d))
+	t.armed = at
+	t.arms++
 	t.drain()
 }
 

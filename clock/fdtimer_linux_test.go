@@ -185,3 +185,72 @@ func BenchmarkWallTicker(b *testing.B) {
 		})
 	}
 }
+
+// TestFDTimerResetSameInstant checks that re-arming for the instant the timer is armed
+// for already leaves the timerfd alone and still delivers exactly once, at or after
+// that instant; that a Reset after the delivery was taken arms again (an instant
+// already past fires at once); and that one while a delivery waits on the channel
+// replaces it, as any Reset does.
+func TestFDTimerResetSameInstant(t *testing.T) {
+	tm, err := newFDTimer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Stop()
+	ft := tm.(*fdTimer)
+	arms := func() uint64 {
+		ft.mu.Lock()
+		defer ft.mu.Unlock()
+		return ft.arms
+	}
+	at := time.Now().Add(50 * time.Millisecond)
+	for range 100 {
+		tm.Reset(at)
+	}
+	if n := arms(); n != 1 {
+		t.Errorf("100 Resets to one instant armed the timerfd %d times, want 1", n)
+	}
+	select {
+	case got := <-tm.C():
+		if got.Before(at) {
+			t.Errorf("delivered at %v, %v before the instant armed", got, at.Sub(got))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no delivery within 5 s")
+	}
+	select {
+	case got := <-tm.C():
+		t.Fatalf("a second delivery (%v) for one arming", got)
+	case <-time.After(100 * time.Millisecond):
+	}
+
+	// Taken: the same (past) instant arms again and fires at once.
+	tm.Reset(at)
+	if n := arms(); n != 2 {
+		t.Errorf("Reset after the delivery was taken: %d armings, want 2", n)
+	}
+	select {
+	case <-tm.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Reset to a past instant after a delivery: nothing delivered")
+	}
+
+	// Not taken: the waiting delivery is drained and a new one comes.
+	tm.Reset(at)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(tm.C()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no delivery to leave waiting")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	tm.Reset(at)
+	if n := arms(); n != 4 {
+		t.Errorf("Reset while a delivery waits: %d armings, want 4", n)
+	}
+	select {
+	case <-tm.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Reset while a delivery waited: nothing delivered")
+	}
+}

@@ -23,7 +23,7 @@ import (
 // go there at all.
 func BenchmarkTeamOfSixFloor(b *testing.B) {
 	const domainBenchSixFloor = 67
-	benchTeamOfSix(b, domainBenchSixFloor, false, benchChildFloor+"=traffic")
+	benchTeamOfSix(b, domainBenchSixFloor, benchChildFloor+"=traffic")
 }
 
 // floorTraffic is the child's "traffic" floor: the ROS node, subscriptions to the

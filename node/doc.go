@@ -89,6 +89,25 @@
 //	                record.enabled; see package node/record)
 //	socket <name>   chosen interface, state, every transport counter (see transport.Stats)
 //
+// # Threads
+//
+// A node process runs its Go code on one processor (internal/procs), so one thread at a
+// time does all the node's Go work: the socket workers, the components, the clock's
+// timers and the DDS readers' goroutines, each woken by Go's netpoller (epoll) for its
+// socket, timerfd or eventfd, and handing work to the next goroutine through channels
+// without waking another thread. DDS writes (TeamInfo, GCInfo, ...) are made by the
+// goroutine that publishes, as direct calls into Cyclone that do not pass through the
+// runtime's system-call path (package ros/dds), so they neither wake the runtime's
+// monitor thread (sysmon, asleep while the node idles) nor move the work to another
+// thread. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
+// sample of the robot's inputs into its reader's ring in a C listener and signals the
+// reader's goroutine; tev sends heartbeats and acknowledgements; dq.builtins handles
+// discovery. In the six-robot benchmark that is one Go thread woken about 85 times a
+// second (teammate packets, the team's send timer, GameController and its tickers, and
+// the input samples as Cyclone's receive thread delivers them), Cyclone's receive
+// thread about 45 times and tev 12 times; see docs/performance-c-floor.md for the
+// figures beside a C program doing the same traffic.
+//
 // # Logging and shutdown
 //
 // The components log through a *slog.Logger that writes to the ROS logger (SlogLogger):

@@ -21,6 +21,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/robocup-dnetwork/dnetwork/ros/dds/internal/directcall"
 )
 
 const (
@@ -294,6 +296,12 @@ type Writer struct {
 	pin      runtime.Pinner
 	volatile bool // durability VOLATILE: no history is kept for readers that come later
 	qos      QoS
+	// depth is the KEEP_LAST depth, 0 for KEEP_ALL: what the writer's history can hold,
+	// which decides whether a write can block (see direct).
+	depth int
+
+	directMu sync.Mutex
+	bigLeft  int // writes before the last too large for a direct call has left the history
 
 	notifyMu sync.Mutex    // guards the fields below
 	changes  chan struct{} // MatchChanges' channel; nil until its first call
@@ -317,6 +325,9 @@ func (p *Participant) NewWriter(topic, typeName string, qos QoS) (*Writer, error
 		return nil, err
 	}
 	w := &Writer{p: p, topic: topic, typeName: typeName, volatile: qos.Durability == Volatile, qos: qos}
+	if qos.History != KeepAll {
+		w.depth = int(qos.depth())
+	}
 	w.status.matched, w.status.notify_fd = -1, -1
 	w.status.incompatible_fd = C.int32_t(p.offered.fdLocked())
 	w.pin.Pin(&w.status)
@@ -395,6 +406,11 @@ func (w *Writer) InstanceHandle() InstanceHandle { return w.ih }
 // Write publishes one sample: the 4-byte encapsulation header followed by the CDR body.
 // The bytes are copied; sample may be reused when Write returns. A RELIABLE writer
 // blocks while its history is full of unacknowledged samples.
+//
+// Where it cannot block, Write calls Cyclone directly (package directcall), outside the
+// runtime's system-call path, which would wake the runtime's monitor thread after an
+// idle spell and hand the processor to another thread when the write outlasts its
+// ticks (see direct).
 func (w *Writer) Write(sample []byte) error {
 	if len(sample) < 4 {
 		return fmt.Errorf("%w: %d bytes on %q, need at least the 4-byte encapsulation header", ErrSample, len(sample), w.topic)
@@ -405,10 +421,57 @@ func (w *Writer) Write(sample []byte) error {
 	if w.closed.Load() {
 		return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
 	}
-	if rc := C.rawcdr_write(w.handle, unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))); rc < 0 {
+	data, n := unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))
+	var rc C.dds_return_t
+	if w.direct(len(sample)) {
+		a := C.struct_rawcdr_write_args{writer: w.handle, len: n, data: data}
+		raceSync() // race builds: what the cgo call would tell the race detector
+		directcall.Call(unsafe.Pointer(C.rawcdr_write_direct), unsafe.Pointer(&a))
+		directWrites.Add(1)
+		rc = a.rc
+		runtime.KeepAlive(sample)
+	} else {
+		rc = C.rawcdr_write(w.handle, data, n)
+	}
+	if rc < 0 {
 		return retcode(fmt.Sprintf("write %d bytes to %q", len(sample), w.topic), rc)
 	}
 	return nil
+}
+
+// directWriteBytes bounds the bytes a writer's history may hold for a write to be a
+// direct call. Cyclone blocks a write (up to the reliability's max_blocking_time, which
+// is infinite here) only while its history holds more unacknowledged bytes than the
+// writer's high-water mark, which starts at WhcHighInit (30 KiB by default) and only
+// grows; a local reader's history refuses nothing, since no resource limits are set.
+// A KEEP_LAST history holds the last depth samples at most (Cyclone drops the oldest,
+// acknowledged or not), so writes stay under the mark while the last depth+1 samples
+// were each at most directWriteBytes/(depth+1). Nothing else in a write waits: the
+// listeners it may run (local readers) are C code that neither blocks nor calls Go.
+const directWriteBytes = 16 << 10
+
+// directWrites counts the writes made as direct calls (for tests).
+var directWrites atomic.Uint64
+
+// direct reports whether a write of size bytes is made as a direct call: in builds
+// that make them, for KEEP_LAST writers whose history cannot reach directWriteBytes. A
+// larger sample goes through cgo, and so do the depth writes after it, until it has
+// left the history.
+func (w *Writer) direct(size int) bool {
+	if !directcall.Available || w.depth == 0 {
+		return false
+	}
+	w.directMu.Lock()
+	defer w.directMu.Unlock()
+	if size > directWriteBytes/(w.depth+1) {
+		w.bigLeft = w.depth
+		return false
+	}
+	if w.bigLeft > 0 {
+		w.bigLeft--
+		return false
+	}
+	return true
 }
 
 // MatchedSubscriptions describes the readers currently matched with w.
@@ -697,10 +760,16 @@ func (r *Reader) run() {
 		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
 		return
 	}
-	// After each wake-up the counter is reset before taking, so a sample arriving
-	// meanwhile signals again.
+	// Each wake-up takes the pending signal (signalled back to 0) before it empties
+	// the ring, so a sample put meanwhile signals again. The eventfd is never read:
+	// the netpoller watches it edge-triggered, and every write the listener makes
+	// after the last report is reported anew, whatever the counter holds (a counter
+	// that only grows by one per signal cannot reach its limit of 2^64-2). A wake-up
+	// thus costs no system call besides the netpoller's own.
+	signalled := (*atomic.Uint32)(unsafe.Pointer(&r.ring.signalled))
 	var drainErr error
 	take := func() (leave bool) {
+		signalled.Swap(0)
 		if drainErr = r.drain(); drainErr != nil {
 			return true
 		}
@@ -715,13 +784,12 @@ func (r *Reader) run() {
 		}
 		return
 	}
-	w := newEventWait(take)
-	err = rc.Read(w.fn)
+	// The goroutine stays in this one RawConn.Read call while it works (see eventWait
+	// for why): take runs at each report and says whether to leave.
+	err = rc.Read(func(uintptr) bool { return take() })
 	switch {
 	case drainErr != nil:
 		r.fail(drainErr)
-	case err == nil && w.err != 0:
-		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, os.NewSyscallError("read", w.err)))
 	case err != nil && !r.stopping.Load():
 		r.fail(fmt.Errorf("dds: wait on reader of %q: %w", r.topic, err))
 	}

@@ -10,7 +10,7 @@
 // its serialised form, the way rmw_cyclonedds does for ROS 2:
 //
 //	Go []byte ──Writer.Write──▶ copied into a Cyclone serdata ──RTPS──▶ peer
-//	peer ──RTPS──▶ serdata (fragments copied) ──reader goroutine──▶ handler(Sample{Data})
+//	peer ──RTPS──▶ serdata (fragments copied) ──listener: ring──▶ reader goroutine ──▶ handler(Sample{Data})
 //
 // A sample is the 4-byte encapsulation header (00 01 00 00 for little-endian CDR)
 // followed by the body; received samples may carry up to 3 bytes of zero padding.
@@ -30,26 +30,55 @@
 //
 // Each Reader owns a goroutine, a nonblocking eventfd and a sample ring in C memory
 // (rawcdr.h). A data-available listener written in C (rawcdr.c) runs on Cyclone's
-// threads (or a local writer's): under the ring's mutex it takes every sample the
-// reader holds into the ring, serialised, then adds 1 to the eventfd. The goroutine
-// waits for the eventfd in Go's netpoller, like any socket, with a raw nonblocking
-// read(2), and copies the records out of the ring with atomic loads and stores only,
-// calling the handler for each sample, in order, on that goroutine. It does so inside
-// its one netpoller wait, so a wake-up costs one read(2) of the eventfd, not a second
-// that finds nothing (see eventWait). Receiving a sample
-// thus needs no cgo call: every cgo call enters Go's system-call path, which wakes the
-// runtime's sysmon thread from its sleep, and on a small machine those wake-ups cost
-// more than the node's own work. A sample that does not fit waits in the ring (stalled)
-// until the goroutine has made room and resumes the takes with one cgo call; one
-// that does not fit even the empty ring (larger than its 64 KiB, or than half of it
-// where its record would have to wrap) is handed over by that call on its own, before
-// anything newer. All takes happen under the ring's mutex, so order is kept.
+// threads (its receive thread for a peer's samples, or a local writer's): under the
+// ring's mutex it takes every sample the reader holds into the ring, serialised, then
+// signals the eventfd, unless a signal the goroutine has not taken yet is pending (the
+// ring's signalled flag), so one signal stands for every sample put in the ring before
+// the goroutine looks. The goroutine waits for the eventfd in Go's netpoller, like any
+// socket; at each report it takes the signal (signalled back to 0, before it looks at
+// the ring), copies the records out of the ring with atomic loads and stores only and
+// calls the handler for each sample, in order, on that goroutine. It never reads the
+// eventfd: the netpoller watches it edge-triggered and reports every signal made after
+// the last report, so a wake-up costs no system call besides the netpoller's own, and
+// the goroutine stays inside its one netpoller wait while it works (see Reader.run).
+// Receiving a sample thus needs no cgo call: every cgo call enters Go's system-call
+// path, which wakes the runtime's sysmon thread from its sleep, and on a small machine
+// those wake-ups cost more than the node's own work. A sample that does not fit waits
+// in the ring (stalled) until the goroutine has made room and resumes the takes with one
+// cgo call; one that does not fit even the empty ring (larger than its 64 KiB, or than
+// half of it where its record would have to wrap) is handed over by that call on its
+// own, before anything newer. All takes happen under the ring's mutex, so order is kept.
 //
-// No goroutine ever blocks inside a C call: a thread parked in cgo keeps sysmon polling
-// every 20 µs. Busy polling would starve Cyclone's receive threads; listener callbacks
-// into Go would run Go code on them. The ring and the eventfd are freed only after the
-// reader is deleted (Cyclone waits for running listeners then), so a listener never
-// touches freed memory or a reused descriptor.
+// Handlers run on the reader's goroutine, never on Cyclone's threads, so a slow handler
+// never holds up Cyclone: its samples wait in the ring and then in the reader's history.
+// Running handlers inside the listener as cgo callbacks was measured and rejected (Go
+// 1.26, one processor): a callback acquires the processor for the C thread and, on
+// return, leaves it attached to that thread as if in a system call, which wakes sysmon
+// and makes it take the processor back and start another thread to look for work: four
+// thread wake-ups per sample against two with the eventfd (the receive thread's and the
+// goroutine's), and 76 against 57 µs of CPU per sample. No goroutine ever blocks inside
+// a C call either: a thread parked in cgo keeps sysmon polling every 20 µs. The ring and
+// the eventfd are freed only after the reader is deleted (Cyclone waits for running
+// listeners then), so a listener never touches freed memory or a reused descriptor.
+//
+// # Writes
+//
+// Write copies the sample into a Cyclone serdata and writes it on the calling goroutine.
+// A write that cannot block is a direct call (package directcall: the C function runs
+// on the thread's system stack, as inside a cgo call, but without the runtime's
+// system-call path around it): a KEEP_LAST writer's write while the last depth+1
+// samples were each at most directWriteBytes/(depth+1), so that its history cannot pass
+// Cyclone's high-water mark, the only thing a write waits for (with no resource limits
+// set, a local reader's history refuses nothing, and the listeners a write may run for
+// local readers are C that neither blocks nor calls Go). Other writes (KEEP_ALL
+// writers, large samples, other architectures) are ordinary cgo calls; race builds
+// make an empty cgo call beside each direct one, for the race detector. A
+// cgo call after an idle spell wakes sysmon, which then polls every 20 µs while the
+// call lasts and, when the call outlasts its ticks (a write that sends on loopback
+// often does), hands the processor to another thread: in the six-robot benchmark about
+// 45 sysmon wake-ups a second and the node's work moving between three threads; with
+// direct calls, sysmon sleeps (1-2 wake-ups a second) and one thread does all the Go
+// work.
 //
 // # Statuses
 //

@@ -2,5 +2,8 @@
 
 package dds
 
+// raceEnabled reports a race build.
+const raceEnabled = false
+
 // raceSync is empty outside race builds (see racesync_race.go).
 func raceSync() {}

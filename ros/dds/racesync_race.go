@@ -5,6 +5,9 @@ package dds
 // #include "rawcdr.h"
 import "C"
 
+// raceEnabled reports a race build.
+const raceEnabled = true
+
 // raceSync tells the race detector what the ring's release/acquire pair already
 // guarantees: everything a goroutine did before its cgo call that led to a sample (a
 // write, say) happens before the handler that receives the sample. The detector models

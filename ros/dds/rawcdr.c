@@ -337,6 +337,13 @@ dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len)
   return dds_write(writer, &s);
 }
 
+int rawcdr_write_direct(void *arg)
+{
+  struct rawcdr_write_args *a = arg;
+  a->rc = rawcdr_write(a->writer, a->data, a->len);
+  return 0;
+}
+
 #define REC_HDR ((uint64_t) sizeof(struct rawcdr_rec))
 
 static uint64_t align8(uint64_t x) { return (x + 7u) & ~(uint64_t) 7u; }
@@ -456,7 +463,15 @@ static void signal_fd(int fd)
   (void) w;
 }
 
-static void signal_ring(const struct rawcdr_ring *r) { signal_fd(r->fd); }
+// Wakes the ring's goroutine unless a signal it has not taken yet is pending: the
+// goroutine exchanges signalled for 0 before it empties the ring, so the samples put
+// before this exchange are either seen by that emptying or signalled anew. The
+// exchange is sequentially consistent, like the goroutine's (Go's atomics).
+static void signal_ring(struct rawcdr_ring *r)
+{
+  if (__atomic_exchange_n(&r->signalled, 1u, __ATOMIC_SEQ_CST) == 0)
+    signal_fd(r->fd);
+}
 
 // Runs on a Cyclone thread for every sample delivered to the reader (or in a local
 // writer's thread): takes what the reader holds into the ring and wakes the goroutine.
@@ -520,7 +535,7 @@ static void on_subscription_matched(dds_entity_t reader, const dds_subscription_
 static void on_requested_incompatible_qos(dds_entity_t reader, const dds_requested_incompatible_qos_status_t status, void *arg)
 {
   (void) reader;
-  const struct rawcdr_ring *r = arg;
+  struct rawcdr_ring *r = arg;
   __atomic_store_n(&r->status->incompatible_policy, (int32_t) status.last_policy_id, __ATOMIC_RELAXED);
   __atomic_store_n(&r->status->incompatible, status.total_count, __ATOMIC_RELEASE);
   signal_ring(r); // the goroutine reports it (Reader.OnIncompatibleQoS)

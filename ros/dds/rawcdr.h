@@ -21,6 +21,18 @@ dds_entity_t rawcdr_create_topic(dds_entity_t participant, const char *topic_nam
 // writes it. data is not retained after the call.
 dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len);
 
+// rawcdr_write_direct's argument and result.
+struct rawcdr_write_args {
+  dds_entity_t writer;
+  uint32_t len;
+  const void *data;
+  dds_return_t rc; // rawcdr_write's result
+};
+
+// rawcdr_write for a direct call (package directcall: on the system stack, outside Go's
+// system-call path): a->rc = rawcdr_write(a->writer, a->data, a->len). Returns 0.
+int rawcdr_write_direct(void *a);
+
 // Samples handed over to Go outside the ring: rawcdr_ring_resume hands over one at a
 // time, a sample larger than the whole ring.
 #define RAWCDR_BATCH 1
@@ -35,9 +47,9 @@ struct rawcdr_batch {
 };
 
 // The sample ring of one reader. Its data-available listener (on Cyclone's threads)
-// takes every sample into the ring, serialised, and adds 1 to the eventfd fd; the
-// reader's goroutine copies records out of the ring with atomic loads and stores alone,
-// so taking a sample needs no cgo call. Records are 8-aligned: a rawcdr_rec header,
+// takes every sample into the ring, serialised, and adds 1 to the eventfd fd unless a
+// signal is pending already (signalled); the reader's goroutine copies records out of
+// the ring with atomic loads and stores alone, so taking a sample needs no cgo call. Records are 8-aligned: a rawcdr_rec header,
 // then size bytes of CDR (encapsulation header included), padded to 8. A record that
 // would cross the end of the buffer starts at offset 0 instead; the bytes skipped
 // start with a header flagged RAWCDR_REC_WRAP when at least a header fits there.
@@ -60,6 +72,10 @@ struct rawcdr_ring {
   uint64_t head;  // bytes produced; stored (release) under mu, loaded (acquire) by Go
   uint64_t tail;  // bytes consumed; stored by Go, loaded (acquire) by the filler
   uint32_t stalled; // 1 while a sample waits in pending
+  // 1 from a signal of the eventfd until the goroutine takes it (exchanges it for 0,
+  // before it empties the ring): the listener writes the eventfd only when it sets
+  // signalled from 0, so one signal stands for every sample put in the ring meanwhile.
+  uint32_t signalled;
   int32_t err;      // a negative DDS return code of a take in the listener, or 0
   int fd;           // eventfd the listener signals
   struct rawcdr_status *status; // the reader's statuses (pinned Go memory)
