@@ -39,7 +39,8 @@
 //	SentNoCarrier sends of Sent made while the interface had no carrier (lost)
 //	KernelDrops datagrams the kernel dropped before the worker could read them
 //
-// so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed, and the
+// so that Received == Delivered + QueueFull + Oversize + Filtered + Malformed in every
+// snapshot (also under traffic: a datagram is counted with its outcome), and the
 // datagrams that reached the socket are KernelDrops + Received. KernelDrops comes from
 // SO_RXQ_OVFL: the kernel attaches its cumulative drop count for the socket to the next
 // datagram read, so drops show once traffic resumes. It counts two causes the kernel

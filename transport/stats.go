@@ -1,6 +1,9 @@
 package transport
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // Stats is a snapshot of one worker's counters, for diagnostics.
 //
@@ -9,7 +12,8 @@ import "sync/atomic"
 //
 //	Received == Delivered + Dropped()
 //
-// holds whenever no datagram is between the socket and the queue. Malformed datagrams
+// holds in every snapshot, also under traffic: a snapshot never sees a datagram between
+// its Received count and its outcome. Malformed datagrams
 // were handed to the consumer, which reported them with [Worker.ReportMalformed]; they
 // are not counted as delivered.
 type Stats struct {
@@ -53,20 +57,45 @@ func (s Stats) Dropped() uint64 {
 type counters struct {
 	received, queued, queueFull, oversize, filtered, malformed atomic.Uint64
 	sent, sendErrors, opens, kernelDrops, sentNoCarrier        atomic.Uint64
+
+	// rx is odd while the worker's goroutine, the only writer of received and of the
+	// outcomes queued, queueFull, oversize and filtered, counts a datagram's receipt and
+	// its outcome (a sequence lock: snapshot retries until it read them all while rx
+	// was even and unchanged).
+	rx atomic.Uint64
 }
 
-// snapshot reads the counters. Outcomes are read before Received (which is incremented
-// first), and Malformed before the queued count it is taken from, so a snapshot taken
-// under traffic never shows more outcomes than datagrams.
+// count counts one received datagram and its outcome, one of the worker's outcome
+// counters, as one step for snapshot. Only the worker's goroutine calls it.
+func (c *counters) count(outcome *atomic.Uint64) {
+	c.rx.Add(1)
+	c.received.Add(1)
+	outcome.Add(1)
+	c.rx.Add(1)
+}
+
+// snapshot reads the counters. Received and the outcomes the worker counts are read
+// together under the sequence lock rx, and Malformed (counted by the consumer, from
+// Delivered) before the queued count it is taken from, so every snapshot, also under
+// traffic, has Received == Delivered + Dropped().
 func (c *counters) snapshot() Stats {
 	var s Stats
 	s.Malformed = c.malformed.Load()
-	queued := c.queued.Load()
-	s.Delivered = queued - min(s.Malformed, queued)
-	s.QueueFull = c.queueFull.Load()
-	s.Oversize = c.oversize.Load()
-	s.Filtered = c.filtered.Load()
-	s.Received = c.received.Load()
+	for {
+		seq := c.rx.Load()
+		if seq&1 == 0 {
+			s.Received = c.received.Load()
+			s.QueueFull = c.queueFull.Load()
+			s.Oversize = c.oversize.Load()
+			s.Filtered = c.filtered.Load()
+			queued := c.queued.Load()
+			if c.rx.Load() == seq {
+				s.Delivered = queued - min(s.Malformed, queued)
+				break
+			}
+		}
+		runtime.Gosched() // the worker is between two of its four atomic adds
+	}
 	s.Sent = c.sent.Load()
 	s.SendErrors = c.sendErrors.Load()
 	s.Opens = c.opens.Load()

@@ -601,9 +601,10 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	}
 }
 
-// handle counts one datagram and queues a copy, or counts why it was dropped.
+// handle counts one datagram and queues a copy, or counts why it was dropped. The
+// datagram is counted as received together with its outcome (counters.count), so a
+// snapshot never sees it between the two.
 func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
-	w.c.received.Add(1)
 	c := parseControl(oob)
 	if c.hasDrops && c.drops != s.drops {
 		// The count is cumulative per socket and wraps at 2^32.
@@ -611,7 +612,7 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		s.drops = c.drops
 	}
 	if n > w.max || flags&unix.MSG_TRUNC != 0 {
-		w.c.oversize.Add(1)
+		w.c.count(&w.c.oversize)
 		return
 	}
 	d := Datagram{
@@ -629,18 +630,18 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		w.cfg.Tap(Received, d)
 	}
 	if w.cfg.Filter != nil && !w.cfg.Filter(d) {
-		w.c.filtered.Add(1)
+		w.c.count(&w.c.filtered)
 		return
 	}
 	// Run's goroutine is the only sender on the queue, so a free slot now is still free
 	// when the send below happens: the send never blocks, and a full queue costs no copy.
 	if len(w.queue) == cap(w.queue) {
-		w.c.queueFull.Add(1)
+		w.c.count(&w.c.queueFull)
 		return
 	}
 	d.Payload = append(make([]byte, 0, n), buf[:n]...)
 	// Counted before the send: a consumer holding the datagram finds it delivered.
-	w.c.queued.Add(1)
+	w.c.count(&w.c.queued)
 	w.queue <- d
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -447,5 +448,82 @@ func BenchmarkReceive(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "datagrams/s")
 		})
+	}
+}
+
+// TestStatsBalanceUnderTraffic: a snapshot taken while the worker handles datagrams still
+// has Received == Delivered + Dropped(): it never sees a datagram counted as received
+// without its outcome (delivered, queue full, oversize or filtered), so /diagnostics
+// balances in every sample, not only when the link is quiet.
+func TestStatsBalanceUnderTraffic(t *testing.T) {
+	const max, n = 64, 20000
+	rx := start(t, Config{
+		Name: "rx", Interface: "lo", MaxDatagram: max, QueueLen: 8,
+		Filter: func(d Datagram) bool { return d.Payload[0]%3 != 0 },
+	})
+	tx := loopbackSender(t, "127.0.0.1")
+	to := net.UDPAddrFromAddrPort(rx.LocalAddr())
+
+	done := make(chan struct{})
+	var consumer, checker sync.WaitGroup
+	consumer.Add(1)
+	go func() { // the consumer, slow enough that the queue sometimes fills
+		defer consumer.Done()
+		for {
+			select {
+			case <-rx.Datagrams():
+			case <-done:
+				return
+			}
+		}
+	}()
+	var snapshots, bad atomic.Uint64
+	var first atomic.Pointer[Stats]
+	checker.Add(1)
+	go func() {
+		defer checker.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			s := rx.Stats()
+			snapshots.Add(1)
+			if s.Received != s.Delivered+s.Dropped() {
+				bad.Add(1)
+				first.CompareAndSwap(nil, &s)
+			}
+		}
+	}()
+	big := make([]byte, max+1)
+	for i := range n {
+		p := []byte{byte(i)}
+		if i%7 == 0 {
+			p = big // oversize
+		}
+		if _, err := tx.WriteToUDP(p, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The last datagrams are in the socket or the worker: wait until the count rests.
+	var last uint64
+	eventually(t, "the receive count to rest", func() bool {
+		time.Sleep(50 * time.Millisecond)
+		r := rx.Stats().Received
+		rested := r == last && r > 0
+		last = r
+		return rested
+	})
+	close(done)
+	checker.Wait()
+	consumer.Wait()
+	s := rx.Stats()
+	t.Logf("%d snapshots under traffic; final %+v", snapshots.Load(), s)
+	if b := bad.Load(); b != 0 {
+		t.Fatalf("%d of %d snapshots under traffic do not balance, the first %+v", b, snapshots.Load(), *first.Load())
+	}
+	if s.Oversize == 0 || s.Filtered == 0 || s.Delivered == 0 {
+		t.Fatalf("final %+v: the traffic did not reach every outcome", s)
 	}
 }
