@@ -65,7 +65,11 @@ func acquireDomain(id uint32, config string) error {
 	defer C.free(unsafe.Pointer(cfg))
 	h := C.dds_create_domain(C.dds_domainid_t(id), cfg)
 	if h < 0 {
-		return retcode(fmt.Sprintf("create domain %d with config %q", id, config), h)
+		// Cyclone says why on stderr just before (e.g. "failed to find interfaces");
+		// the usual causes are named here.
+		return retcode(fmt.Sprintf("create domain %d with config %q (Cyclone DDS's message above says why; "+
+			"usually no usable network interface, lo included, or an interface or peer in "+
+			"CYCLONEDDS_URI that this host does not have)", id, config), h)
 	}
 	domains.m[id] = &domain{handle: h, config: config, refs: 1}
 	return nil

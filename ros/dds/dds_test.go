@@ -534,7 +534,7 @@ func TestBadDomainConfig(t *testing.T) {
 	ddstest.Setup(t)
 	_, err := NewParticipant(ParticipantOptions{DomainID: domainConfigClash, Config: "<CycloneDDS><Domain><General><Interfaces><NetworkInterface name=\"no-such-if0\"/></Interfaces></General></Domain></CycloneDDS>"})
 	var rc *RetcodeError
-	if !errors.As(err, &rc) || !strings.Contains(err.Error(), "create domain 19") {
+	if !errors.As(err, &rc) || !strings.Contains(err.Error(), "create domain 19") || !strings.Contains(err.Error(), "an interface or peer in CYCLONEDDS_URI") {
 		t.Fatalf("unknown interface: %v", err)
 	}
 	// The failed domain must not linger: a good configuration works afterwards.
