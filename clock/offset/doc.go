@@ -13,8 +13,10 @@
 // (T2 - T1 + T3 - T4) / 2, with half the round trip as its error. The Estimator keeps the
 // tightest few observations of each side, whichever packet they came from (a
 // minimum-delay filter per direction), and stands on the second tightest of each side,
-// so that no single packet decides a bound. The estimate converges to within half the
-// sum of the second smallest delays seen each way.
+// so that no single packet decides a bound. An observation beyond the other side's bound
+// is forgotten: it came from a dishonest packet, and a lone survivor then stands for its
+// side. The estimate converges to within half the sum of the second smallest delays seen
+// each way.
 //
 // # Age
 //
@@ -26,8 +28,8 @@
 // # Rejection and clock steps
 //
 // A sample that contradicts the estimate (a lower bound above its upper bound, or an
-// upper bound below its lower bound) is not used: it is rejected and counted
-// (Estimate.Rejected). A corrupted stamp, one packet's worth of anything, therefore never
+// upper bound below its lower bound), or itself (its own lower bound above its upper
+// one), is not used: it is rejected and counted (Estimate.Rejected). A corrupted stamp, one packet's worth of anything, therefore never
 // moves the estimate. A clock that is set (a robot's clock stepped by NTP or by hand) makes
 // every later packet contradict the estimate on one side: the rejected samples gather in
 // a candidate estimate, which every agreeing packet also feeds and any contradicting
@@ -43,8 +45,9 @@
 //     Drift and neither clock is set. An honest sample never contradicts such an estimate,
 //     so it is never rejected.
 //   - One packet cannot change Lower or Upper beyond the bounds the honest packets give:
-//     a bound is the second tightest observation of its side, a contradicting sample is
-//     rejected, and a candidate needs Confirm >= 2 packets.
+//     a bound is the second tightest observation of its side (or the one left after a
+//     dishonest one was forgotten), a contradicting sample is rejected, and a candidate
+//     needs Confirm >= 2 packets.
 //   - Bound = (Upper - Lower) / 2 >= 0 whenever Known; once Known, Known stays true.
 //   - A clock that is set is noticed once a packet's bound contradicts the estimate (for a
 //     step smaller than the delays, never: the estimate then still holds within its

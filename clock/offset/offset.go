@@ -105,6 +105,9 @@ type obs struct {
 type side struct {
 	o [keep]obs
 	n int
+	// proven says that an observation was forgotten because the other side's bound
+	// contradicted it: it was dishonest, so a lone survivor may stand for the side.
+	proven bool
 }
 
 // interval is a set of lower and upper observations.
@@ -177,6 +180,12 @@ func (e *Estimator) Observe(s Sample, at time.Time) Outcome {
 	if !s.HasLower && !s.HasUpper {
 		return Empty
 	}
+	if s.HasLower && s.HasUpper && s.Lower > s.Upper {
+		// No offset fits the packet itself: it is not evidence of anything, not even
+		// of a clock that was set.
+		e.rejected++
+		return Rejected
+	}
 	d := e.Config.drift()
 	if e.candOn && at.Sub(e.candLast) > e.Config.candidateTimeout() {
 		e.dropCandidate()
@@ -224,8 +233,8 @@ func (e *Estimator) Estimate(now time.Time) Estimate {
 		r.Confirming = e.candN
 	}
 	d := e.Config.drift()
-	r.Lower, r.HasLower = e.main.lo.second(now, d, -1)
-	r.Upper, r.HasUpper = e.main.hi.second(now, d, +1)
+	r.Lower, r.HasLower = e.main.lo.bound(now, d, -1)
+	r.Upper, r.HasUpper = e.main.hi.bound(now, d, +1)
 	if r.HasLower && r.HasUpper && r.Lower <= r.Upper {
 		r.Known = true
 		r.Offset = r.Lower + (r.Upper-r.Lower)/2
@@ -281,10 +290,16 @@ func (s *side) best(now time.Time, drift float64, sign int) (time.Duration, bool
 	return v[0], n > 0
 }
 
-// second returns the side's second tightest aged value: the bound the side stands for,
-// so that no single observation decides it.
-func (s *side) second(now time.Time, drift float64, sign int) (time.Duration, bool) {
+// bound returns the value the side stands for: its second tightest aged value, so that
+// no single observation decides it; or, when every observation but one was forgotten
+// as dishonest (proven), that one. With at most one dishonest packet the survivor is
+// honest: the forgotten observation lay beyond the other side's bound, which one
+// dishonest packet cannot move past the truth.
+func (s *side) bound(now time.Time, drift float64, sign int) (time.Duration, bool) {
 	v, n := s.rank(now, drift, sign)
+	if n == 1 && s.proven {
+		return v[0], true
+	}
 	return v[1], n > 1
 }
 
@@ -313,6 +328,7 @@ func (s *side) drop(limit time.Duration, now time.Time, drift float64, sign int)
 	n := 0
 	for i := range s.n {
 		if tighter(aged(s.o[i], now, drift, sign), limit, sign) {
+			s.proven = true
 			continue
 		}
 		s.o[n] = s.o[i]
@@ -321,23 +337,22 @@ func (s *side) drop(limit time.Duration, now time.Time, drift float64, sign int)
 	s.n = n
 }
 
-// limits returns the bounds a sample is checked against: each side's second tightest
-// (strict) or tightest (!strict) value, when there is one.
+// limits returns the bounds a sample is checked against: each side's bound, or with
+// strict its tightest value, when there is one.
 func (iv *interval) limits(now time.Time, drift float64, strict bool) (lo, hi time.Duration, hasLo, hasHi bool) {
 	if strict {
 		lo, hasLo = iv.lo.best(now, drift, -1)
 		hi, hasHi = iv.hi.best(now, drift, +1)
 		return
 	}
-	lo, hasLo = iv.lo.second(now, drift, -1)
-	hi, hasHi = iv.hi.second(now, drift, +1)
+	lo, hasLo = iv.lo.bound(now, drift, -1)
+	hi, hasHi = iv.hi.bound(now, drift, +1)
 	return
 }
 
 // contradicts reports whether s leaves the interval empty: a lower bound above its upper
-// limit or an upper bound below its lower limit. The limits are the second tightest
-// observations, or with strict (a candidate, which any contradiction refutes) the
-// tightest.
+// limit or an upper bound below its lower limit. The limits are the sides' bounds, or
+// with strict (a candidate, which any contradiction refutes) their tightest values.
 func (iv *interval) contradicts(s Sample, at time.Time, drift float64, strict bool) bool {
 	lo, hi, hasLo, hasHi := iv.limits(at, drift, strict)
 	return s.HasLower && hasHi && s.Lower > hi || s.HasUpper && hasLo && s.Upper < lo
@@ -352,10 +367,10 @@ func (iv *interval) add(s Sample, at time.Time, drift float64) {
 	if s.HasUpper {
 		iv.hi.insert(obs{s.Upper, at}, drift, +1)
 	}
-	if hi, ok := iv.hi.second(at, drift, +1); ok {
+	if hi, ok := iv.hi.bound(at, drift, +1); ok {
 		iv.lo.drop(hi, at, drift, -1)
 	}
-	if lo, ok := iv.lo.second(at, drift, -1); ok {
+	if lo, ok := iv.lo.bound(at, drift, -1); ok {
 		iv.hi.drop(lo, at, drift, +1)
 	}
 }
@@ -363,7 +378,7 @@ func (iv *interval) add(s Sample, at time.Time, drift float64) {
 // effective returns the interval's bounds at now when both sides are bounded and they
 // do not cross.
 func (iv *interval) effective(now time.Time, drift float64) (lo, hi time.Duration, ok bool) {
-	lo, hasLo := iv.lo.second(now, drift, -1)
-	hi, hasHi := iv.hi.second(now, drift, +1)
+	lo, hasLo := iv.lo.bound(now, drift, -1)
+	hi, hasHi := iv.hi.bound(now, drift, +1)
 	return lo, hi, hasLo && hasHi && lo <= hi
 }

@@ -159,3 +159,38 @@ func TestRandomHonestLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestStaysKnownWhenBadIsForgotten: a bad packet's bound that honest packets kept
+// company until the other side tightened is forgotten then; the side it leaves with one
+// observation still stands on it, so the estimate stays known (the fuzzer found this:
+// a known estimate fell back to unknown), and holds the truth 0. A packet whose own
+// bounds cross is rejected outright.
+func TestStaysKnownWhenBadIsForgotten(t *testing.T) {
+	ms := time.Millisecond
+	var e Estimator
+	at := epoch
+	step := func(s Sample) Estimate {
+		t.Helper()
+		at = at.Add(100 * ms)
+		e.Observe(s, at)
+		est := e.Estimate(at)
+		if est.Known && !est.Contains(0) {
+			t.Fatalf("after %+v: %+v does not hold the truth 0", s, est)
+		}
+		return est
+	}
+	step(Sample{Lower: 5 * ms, HasLower: true}) // the bad packet: a lower bound above the truth
+	step(Sample{Lower: -2 * ms, HasLower: true})
+	step(Sample{Upper: 7 * ms, HasUpper: true})
+	if est := step(Sample{Upper: 6 * ms, HasUpper: true}); !est.Known {
+		t.Fatalf("loose honest bounds each side: %+v, want known", est)
+	}
+	step(Sample{Upper: 3 * ms, HasUpper: true})
+	est := step(Sample{Upper: 2 * ms, HasUpper: true}) // upper bound 3 ms: the bad 5 ms goes
+	if !est.Known || est.Lower > -2*ms || est.Lower < -2*ms-ms/10 { // -2 ms loosened by its age
+		t.Fatalf("after the bad lower bound was forgotten: %+v, want known on the honest -2 ms", est)
+	}
+	if o := e.Observe(Sample{Lower: 1 * ms, Upper: -1 * ms, HasLower: true, HasUpper: true}, at); o != Rejected {
+		t.Fatalf("a packet whose bounds cross: %v, want rejected", o)
+	}
+}
