@@ -186,7 +186,7 @@ func TestStaysKnownWhenBadIsForgotten(t *testing.T) {
 		t.Fatalf("loose honest bounds each side: %+v, want known", est)
 	}
 	step(Sample{Upper: 3 * ms, HasUpper: true})
-	est := step(Sample{Upper: 2 * ms, HasUpper: true}) // upper bound 3 ms: the bad 5 ms goes
+	est := step(Sample{Upper: 2 * ms, HasUpper: true})              // upper bound 3 ms: the bad 5 ms goes
 	if !est.Known || est.Lower > -2*ms || est.Lower < -2*ms-ms/10 { // -2 ms loosened by its age
 		t.Fatalf("after the bad lower bound was forgotten: %+v, want known on the honest -2 ms", est)
 	}
