@@ -35,9 +35,9 @@ func ms(d time.Duration) time.Duration { return d.Truncate(time.Millisecond) }
 // heard records an accepted packet of player stamped stamp (its clock) that arrived at
 // now (ours) with its echo e; answerable says our format can echo it (dnet). The packet
 // bounds player's offset from below, and from above if e answers one of our recent
-// packets (our player number, a stamp among recent, ours). It returns what the
-// estimator made of it.
-func (k *clocks) heard(player, us uint8, stamp time.Duration, e teaminfo.Echo, now time.Time, answerable bool, recent []time.Duration) offset.Outcome {
+// packets (our player number, a stamp among recent, ours); the estimator counts what it
+// rejects.
+func (k *clocks) heard(player, us uint8, stamp time.Duration, e teaminfo.Echo, now time.Time, answerable bool, recent []time.Duration) {
 	m := &k.mates[player]
 	s := offset.Sample{Lower: stamp - time.Duration(now.UnixNano()), HasLower: true}
 	if e.Player == us && e.Player != 0 {
@@ -48,11 +48,10 @@ func (k *clocks) heard(player, us uint8, stamp time.Duration, e teaminfo.Echo, n
 			}
 		}
 	}
-	out := m.est.Observe(s, now)
+	m.est.Observe(s, now)
 	if answerable {
 		m.stamp, m.recv, m.pending = stamp, now, true
 	}
-	return out
 }
 
 // estimate returns player's offset estimate at now and stores the one-way delay of a
