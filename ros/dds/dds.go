@@ -537,27 +537,37 @@ func (w *Writer) MatchChanges() (<-chan struct{}, error) {
 	if w.changes != nil {
 		return w.changes, nil
 	}
+	f, rc, fd, err := polledEventfd("dds-writer-" + w.topic)
+	if err != nil {
+		return nil, fmt.Errorf("dds: writer on %q: %w", w.topic, err)
+	}
+	w.notify, w.changes, w.notified = f, make(chan struct{}, 1), make(chan struct{})
+	atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.notify_fd)), fd)
+	go forwardSignals(rc, w.changes, w.notified)
+	return w.changes, nil
+}
+
+// polledEventfd makes a nonblocking eventfd that Go's netpoller watches, for a goroutine
+// to wait on with its RawConn while C code signals the descriptor. os.NewFile leaves a
+// descriptor out of the netpoller, without an error, where epoll refuses it; a wait
+// would then end at once and no signal would ever arrive. Only a descriptor in the
+// netpoller takes a read deadline, so that is the check.
+func polledEventfd(name string) (*os.File, syscall.RawConn, int32, error) {
 	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
 	if err != nil {
-		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
+		return nil, nil, -1, fmt.Errorf("eventfd: %w", err)
 	}
-	f := os.NewFile(uintptr(fd), "dds-writer-"+w.topic) // nonblocking: in the netpoller
-	// os.NewFile leaves the descriptor out of the netpoller, without an error, where
-	// epoll refuses it; the goroutine's wait would then end at once and no change would
-	// ever be signalled. Only a descriptor in the netpoller takes a read deadline.
+	f := os.NewFile(uintptr(fd), name)
 	if err := f.SetReadDeadline(time.Time{}); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("dds: writer on %q: eventfd: %w", w.topic, err)
+		return nil, nil, -1, fmt.Errorf("eventfd: %w", err)
 	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("dds: writer on %q: %w", w.topic, err)
+		return nil, nil, -1, err
 	}
-	w.notify, w.changes, w.notified = f, make(chan struct{}, 1), make(chan struct{})
-	atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.notify_fd)), int32(fd))
-	go forwardSignals(rc, w.changes, w.notified)
-	return w.changes, nil
+	return f, rc, int32(fd), nil
 }
 
 // forwardSignals sends on ch (without blocking) each time the eventfd behind rc is

@@ -12,10 +12,7 @@ import (
 	"os"
 	"slices"
 	"sync/atomic"
-	"time"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // offeredWatch is a participant's watch over the readers its writers refuse for
@@ -67,24 +64,13 @@ func (p *Participant) OnOfferedIncompatibleQoS(fn func(w *Writer, total uint32, 
 	if p.offered.file != nil {
 		return fmt.Errorf("dds: the participant's writers are watched already")
 	}
-	fd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	f, rc, fd, err := polledEventfd("dds-offered-incompatible-qos")
 	if err != nil {
-		return fmt.Errorf("dds: eventfd: %w", err)
-	}
-	f := os.NewFile(uintptr(fd), "dds-offered-incompatible-qos")
-	// As in Writer.MatchChanges: only a descriptor in the netpoller takes a deadline.
-	if err := f.SetReadDeadline(time.Time{}); err != nil {
-		f.Close()
-		return fmt.Errorf("dds: eventfd: %w", err)
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("dds: eventfd: %w", err)
+		return fmt.Errorf("dds: %w", err)
 	}
 	p.offered.file, p.offered.fn, p.offered.seen = f, fn, map[*Writer]uint32{}
 	for w := range p.writers {
-		atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.incompatible_fd)), int32(fd))
+		atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.incompatible_fd)), fd)
 	}
 	go func() {
 		ew := newEventWait(func() bool {
