@@ -190,9 +190,11 @@ func (s *Store) declare(name string, def Value, d Descriptor, secret bool) (Valu
 	ov, hasOverride := s.overrides[name]
 	if hasOverride {
 		initial = ov.Value
-		err := checkValue(d, initial)
+		var err error
 		if ov.EmptyArray {
 			initial, err = emptyArray(d)
+		} else {
+			err = checkValue(d, initial)
 		}
 		if err != nil {
 			s.mu.Unlock()
