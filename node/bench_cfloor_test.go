@@ -58,8 +58,8 @@ func cfloorCmd(b *testing.B, h *sixHarness) (func() *exec.Cmd, string) {
 	}
 	dds := filepath.Join("..", "ros", "dds")
 	bin := filepath.Join(b.TempDir(), "team")
-	args := append([]string{"-O2", "-o", bin, "-I", dds, filepath.Join("testdata", "cfloor", "team.c"), filepath.Join(dds, "rawcdr.c")}, flags...)
-	if out, err := exec.Command(gcc, append(args, "-lpthread")...).CombinedOutput(); err != nil {
+	args := append([]string{"-O2", "-o", bin, "-I", dds, filepath.Join("testdata", "cfloor", "team.c"), filepath.Join(dds, "rawcdr.c"), filepath.Join(dds, "wake.c")}, flags...)
+	if out, err := exec.Command(gcc, append(args, "-lpthread", "-lm")...).CombinedOutput(); err != nil {
 		if strings.Contains(string(out), "dds/dds.h") {
 			return nil, "Cyclone DDS headers not found (pkg-config CycloneDDS, CGO_CFLAGS): no C floor to compare with"
 		}

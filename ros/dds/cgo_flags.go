@@ -8,5 +8,5 @@ package dds
 //	CGO_CFLAGS="-I/opt/ros/jazzy/include"
 //	CGO_LDFLAGS="-L/opt/ros/jazzy/lib -Wl,-rpath,/opt/ros/jazzy/lib"
 
-// #cgo LDFLAGS: -lddsc
+// #cgo LDFLAGS: -lddsc -lm
 import "C"

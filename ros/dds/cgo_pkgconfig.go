@@ -6,4 +6,5 @@ package dds
 // by default, or ROS's Cyclone with PKG_CONFIG_PATH=/opt/ros/<distro>/lib/pkgconfig.
 
 // #cgo pkg-config: CycloneDDS
+// #cgo LDFLAGS: -lm
 import "C"

@@ -660,6 +660,12 @@ type Reader struct {
 	done     chan struct{}
 	err      atomic.Pointer[error]
 	received atomic.Uint64
+
+	// drainMu serialises the emptying of the ring (and so the handler's calls): the
+	// goroutine's, and Sync's from any goroutine. gone (under drainMu) is set before the
+	// ring is freed.
+	drainMu sync.Mutex
+	gone    bool
 }
 
 // NewReader creates a reader on the key-less topic with DDS type typeName and starts
@@ -766,6 +772,9 @@ func (r *Reader) run() {
 			delete(r.p.readers, r)
 		}
 		r.p.mu.Unlock()
+		r.drainMu.Lock()
+		r.gone = true
+		r.drainMu.Unlock()
 		r.destroy()
 		close(r.done)
 	}()
@@ -784,7 +793,10 @@ func (r *Reader) run() {
 	var drainErr error
 	take := func() (leave bool) {
 		signalled.Swap(0)
-		if drainErr = r.drain(); drainErr != nil {
+		r.drainMu.Lock()
+		drainErr = r.drain()
+		r.drainMu.Unlock()
+		if drainErr != nil {
 			return true
 		}
 		r.reportIncompatible()
@@ -857,8 +869,10 @@ func (w *eventWait) read(fd uintptr) bool {
 // drain hands every sample in the ring to the handler, in order, and resumes the
 // listener's takes after a stall (the only cgo call on this path). The listener's
 // release store of head orders its writes of the records before this goroutine's
-// loads; this goroutine's store of tail frees their bytes for the listener.
+// loads; this goroutine's store of tail frees their bytes for the listener. r.drainMu
+// is held.
 func (r *Reader) drain() error {
+	var arr arrivals
 	rg := r.ring
 	head := (*atomic.Uint64)(unsafe.Pointer(&rg.head))
 	tail := (*atomic.Uint64)(unsafe.Pointer(&rg.tail))
@@ -886,7 +900,8 @@ func (r *Reader) drain() error {
 			}
 			size := uint64(rec.size)
 			start := off + recHeader
-			s := Sample{Publication: InstanceHandle(rec.publication), SourceTime: time.Unix(0, int64(rec.source_time))}
+			s := Sample{Publication: InstanceHandle(rec.publication), SourceTime: time.Unix(0, int64(rec.source_time)),
+				Arrival: arr.at(int64(rec.arrival))}
 			t += recHeader + (size+7)&^7
 			r.received.Add(1)
 			if r.lend {
@@ -914,7 +929,8 @@ func (r *Reader) drain() error {
 		default:
 			// A sample the empty ring could not take: it comes before everything the ring
 			// holds now.
-			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0]))}
+			s := Sample{Publication: InstanceHandle(r.batch.publication[0]), SourceTime: time.Unix(0, int64(r.batch.source_time[0])),
+				Arrival: arr.at(int64(r.batch.arrival[0]))}
 			data := make([]byte, int(r.batch.total))
 			C.rawcdr_copyout(r.batch, unsafe.Pointer(&data[0]))
 			s.Data = data

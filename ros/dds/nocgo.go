@@ -76,5 +76,12 @@ func (r *Reader) OnIncompatibleQoS(func(total uint32, policy string))   {}
 func (r *Reader) MatchedCount() (int, bool)                             { return 0, false }
 func (r *Reader) MatchedPublications() ([]Endpoint, error)              { return nil, ErrUnavailable }
 func (r *Reader) MatchedPublication(ih InstanceHandle) (Endpoint, bool) { return Endpoint{}, false }
+func (r *Reader) Defer(rule WakeRule) error                             { return ErrUnavailable }
+func (r *Reader) Eager() error                                          { return nil }
+func (r *Reader) Sync() error                                           { return nil }
+func (r *Reader) WakeNext()                                             {}
+
+// EvalWake needs the C evaluator; without cgo it reports ErrUnavailable.
+func EvalWake(rule WakeRule, sample []byte) ([]byte, bool, error) { return nil, false, ErrUnavailable }
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

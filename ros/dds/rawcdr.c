@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dds/dds.h"
@@ -348,6 +349,14 @@ int rawcdr_write_direct(void *arg)
 
 static uint64_t align8(uint64_t x) { return (x + 7u) & ~(uint64_t) 7u; }
 
+// CLOCK_MONOTONIC in ns: the clock Go's runtime reads for time.Now's monotonic part.
+static int64_t monotonic_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 struct rawcdr_ring *rawcdr_ring_new(int fd, struct rawcdr_status *status)
 {
   struct rawcdr_ring *r = calloc(1, sizeof(*r));
@@ -372,8 +381,30 @@ void rawcdr_ring_free(struct rawcdr_ring *r)
   free(r);
 }
 
+// Decides, in deferred mode, whether the sample just put (its CDR at data, size bytes;
+// used bytes of the ring now, its record included) must wake the goroutine: when the
+// rule cannot tell, when its key differs from the previous sample's (or there is no
+// previous key), or when the ring is half full. r->mu is held.
+static void ring_judge(struct rawcdr_ring *r, const unsigned char *data, uint32_t size, uint64_t used)
+{
+  unsigned char key[RAWCDR_WAKE_KEY];
+  uint32_t keylen = 0;
+  int certain = 1;
+  if (r->wake.nsteps > 0) {
+    certain = rawcdr_wake_eval(&r->wake, data, size, key, &keylen);
+    const int same = __atomic_load_n(&r->haskey, __ATOMIC_ACQUIRE) && keylen == r->keylen && memcmp(key, r->key, keylen) == 0;
+    if (!same)
+      certain = 0;
+    memcpy(r->key, key, keylen);
+    r->keylen = keylen;
+    __atomic_store_n(&r->haskey, 1u, __ATOMIC_RELEASE);
+  }
+  if (!certain || used >= RAWCDR_RING_BYTES / 2)
+    r->due = 1;
+}
+
 // Puts one sample into the ring: 1 done, 0 no room now, -1 never fits. r->mu is held.
-static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub, int64_t t)
+static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub, int64_t t, int64_t arrival)
 {
   const uint64_t cap = RAWCDR_RING_BYTES;
   const uint32_t size = ddsi_serdata_size(sd);
@@ -394,9 +425,11 @@ static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub
     head += waste;
     off = 0;
   }
-  struct rawcdr_rec h = { .size = size, .flags = 0, .publication = pub, .source_time = t };
+  struct rawcdr_rec h = { .size = size, .flags = 0, .publication = pub, .source_time = t, .arrival = arrival };
   memcpy(r->buf + off, &h, sizeof(h));
   ddsi_serdata_to_ser(sd, 0, size, r->buf + off + REC_HDR);
+  if (__atomic_load_n(&r->deferred, __ATOMIC_RELAXED))
+    ring_judge(r, r->buf + off + REC_HDR, size, head + need - tail);
   __atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
   return 1;
 }
@@ -411,7 +444,7 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
 {
   for (;;) {
     if (r->pending != NULL) {
-      int k = ring_put(r, r->pending, r->pending_publication, r->pending_time);
+      int k = ring_put(r, r->pending, r->pending_publication, r->pending_time, r->pending_arrival);
       if (k == 1) {
         ddsi_serdata_unref(r->pending);
         r->pending = NULL;
@@ -422,6 +455,7 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
         big->size[0] = ddsi_serdata_size(r->pending);
         big->publication[0] = r->pending_publication;
         big->source_time[0] = r->pending_time;
+        big->arrival[0] = r->pending_arrival;
         big->n = 1;
         big->total = big->size[0];
         r->pending = NULL;
@@ -451,6 +485,7 @@ static dds_return_t ring_fill(struct rawcdr_ring *r, dds_entity_t reader, struct
     r->pending = sd;
     r->pending_publication = si.publication_handle;
     r->pending_time = si.source_timestamp;
+    r->pending_arrival = monotonic_ns();
   }
 }
 
@@ -482,8 +517,24 @@ static void on_data_available(dds_entity_t reader, void *arg)
   dds_return_t rc = ring_fill(r, reader, NULL);
   if (rc < 0)
     __atomic_store_n(&r->err, rc, __ATOMIC_RELEASE);
+  const int wake = !__atomic_load_n(&r->deferred, __ATOMIC_RELAXED) || r->due || rc < 0 ||
+                   __atomic_load_n(&r->stalled, __ATOMIC_RELAXED);
+  r->due = 0;
   pthread_mutex_unlock(&r->mu);
-  signal_ring(r); // also when stalled or failed: the goroutine resumes or reports
+  if (wake)
+    signal_ring(r); // also when stalled or failed: the goroutine resumes or reports
+}
+
+void rawcdr_ring_defer(struct rawcdr_ring *r, int on, const struct rawcdr_wake *w)
+{
+  pthread_mutex_lock(&r->mu);
+  memset(&r->wake, 0, sizeof(r->wake));
+  if (on && w != NULL)
+    r->wake = *w;
+  r->keylen = 0;
+  __atomic_store_n(&r->haskey, 0u, __ATOMIC_RELEASE);
+  __atomic_store_n(&r->deferred, on ? 1u : 0u, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&r->mu);
 }
 
 void rawcdr_sync(void) {}

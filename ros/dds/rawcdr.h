@@ -44,6 +44,7 @@ struct rawcdr_batch {
   uint32_t size[RAWCDR_BATCH];              // serialised size incl. encapsulation header
   dds_instance_handle_t publication[RAWCDR_BATCH];
   int64_t source_time[RAWCDR_BATCH];        // ns since the Unix epoch
+  int64_t arrival[RAWCDR_BATCH];            // CLOCK_MONOTONIC ns when the listener took it
 };
 
 // The sample ring of one reader. Its data-available listener (on Cyclone's threads)
@@ -66,7 +67,44 @@ struct rawcdr_rec {
   uint32_t flags;       // RAWCDR_REC_WRAP: no record, continue at offset 0
   uint64_t publication; // dds_instance_handle_t of the writer
   int64_t source_time;  // ns since the Unix epoch
+  int64_t arrival;      // CLOCK_MONOTONIC ns when the listener took the sample from the reader
 };
+
+// A wake rule: what of a deferred reader's samples wakes its goroutine at once. The
+// steps walk a sample's CDR body (little-endian XCDR1, alignment counted from the end
+// of the 4-byte encapsulation header) and append bytes to the sample's key; a sample
+// wakes the goroutine when its key differs from the previous sample's, and always when
+// the rule cannot tell (a body it cannot walk, another encoding, a value within a
+// rounding error of a class limit). See rawcdr_wake_eval.
+enum {
+  RAWCDR_WAKE_SKIP = 1,   // skip n bytes
+  RAWCDR_WAKE_ALIGN = 2,  // align to n (1, 2, 4 or 8)
+  RAWCDR_WAKE_STRING = 3, // skip a string: align 4, uint32 length, that many bytes
+  RAWCDR_WAKE_BYTE = 4,   // append the byte here, skip it
+  // Align 8, read two float64 x and y, skip 16 bytes; append 0 when the key's last byte
+  // is 0 (the class counts only while that flag is set), else the class of
+  // v = hypot(x, y) / div: 1 below lim[0], 2 below lim[1], 3 otherwise (NaN too).
+  RAWCDR_WAKE_CLASS2 = 5,
+};
+#define RAWCDR_WAKE_STEPS 16
+#define RAWCDR_WAKE_KEY 16
+
+struct rawcdr_wake_step {
+  uint32_t op;
+  uint32_t n;
+  double div;
+  double lim[2];
+};
+
+struct rawcdr_wake {
+  uint32_t nsteps; // 0: no rule (every sample waits, up to the ring's half)
+  struct rawcdr_wake_step step[RAWCDR_WAKE_STEPS];
+};
+
+// Evaluates w on one sample (encapsulation header and body, len bytes): the key goes
+// to key (*keylen bytes, at most RAWCDR_WAKE_KEY). Returns 1 when the key is certain,
+// 0 when the sample must wake its goroutine whatever the key.
+int rawcdr_wake_eval(const struct rawcdr_wake *w, const unsigned char *data, uint32_t len, unsigned char *key, uint32_t *keylen);
 
 struct rawcdr_ring {
   uint64_t head;  // bytes produced; stored (release) under mu, loaded (acquire) by Go
@@ -79,10 +117,20 @@ struct rawcdr_ring {
   int32_t err;      // a negative DDS return code of a take in the listener, or 0
   int fd;           // eventfd the listener signals
   struct rawcdr_status *status; // the reader's statuses (pinned Go memory)
+  // Deferred mode (set by Go with rawcdr_ring_defer): the listener signals the eventfd
+  // only for a sample the wake rule says must wake, when the ring is half full, when
+  // a sample waits in pending or a take failed. 0: every take signals.
+  uint32_t deferred;
+  struct rawcdr_wake wake; // the rule; written under mu
+  uint32_t haskey;         // key holds the previous sample's key; stored 0 by Go to wake on the next
+  uint32_t keylen;
+  unsigned char key[RAWCDR_WAKE_KEY];
+  uint32_t due;            // a sample taken under mu must wake the goroutine
   pthread_mutex_t mu;
   struct ddsi_serdata *pending;
   uint64_t pending_publication;
   int64_t pending_time;
+  int64_t pending_arrival;
   unsigned char buf[RAWCDR_RING_BYTES];
 };
 
@@ -99,6 +147,10 @@ void rawcdr_ring_free(struct rawcdr_ring *r);
 // when a writer is refused for incompatible QoS). Cyclone copies the listener into each
 // entity it is given to; delete it with dds_delete_listener.
 dds_listener_t *rawcdr_ring_listener(struct rawcdr_ring *r);
+
+// Switches r to deferred mode with rule w (copied; NULL: no rule) when on, back to
+// signalling every take when not. The previous key is forgotten either way.
+void rawcdr_ring_defer(struct rawcdr_ring *r, int on, const struct rawcdr_wake *w);
 
 // Takes what the listener left in the reader (after a stall) into the ring, in order.
 // When the ring is empty and the next sample does not fit (larger than the whole

@@ -22,6 +22,10 @@ type Sample struct {
 	Publication InstanceHandle
 	// SourceTime is the writer's time stamp.
 	SourceTime time.Time
+	// Arrival is when Cyclone's listener took the sample from the reader (time.Now's
+	// clock, monotonic reading included): the handler of a deferred reader may run
+	// long after it.
+	Arrival time.Time
 }
 
 // Endpoint describes a reader or writer as discovery announces it.
