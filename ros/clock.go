@@ -22,6 +22,9 @@ type ROSClock struct {
 	sim    clock.Manual
 	useSim atomic.Bool
 	offset time.Duration // added to the system time (NodeOptions.ClockOffset)
+
+	mu       sync.Mutex
+	switches map[*func(sim bool)]struct{} // called after each switch (onSwitch)
 }
 
 // Now returns the simulation time if it is active, else the system time. Before the
@@ -36,8 +39,50 @@ func (c *ROSClock) Now() time.Time {
 // SimActive reports whether the clock follows /clock.
 func (c *ROSClock) SimActive() bool { return c.useSim.Load() }
 
-// setSim switches simulation time on or off.
-func (c *ROSClock) setSim(on bool) { c.useSim.Store(on) }
+// setSim switches simulation time on or off and then calls the onSwitch functions if
+// that changed anything.
+func (c *ROSClock) setSim(on bool) {
+	if c.useSim.Swap(on) == on {
+		return
+	}
+	c.mu.Lock()
+	fs := make([]func(bool), 0, len(c.switches))
+	for f := range c.switches {
+		fs = append(fs, *f)
+	}
+	c.mu.Unlock()
+	for _, f := range fs {
+		f(on)
+	}
+}
+
+// onSwitch has f called after every switch of simulation time, with the new state, on
+// the goroutine that switched; cancel stops the calls.
+func (c *ROSClock) onSwitch(f func(sim bool)) (cancel func()) {
+	p := &f
+	c.mu.Lock()
+	if c.switches == nil {
+		c.switches = make(map[*func(bool)]struct{})
+	}
+	c.switches[p] = struct{}{}
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.switches, p)
+		c.mu.Unlock()
+	}
+}
+
+// arrival is the ROS time of a sample that arrived at wall (time.Now's clock): wall
+// plus the clock's offset, or, while simulation time is active, the simulation time
+// now (deferred subscriptions are eager then, so now is when the sample was handed
+// over, as for every other subscription).
+func (c *ROSClock) arrival(wall time.Time) time.Time {
+	if c.useSim.Load() {
+		return c.sim.Now()
+	}
+	return wall.Add(c.offset)
+}
 
 // setSimTime records a time received on /clock.
 func (c *ROSClock) setSimTime(t time.Time) { c.sim.Set(t) }

@@ -142,6 +142,11 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	qos     QoS
 	handler func(*T)
 	reuse   *T // the message every sample is decoded into (NewSubscriptionReused); nil: a new one each
+	// handlerAt replaces handler in a deferred subscription (NewSubscriptionDeferred),
+	// whose samples wait in the reader's ring until Sync unless rule wakes for them.
+	handlerAt func(*T, time.Time)
+	rule      dds.WakeRule
+	unswitch  func() // stops the clock's switch calls (deferred subscriptions)
 
 	incompatible atomic.Uint32 // the last number of refused publishers reported (qoswatch.go)
 	received     atomic.Uint64
@@ -175,6 +180,50 @@ func newSubscription[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS,
 		return nil, err
 	}
 	return s, nil
+}
+
+// NewSubscriptionDeferred is NewSubscriptionReused for an input that may wait until
+// somebody needs it: a sample wakes the subscription's goroutine at once only when
+// rule says so (dds.WakeRule: its key differs from the previous sample's, the rule
+// cannot tell, the ring is half full); the others wait in the reader's ring until
+// Sync, which hands them to the handler on the caller's goroutine. The handler gets
+// each message with the ROS time it arrived (Cyclone's listener took it), so a sample
+// handled late carries the time it would have carried handled at once. While
+// simulation time is active the subscription is eager, like the others (its samples
+// then carry the simulation time at which they are handled).
+//
+// Whoever reads state that the handler writes must call Sync first, and not from the
+// handler itself.
+func NewSubscriptionDeferred[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS, handler func(m *T, at time.Time), rule dds.WakeRule) (*Subscription[T, P], error) {
+	if handler == nil {
+		return nil, fmt.Errorf("ros: subscription on %q needs a handler", topic)
+	}
+	if err := rule.Validate(); err != nil {
+		return nil, fmt.Errorf("ros: subscription on %q: %w", topic, err)
+	}
+	s := &Subscription[T, P]{node: n, handlerAt: handler, reuse: new(T), rule: rule}
+	if err := s.start(topic, qos); err != nil {
+		return nil, err
+	}
+	apply := func(sim bool) {
+		if sim {
+			_ = s.r.Eager()
+		} else {
+			_ = s.r.Defer(rule)
+		}
+	}
+	s.unswitch = n.clock.onSwitch(apply)
+	apply(n.clock.SimActive())
+	return s, nil
+}
+
+// Sync hands every message that arrived on a deferred subscription (and waits) to the
+// handler before it returns, on the calling goroutine. It does nothing for other
+// subscriptions, and must not be called from the subscription's own handler.
+func (s *Subscription[T, P]) Sync() {
+	if s.handlerAt != nil {
+		_ = s.r.Sync() // a failure ends the reader, whose goroutine reports it (Err)
+	}
 }
 
 // NewSubscriptionChan subscribes to topic and delivers the messages on a channel
@@ -233,6 +282,14 @@ func (s *Subscription[T, P]) receive(sample dds.Sample) {
 	if err := cdr.Unmarshal(sample.Data, P(msg)); err != nil {
 		s.dropped.Add(1)
 		s.node.log.WarnEvery("decode "+s.topic, 5*time.Second, "dropped a message on %s: %v", s.topic, err)
+		if s.handlerAt != nil {
+			// The wake rule remembers this sample's key, the handler's state does not.
+			s.r.WakeNext()
+		}
+		return
+	}
+	if s.handlerAt != nil {
+		s.handlerAt(msg, s.node.clock.arrival(sample.Arrival))
 		return
 	}
 	s.handler(msg)
@@ -267,6 +324,9 @@ func (s *Subscription[T, P]) Done() <-chan struct{} { return s.r.Done() }
 func (s *Subscription[T, P]) Close() error {
 	if !s.node.unregister(s, []dds.GUID{s.r.GUID()}, nil) {
 		return nil
+	}
+	if s.unswitch != nil {
+		s.unswitch()
 	}
 	s.shutdown()
 	return nil

@@ -91,13 +91,9 @@ func (r *Reader) Sync() error {
 
 // WakeNext makes the next sample wake the goroutine whatever its key: for a handler
 // that rejected a sample, whose key the rule remembers although the handler's state
-// did not change.
+// did not change. Call it only from the reader's handler (where the ring is held).
 func (r *Reader) WakeNext() {
-	r.drainMu.Lock()
-	defer r.drainMu.Unlock()
-	if !r.gone {
-		(*atomic.Uint32)(unsafe.Pointer(&r.ring.haskey)).Store(0)
-	}
+	(*atomic.Uint32)(unsafe.Pointer(&r.ring.haskey)).Store(0)
 }
 
 // EvalWake evaluates rule on one serialised sample (encapsulation header and body) as
