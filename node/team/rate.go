@@ -6,6 +6,9 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/node/units"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
 // RateConfig holds the intervals of the dynamic send rate. The rule is evaluated on every
@@ -208,3 +211,28 @@ func (s *Scheduler) Sent(now time.Time) {
 
 // Reset forgets the last send, so the next Due is true.
 func (s *Scheduler) Reset() { s.sent = false }
+
+// Key is what the rate rule reads of the robot's inputs: ball handling (BehaviorInfo's
+// team_play_state), and the ball's distance class when it is seen (VisionInfo's
+// see_ball and ball_field, cm): 0 not seen, 1 nearer than NearDistance, 2 nearer than
+// MidDistance, 3 farther (NaN too). The send plan changes with an input only when the
+// key does: an input that leaves the key as it was may be handled late (package
+// inputwake).
+func (c RateConfig) Key(playState uint8, seeBall bool, ballFieldX, ballFieldY float64) [2]uint8 {
+	var k [2]uint8
+	if playState == uint8(teaminfo.PlayBallHandling) {
+		k[0] = 1
+	}
+	if seeBall {
+		d := units.Metres(math.Hypot(ballFieldX, ballFieldY))
+		switch {
+		case d < c.NearDistance:
+			k[1] = 1
+		case d < c.MidDistance:
+			k[1] = 2
+		default:
+			k[1] = 3
+		}
+	}
+	return k
+}

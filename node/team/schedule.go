@@ -2,12 +2,9 @@ package team
 
 import (
 	"context"
-	"math"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/node/units"
-	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
 // Timed sending. With a clock.TimerClock and a GameNotifier (or no GameView) the
@@ -225,25 +222,9 @@ func (c *Component) pokeIfRate(a, b *inputs) {
 	}
 }
 
-// rateKey is what the rate rule reads of the inputs: ball handling, and the ball's
-// distance class when it is seen (0 not seen, 1 near, 2 mid, 3 far).
+// rateKey is what the rate rule reads of the inputs (RateConfig.Key).
 func (c *Component) rateKey(in *inputs) [2]uint8 {
-	var k [2]uint8
-	if in.playState == uint8(teaminfo.PlayBallHandling) {
-		k[0] = 1
-	}
-	if in.seeBall {
-		d := units.Metres(math.Hypot(in.ballField.X, in.ballField.Y))
-		switch {
-		case d < c.cfg.Rate.NearDistance:
-			k[1] = 1
-		case d < c.cfg.Rate.MidDistance:
-			k[1] = 2
-		default:
-			k[1] = 3
-		}
-	}
-	return k
+	return c.cfg.Rate.Key(in.playState, in.seeBall, in.ballField.X, in.ballField.Y)
 }
 
 // pendingTicks returns the ticks up to now that a timed Run has not counted yet (never
