@@ -19,7 +19,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/idletick"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
-	"github.com/robocup-dnetwork/dnetwork/node/units"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -74,6 +73,9 @@ type Component struct {
 	teamsSeen    [4]uint64               // team numbers in not-our-team packets since the last warning
 	wasConnected bool
 	tk           ticks // Run's tickers (idle.go)
+
+	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
+	inputSync func()
 
 	mu sync.Mutex
 	s  shared // guarded by mu
@@ -568,8 +570,9 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 }
 
 // returnTick sends a return packet to the GameController followed, if connected; it
-// reports whether one is.
+// reports whether one is. The held-back inputs are handed over first (syncInputs).
 func (c *Component) returnTick() bool {
+	c.syncInputs()
 	now := c.clk.Now()
 	c.mu.Lock()
 	if !c.connectedLocked(now) {
@@ -629,42 +632,6 @@ func (c *Component) returnTick() bool {
 		c.warnf(warnReturn, now, "sending the return packet failed", "to", dst, "err", err)
 	}
 	return true
-}
-
-// SetMotion hands the latest MotionInfo to the component: fallen = !m.Stable in return
-// packet v4. A nil m is ignored. It is safe for concurrent use.
-func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
-	if m == nil {
-		return
-	}
-	c.mu.Lock()
-	c.s.stable = m.Stable
-	c.mu.Unlock()
-}
-
-// SetVision hands the latest VisionInfo to the component: the robot's pose (robot_pos,
-// cm and degrees) and, when it sees the ball, the robot-relative ball (ball_field, cm)
-// and the time it was seen, for return packet v4. A nil v is ignored. It is safe for
-// concurrent use.
-func (c *Component) SetVision(v *dmsgs.VisionInfo) {
-	if v == nil {
-		return
-	}
-	now := c.clk.Now()
-	pose := [3]float32{
-		finite32(v.RobotPos.X * mmPerCm),
-		finite32(v.RobotPos.Y * mmPerCm),
-		finite32(units.Radians(v.RobotPos.Z)),
-	}
-	ball := [2]float32{finite32(v.BallField.X * mmPerCm), finite32(v.BallField.Y * mmPerCm)}
-	c.mu.Lock()
-	c.s.pose = pose
-	if v.SeeBall {
-		c.s.ball = ball
-		c.s.ballSeen = now
-		c.s.ballEver = true
-	}
-	c.mu.Unlock()
 }
 
 // RequestMessage puts m (MAN_PENALISE, MAN_UNPENALISE, GOALKEEPER,

@@ -94,5 +94,9 @@
 //
 // Run owns the receive loop and the tickers. SetMotion, SetVision, RequestMessage,
 // Snapshot and Status may be called from any goroutine; the state they share sits behind
-// one mutex that is never held while publishing or sending.
+// one mutex that is never held while publishing or sending. SetMotionAt and SetVisionAt
+// take a message handed over after it arrived, with its arrival time (the ball's time
+// when it sees the ball). Invariant: a function set with SetInputSync (before Run) is
+// called on Run's goroutine before every return packet is built from the inputs, and
+// never with the mutex held, so it may hand held-back messages over through the setters.
 package gamecontroller

@@ -88,6 +88,14 @@ func newHarnessData(t *testing.T, mod func(*Config), data bus.Publisher[dmsgs.Ga
 // GameControlData publisher (nil: the recorders h.info and h.data).
 func newHarnessPubs(t *testing.T, mod func(*Config), info bus.Publisher[dmsgs.GCInfo], data bus.Publisher[dmsgs.GameControlData]) *harness {
 	t.Helper()
+	return startHarness(t, mod, info, data, nil)
+}
+
+// startHarness is newHarnessPubs with prepare (may be nil) called on the component
+// before Run starts.
+func startHarness(t *testing.T, mod func(*Config), info bus.Publisher[dmsgs.GCInfo],
+	data bus.Publisher[dmsgs.GameControlData], prepare func(*Component)) *harness {
+	t.Helper()
 	h := &harness{
 		t:    t,
 		conn: bus.NewFakeConn(64),
@@ -112,6 +120,9 @@ func newHarnessPubs(t *testing.T, mod func(*Config), info bus.Publisher[dmsgs.GC
 		t.Fatal(err)
 	}
 	h.c = c
+	if prepare != nil {
+		prepare(c)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()

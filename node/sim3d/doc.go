@@ -30,6 +30,12 @@
 // Values the codec cannot carry exactly (a role or state above 7, a non-finite
 // position) are not altered: the slot is skipped and counted as an encode error.
 //
+// SetMotionAt, SetBehaviorAt and SetVisionAt take a message handed over after it arrived,
+// with its arrival time (from which the ball's age counts). Invariant: a function set
+// with SetInputSync (before Run) is called at every evaluation of the slot rule, on
+// Run's goroutine or in SetServerTime, before the inputs are read and never with the
+// Team's lock held, so it may hand held-back messages over through the setters.
+//
 // # Slots
 //
 // The server delivers to each listener at most one teammate message per two cycles: a

@@ -167,6 +167,8 @@ type Team struct {
 	info  bus.Publisher[dmsgs.TeamInfo]
 	log   *slog.Logger
 	round time.Duration // one slot round on the clock
+	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
+	inputSync func()
 
 	mu sync.Mutex // guards the fields below
 	in inputs
@@ -233,6 +235,12 @@ func (t *Team) setRunning(r bool) {
 
 // SetMotion takes the robot's MotionInfo: a robot that is not stable is sent as fallen.
 func (t *Team) SetMotion(m *dmsgs.MotionInfo) {
+	t.SetMotionAt(m, time.Time{})
+}
+
+// SetMotionAt is SetMotion for a MotionInfo handed over after it arrived; the say
+// message does not date it, so at is not used.
+func (t *Team) SetMotionAt(m *dmsgs.MotionInfo, at time.Time) {
 	if m == nil {
 		return
 	}
@@ -243,6 +251,12 @@ func (t *Team) SetMotion(m *dmsgs.MotionInfo) {
 
 // SetBehavior takes the robot's BehaviorInfo: role and team-play state.
 func (t *Team) SetBehavior(b *dmsgs.BehaviorInfo) {
+	t.SetBehaviorAt(b, time.Time{})
+}
+
+// SetBehaviorAt is SetBehavior for a BehaviorInfo handed over after it arrived; the say
+// message does not date it, so at is not used.
+func (t *Team) SetBehaviorAt(b *dmsgs.BehaviorInfo, at time.Time) {
 	if b == nil {
 		return
 	}
@@ -257,7 +271,15 @@ func (t *Team) SetVision(v *dmsgs.VisionInfo) {
 	if v == nil {
 		return
 	}
-	now := t.clk.Now()
+	t.SetVisionAt(v, t.clk.Now())
+}
+
+// SetVisionAt is SetVision for a VisionInfo that arrived at at (the clock's time then),
+// from which the ball's age counts when it sees the ball.
+func (t *Team) SetVisionAt(v *dmsgs.VisionInfo, at time.Time) {
+	if v == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	in := &t.in
@@ -266,9 +288,16 @@ func (t *Team) SetVision(v *dmsgs.VisionInfo) {
 	if v.SeeBall {
 		in.ballSeen = true
 		in.ballX, in.ballY = units.Metres(v.BallGlobal.X), units.Metres(v.BallGlobal.Y)
-		in.ballAt = now
+		in.ballAt = at
 	}
 }
+
+// SetInputSync sets f, which the Team calls at every evaluation of the slot rule (on
+// Run's goroutine and in SetServerTime) before it reads what the setters wrote, so that
+// inputs held back elsewhere can be handed over first through the setters. f is called
+// without the Team's lock held; nil means none. Call it before Run and before the first
+// SetServerTime: it is not safe concurrently with them.
+func (t *Team) SetInputSync(f func()) { t.inputSync = f }
 
 // SetServerTime takes the server time in seconds from the agent's time perceptor,
 // (time (now 93.60)), as the agent relays it on sim3d/time for every percept, and
@@ -297,8 +326,12 @@ func (t *Team) Status() Status {
 	return t.st
 }
 
-// evaluate says the robot's state if its slot is due at now.
+// evaluate says the robot's state if its slot is due at now. The held-back inputs are
+// handed over first, here: decide reads them (stateLocked) with the lock held.
 func (t *Team) evaluate(now time.Time) {
+	if f := t.inputSync; f != nil {
+		f()
+	}
 	msg, ok := t.decide(now)
 	if !ok {
 		return

@@ -56,6 +56,9 @@
 // With Config.Range > 0 (metres), positions fed through SetPosition decide who is in
 // reach: frames from robots farther away are dropped (Swarm.OutOfRange) and such robots
 // are no neighbours. A robot whose position, or this robot's own, is unknown is in range.
+// Invariant: a function set with SetInputSync (before Run) is called before every range
+// check reads this robot's own position, never with a lock of the component's held, so
+// it may hand a held-back VisionInfo over through SetPosition.
 //
 // # Modes
 //

@@ -105,8 +105,9 @@ type Component struct {
 	addrs     map[string]string // host name -> address string of Neighbors messages
 	warn      *warner
 
-	posMu sync.RWMutex
-	pos   map[string]Point
+	posMu     sync.RWMutex
+	pos       map[string]Point
+	inputSync func() // hands held-back inputs over (SetInputSync)
 
 	msg dmsgs.SwarmMessage // reused by onFrame, which runs on one goroutine
 
@@ -342,6 +343,13 @@ func (c *Component) SetPosition(name string, p Point) {
 	c.posMu.Unlock()
 }
 
+// SetInputSync sets f, which the component calls before every range check reads this
+// robot's own position, so that inputs held back elsewhere (the VisionInfo that
+// SetPosition is fed from) can be handed over first. f is called without any lock of the
+// component's held, from the receiving goroutine, Run's and Status's callers, possibly at
+// once; nil means none. Call it before Run: it is not safe concurrently with Run.
+func (c *Component) SetInputSync(f func()) { c.inputSync = f }
+
 // ForgetPosition removes a robot's position: it is then always in range.
 func (c *Component) ForgetPosition(name string) {
 	c.posMu.Lock()
@@ -349,7 +357,14 @@ func (c *Component) ForgetPosition(name string) {
 	c.posMu.Unlock()
 }
 
+// position returns a robot's position for the range checks of the swarm layer (on
+// receive, and in its neighbour list). Before it reads this robot's own position, the
+// one VisionInfo gives, the held-back inputs are handed over (SetInputSync); no lock of
+// the component's is held then.
 func (c *Component) position(name string) (Point, bool) {
+	if f := c.inputSync; f != nil && name == c.cfg.Name {
+		f()
+	}
 	c.posMu.RLock()
 	defer c.posMu.RUnlock()
 	p, ok := c.pos[name]

@@ -64,6 +64,14 @@ func freePorts(t testing.TB, n int) []uint16 {
 // clk, until the test ends.
 func startRobots(t *testing.T, clk clock.Clock, names []string, tweak func(name string, c *Config)) map[string]*robot {
 	t.Helper()
+	return startRobotsWith(t, clk, names, tweak, nil)
+}
+
+// startRobotsWith is startRobots with prepare (may be nil) called on each robot before
+// it runs.
+func startRobotsWith(t *testing.T, clk clock.Clock, names []string, tweak func(name string, c *Config),
+	prepare func(r *robot)) map[string]*robot {
+	t.Helper()
 	var hosts []string
 	addrs := map[string]string{}
 	for i, p := range freePorts(t, len(names)) {
@@ -89,6 +97,9 @@ func startRobots(t *testing.T, clk clock.Clock, names []string, tweak func(name 
 			t.Fatal(err)
 		}
 		r.c = c
+		if prepare != nil {
+			prepare(r)
+		}
 		run(t, c)
 		robots[name] = r
 	}
@@ -103,8 +114,13 @@ func run(t *testing.T, c *Component) {
 	go func() { errc <- c.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-errc; err != nil {
-			t.Errorf("%s: Run = %v", c.cfg.Name, err)
+		select {
+		case err := <-errc:
+			if err != nil {
+				t.Errorf("%s: Run = %v", c.cfg.Name, err)
+			}
+		case <-time.After(waitLimit):
+			t.Errorf("%s: Run did not return after cancel", c.cfg.Name)
 		}
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), waitLimit)

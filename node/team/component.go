@@ -89,6 +89,9 @@ type Component struct {
 	rdnet teaminfo.DNetPacket
 	msg   dmsgs.TeamInfo
 
+	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
+	inputSync func()
+
 	// hook, if set (tests), is called on Run's goroutine once the ticker runs and after
 	// every tick and datagram.
 	hook func(event)
@@ -271,9 +274,17 @@ func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
 	if m == nil {
 		return
 	}
-	now := c.clk.Now()
+	c.SetMotionAt(m, c.clk.Now())
+}
+
+// SetMotionAt is SetMotion for a MotionInfo that arrived at at (the clock's time then).
+// Safe for concurrent use.
+func (c *Component) SetMotionAt(m *dmsgs.MotionInfo, at time.Time) {
+	if m == nil {
+		return
+	}
 	c.mu.Lock()
-	c.in.motionAt, c.in.stable = now, m.Stable
+	c.in.motionAt, c.in.stable = at, m.Stable
 	c.mu.Unlock()
 }
 
@@ -283,11 +294,19 @@ func (c *Component) SetBehavior(m *dmsgs.BehaviorInfo) {
 	if m == nil {
 		return
 	}
-	now := c.clk.Now()
+	c.SetBehaviorAt(m, c.clk.Now())
+}
+
+// SetBehaviorAt is SetBehavior for a BehaviorInfo that arrived at at (the clock's time
+// then). Safe for concurrent use.
+func (c *Component) SetBehaviorAt(m *dmsgs.BehaviorInfo, at time.Time) {
+	if m == nil {
+		return
+	}
 	c.mu.Lock()
 	in := &c.in
 	was := *in
-	in.behaviorAt = now
+	in.behaviorAt = at
 	in.role, in.playState, in.kickerID = m.CurrentRole, m.TeamPlayState, m.KickerID
 	in.attackRight, in.priority = m.AttackRight, m.TeamPlayPriority
 	in.dest, in.finalDest, in.target = m.Dest, m.FinalDest, m.AttackTarget
@@ -303,21 +322,44 @@ func (c *Component) SetVision(m *dmsgs.VisionInfo) {
 	if m == nil {
 		return
 	}
-	now := c.clk.Now()
+	c.SetVisionAt(m, c.clk.Now())
+}
+
+// SetVisionAt is SetVision for a VisionInfo that arrived at at (the clock's time then):
+// at is its time and, when it sees the ball, the time the ball was last seen. Safe for
+// concurrent use.
+func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
+	if m == nil {
+		return
+	}
 	c.mu.Lock()
 	in := &c.in
 	was := *in
-	in.visionAt = now
+	in.visionAt = at
 	in.seeBall, in.seeCircle, in.seeGoal = m.SeeBall, m.SeeCircle, m.SeeGoal
 	in.robotPos, in.ballField, in.ballGlobal = m.RobotPos, m.BallField, m.BallGlobal
 	in.circleField, in.circleGlobal = m.CircleField, m.CircleGlobal
 	in.goalField, in.goalGlobal = m.GoalField, m.GoalGlobal
 	in.ballQ, in.fieldQ, in.fieldC = m.BallQuality, m.FieldQuality, m.FieldConsistency
 	if m.SeeBall {
-		in.ballSeenAt = now
+		in.ballSeenAt = at
 	}
 	c.pokeIfRate(&was, in)
 	c.mu.Unlock()
+}
+
+// SetInputSync sets f, which the component calls before it reads what the input setters
+// wrote (the send rule's reading of a tick or plan, Status), so that inputs held back
+// elsewhere can be handed over first through the setters. f is called without any lock
+// of the component's held, possibly from Run's goroutine and Status's callers at once;
+// nil means none. Call it before Run: it is not safe concurrently with Run.
+func (c *Component) SetInputSync(f func()) { c.inputSync = f }
+
+// syncInputs calls the input-sync function, if any; the caller holds no lock.
+func (c *Component) syncInputs() {
+	if f := c.inputSync; f != nil {
+		f()
+	}
 }
 
 // Config returns the configuration the component runs with.

@@ -19,6 +19,14 @@
 //	Deps.Publisher            one dmsgs/TeamInfo per accepted teammate packet
 //	Status()                  counters, teammates, budget, interval, for diagnostics
 //
+// Each setter has an At form (SetMotionAt, SetBehaviorAt, SetVisionAt) for a message
+// handed over after it arrived: its arrival time stands wherever the plain setter reads
+// the clock (the input's time, the time the ball was last seen). Invariant: a function
+// set with SetInputSync (before Run) is called before every read of the inputs (the
+// send rule of each tick and plan, Status) and never with the component's lock held,
+// so it may hand held-back messages over through the setters; Run's goroutine and
+// Status's callers may call it at the same time.
+//
 // # Sending
 //
 // The component ticks every Config.Tick (30 Hz) of its clock (the ROS clock, so sim

@@ -199,8 +199,10 @@ func (s Status) IntervalReason() string {
 	return s.Tier.String() + "; " + s.Budget.Reason()
 }
 
-// Status returns a snapshot of the component. Safe for concurrent use.
+// Status returns a snapshot of the component, after the held-back inputs are handed
+// over (SetInputSync). Safe for concurrent use.
 func (c *Component) Status() Status {
+	c.syncInputs()
 	now := c.clk.Now()
 	tr := c.conn.Stats()
 	c.mu.Lock()

@@ -60,7 +60,8 @@ type Component struct {
 	hdr    cipher.Block // decrypts a datagram's first block for its sequence number
 	write  func([]byte) error
 
-	in inputs
+	in        inputs
+	inputSync func() // hands held-back inputs over through the setters (SetInputSync)
 
 	// Owned by the goroutine running the loop.
 	col     collector
@@ -223,19 +224,34 @@ func (c *Component) SetMotion(m *dmsgs.MotionInfo) {
 	if m == nil {
 		return
 	}
-	now := c.clk.Now()
-	s := odoSample{valid: true, t: now, x: m.Odometry.X, y: m.Odometry.Y, th: m.Odometry.Z}
+	c.SetMotionAt(m, c.clk.Now())
+}
+
+// SetMotionAt is SetMotion for a MotionInfo that arrived at at (the clock's time then),
+// which dates it for freshness and, when it carries no timestamp, its odometry. Safe for
+// concurrent use; nil is ignored.
+func (c *Component) SetMotionAt(m *dmsgs.MotionInfo, at time.Time) {
+	if m == nil {
+		return
+	}
+	s := odoSample{valid: true, t: at, x: m.Odometry.X, y: m.Odometry.Y, th: m.Odometry.Z}
 	if st := m.Timestamp; st.Sec != 0 || st.Nanosec != 0 {
 		s.stamped, s.t = true, st.Time()
 	}
 	c.in.mu.Lock()
-	c.in.motion, c.in.motionAt = s, now
+	c.in.motion, c.in.motionAt = s, at
 	c.in.mu.Unlock()
 }
 
 // SetBehavior stores the latest BehaviorInfo; its attack_right decides the field frame.
 // Safe for concurrent use; nil is ignored.
 func (c *Component) SetBehavior(b *dmsgs.BehaviorInfo) {
+	c.SetBehaviorAt(b, time.Time{})
+}
+
+// SetBehaviorAt is SetBehavior for a BehaviorInfo handed over after it arrived; the field
+// frame does not date it, so at is not used. Safe for concurrent use; nil is ignored.
+func (c *Component) SetBehaviorAt(b *dmsgs.BehaviorInfo, at time.Time) {
 	if b == nil {
 		return
 	}
@@ -250,12 +266,20 @@ func (c *Component) SetVision(v *dmsgs.VisionInfo) {
 	if v == nil {
 		return
 	}
-	now := c.clk.Now()
+	c.SetVisionAt(v, c.clk.Now())
+}
+
+// SetVisionAt is SetVision for a VisionInfo that arrived at at (the clock's time then),
+// which dates it for freshness. Safe for concurrent use; nil is ignored.
+func (c *Component) SetVisionAt(v *dmsgs.VisionInfo, at time.Time) {
+	if v == nil {
+		return
+	}
 	in := &c.in
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	s := &in.vision
-	s.valid, s.at = true, now
+	s.valid, s.at = true, at
 	s.robot = [3]float64{v.RobotPos.X, v.RobotPos.Y, v.RobotPos.Z}
 	s.locOK, s.seeBall, s.seeObstacle = v.LocOK, v.SeeBall, v.SeeObstacle
 	switch {
@@ -276,6 +300,19 @@ func (c *Component) SetVision(v *dmsgs.VisionInfo) {
 	s.obstacles = s.obstacles[:0]
 	for _, o := range v.ObstaclesField {
 		s.obstacles = append(s.obstacles, point{o.X, o.Y})
+	}
+}
+
+// SetInputSync sets f, which the component calls at every send cycle before it reads what
+// the setters wrote, so that inputs held back elsewhere can be handed over first through
+// the setters. f is called on the loop's goroutine without any lock of the component's
+// held; nil means none. Call it before Run: it is not safe concurrently with Run.
+func (c *Component) SetInputSync(f func()) { c.inputSync = f }
+
+// syncInputs calls the input-sync function, if any; the caller holds no lock.
+func (c *Component) syncInputs() {
+	if f := c.inputSync; f != nil {
+		f()
 	}
 }
 

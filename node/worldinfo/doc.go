@@ -15,7 +15,12 @@
 // Every Config.Interval (500 ms, 2 Hz) of the clock the component builds one datagram
 // (two with Config.FatMessage) from the latest inputs and multicasts it to Config.Group
 // (224.16.0.1:2806 by default). Inputs older than Config.InputTimeout (1 s) are not sent:
-// a robot whose vision node stopped does not keep claiming a pose.
+// a robot whose vision node stopped does not keep claiming a pose. An input's age counts
+// from its arrival: the setters' At forms (SetMotionAt, SetBehaviorAt, SetVisionAt) take
+// that time for a message handed over later. Invariant: a function set with
+// SetInputSync (before Run) is called at every send cycle before the inputs are read,
+// and never with a lock of the component's held, so it may hand held-back messages over
+// through the setters.
 //
 //	record           source                              sent when
 //	pose             VisionInfo.robot_pos (cm, cm, deg)   vision fresh and loc_ok

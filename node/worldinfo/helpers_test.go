@@ -2,6 +2,7 @@ package worldinfo
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math"
 	"net/netip"
@@ -70,6 +71,12 @@ func testConfig() Config {
 // h.stop) and checks that Run returned nil.
 func start(t *testing.T, cfg Config) *harness {
 	t.Helper()
+	return startWith(t, cfg, nil)
+}
+
+// startWith is start with prepare (may be nil) called on the component before Run.
+func startWith(t *testing.T, cfg Config, prepare func(*Component)) *harness {
+	t.Helper()
 	h := &harness{t: t, clk: clock.NewManual(t0), conn: bus.NewFakeConn(64),
 		rec: &bus.Recorder[dmsgs.WorldInfo]{}, game: &gameBox{}}
 	c, err := New(cfg, Deps{Clock: h.clk, Conn: h.conn, Publisher: h.rec, Game: h.game})
@@ -77,13 +84,23 @@ func start(t *testing.T, cfg Config) *harness {
 		t.Fatal(err)
 	}
 	h.c = c
+	if prepare != nil {
+		prepare(c)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 	var once sync.Once
 	var runErr error
 	h.stop = func() error {
-		once.Do(func() { cancel(); runErr = <-done })
+		once.Do(func() {
+			cancel()
+			select {
+			case runErr = <-done:
+			case <-time.After(5 * time.Second):
+				runErr = errors.New("Run did not return within 5 s of cancel")
+			}
+		})
 		return runErr
 	}
 	t.Cleanup(func() {
