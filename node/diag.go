@@ -121,6 +121,7 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 	b.Add("robot_id", c.RobotID).Add("team_number", c.TeamNumber).Add("league", c.League).
 		Add("node", n.rn.FullyQualifiedName()).Add("interface", c.Interface).
 		Add("uptime", now.Sub(n.start))
+	n.syncInputs() // the counts and ages include every sample that has arrived
 	var stale []string
 	for i, in := range []*input{&n.in.motion, &n.in.behavior, &n.in.vision} {
 		sub := n.inSubs[i]

@@ -16,6 +16,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/node/inputwake"
 	"github.com/robocup-dnetwork/dnetwork/node/record"
 	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
@@ -102,10 +103,13 @@ type Node struct {
 	udpBase, udpLast udpstat.Counters
 	rec              *record.Recorder // nil unless recording
 
-	in       inputs
-	inSubs   []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
-	running  atomic.Bool
-	entities []interface{ Close() error }
+	in     inputs
+	inSubs []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
+	// syncInputs hands the input samples that wait in their rings to the handlers: call
+	// it before reading what they write, holding no lock a handler takes.
+	syncInputs func()
+	running    atomic.Bool
+	entities   []interface{ Close() error }
 }
 
 // subscription is what diagnostics read from a ros.Subscription.
@@ -319,24 +323,41 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	}
 
 	// Inputs from the robot's other nodes, fanned out to every component that reads them.
+	// They are deferred (package inputwake): a sample waits in its reader's ring, unless
+	// it may change the team's send rate, until a component about to read the inputs
+	// syncs them (SetInputSync), and is then handled with the time it arrived.
 	motionTopic, behaviorTopic, visionTopic := inputTopics(r.RobotID)
 	qos := r.inputQoS()
-	motion, err := ros.NewSubscriptionReused(rn, motionTopic, qos, n.onMotion)
+	motion, err := ros.NewSubscriptionDeferred(rn, motionTopic, qos, n.onMotion, inputwake.Motion())
 	if err != nil {
 		return nil, err
 	}
 	n.entities = append(n.entities, motion)
-	behavior, err := ros.NewSubscriptionReused(rn, behaviorTopic, qos, n.onBehavior)
+	behavior, err := ros.NewSubscriptionDeferred(rn, behaviorTopic, qos, n.onBehavior, inputwake.Behavior())
 	if err != nil {
 		return nil, err
 	}
 	n.entities = append(n.entities, behavior)
-	vision, err := ros.NewSubscriptionReused(rn, visionTopic, qos, n.onVision)
+	vision, err := ros.NewSubscriptionDeferred(rn, visionTopic, qos, n.onVision, inputwake.Vision(r.Team.Rate))
 	if err != nil {
 		return nil, err
 	}
 	n.entities = append(n.entities, vision)
 	n.inSubs = append([]subscription{motion, behavior, vision}, extra...)
+	n.syncInputs = func() {
+		motion.Sync()
+		behavior.Sync()
+		vision.Sync()
+	}
+	n.gc.SetInputSync(n.syncInputs)
+	if n.team != nil {
+		n.team.SetInputSync(n.syncInputs)
+	}
+	n.wi.SetInputSync(n.syncInputs)
+	if n.sim3d != nil {
+		n.sim3d.SetInputSync(n.syncInputs)
+	}
+	n.swarm.SetInputSync(n.syncInputs)
 
 	// Diagnostics.
 	n.udpBase, _ = udpstat.Read() // zero when unreadable: the report says why
@@ -377,40 +398,41 @@ func (n *Node) closeEntities() {
 }
 
 // The input handlers below get one message reused for every sample of their topic
-// (ros.NewSubscriptionReused): they, and every setter they call, copy what they keep and
-// keep no pointer into m or its slices.
-func (n *Node) onMotion(m *dmsgs.MotionInfo) {
-	n.in.motion.note(n.clk.Now())
-	n.gc.SetMotion(m)
+// (ros.NewSubscriptionDeferred): they, and every setter they call, copy what they keep
+// and keep no pointer into m or its slices. at is when the sample arrived; a handler may
+// run on the goroutine of whichever component synced the inputs.
+func (n *Node) onMotion(m *dmsgs.MotionInfo, at time.Time) {
+	n.in.motion.note(at)
+	n.gc.SetMotionAt(m, at)
 	if n.team != nil {
-		n.team.SetMotion(m)
+		n.team.SetMotionAt(m, at)
 	}
-	n.wi.SetMotion(m)
+	n.wi.SetMotionAt(m, at)
 	if n.sim3d != nil {
-		n.sim3d.SetMotion(m)
+		n.sim3d.SetMotionAt(m, at)
 	}
 }
 
-func (n *Node) onBehavior(m *dmsgs.BehaviorInfo) {
-	n.in.behavior.note(n.clk.Now())
+func (n *Node) onBehavior(m *dmsgs.BehaviorInfo, at time.Time) {
+	n.in.behavior.note(at)
 	if n.team != nil {
-		n.team.SetBehavior(m)
+		n.team.SetBehaviorAt(m, at)
 	}
-	n.wi.SetBehavior(m)
+	n.wi.SetBehaviorAt(m, at)
 	if n.sim3d != nil {
-		n.sim3d.SetBehavior(m)
+		n.sim3d.SetBehaviorAt(m, at)
 	}
 }
 
-func (n *Node) onVision(m *dmsgs.VisionInfo) {
-	n.in.vision.note(n.clk.Now())
-	n.gc.SetVision(m)
+func (n *Node) onVision(m *dmsgs.VisionInfo, at time.Time) {
+	n.in.vision.note(at)
+	n.gc.SetVisionAt(m, at)
 	if n.team != nil {
-		n.team.SetVision(m)
+		n.team.SetVisionAt(m, at)
 	}
-	n.wi.SetVision(m)
+	n.wi.SetVisionAt(m, at)
 	if n.sim3d != nil {
-		n.sim3d.SetVision(m)
+		n.sim3d.SetVisionAt(m, at)
 	}
 	if n.cfg.Swarm.Enabled && n.cfg.Swarm.Range > 0 && m.LocOK {
 		n.swarm.SetPosition(n.cfg.Swarm.Name, swarm.Point{X: units.Metres(m.RobotPos.X), Y: units.Metres(m.RobotPos.Y)})

@@ -572,6 +572,12 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 // returnTick sends a return packet to the GameController followed, if connected; it
 // reports whether one is. The held-back inputs are handed over first (syncInputs).
 func (c *Component) returnTick() bool {
+	c.mu.Lock()
+	connected := c.connectedLocked(c.clk.Now())
+	c.mu.Unlock()
+	if !connected {
+		return false // no packet to build: the inputs may wait
+	}
 	c.syncInputs()
 	now := c.clk.Now()
 	c.mu.Lock()

@@ -1,0 +1,118 @@
+package node_test
+
+import (
+	"fmt"
+	"math"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
+	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+)
+
+const domainInputs = 71
+
+// TestE2EDeferredInputs checks the node with its inputs deferred (package inputwake),
+// from outside: a VisionInfo that brings the ball near re-plans the team packets at
+// once (the blind interval is 8 s here, so nothing but that sample can bring the next
+// packet within 3 s); while the ball stays near, VisionInfo samples wait in the ring,
+// yet every packet carries the ball of the last sample published before it and a
+// ball age measured from when that sample arrived; and a lost ball slows the packets
+// down again.
+func TestE2EDeferredInputs(t *testing.T) {
+	getenv := testEnv(t, domainInputs)
+	mate := udpSocket(t, "127.0.0.1:0") // a teammate: receives robot 1's packets
+	cfg := baseConfig(1)
+	cfg.Team.Port = freePorts(t, 1)[0]
+	cfg.Team.Peers = []netip.AddrPort{netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), localPort(mate))}
+	cfg.Team.Rate.Blind, cfg.Team.Rate.BallFar = 8*time.Second, 8*time.Second
+	cfg.Team.Rate.BallNear, cfg.Team.Rate.Alone = 100*time.Millisecond, 0
+	cfg.Team.TeammateTimeout = 10 * time.Second
+	startNode(t, getenv, cfg)
+
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
+	vision, err := ros.NewPublisher[dmsgs.VisionInfo](tester, "/dvision_1/VisionInfo", ros.QoSDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, "VisionInfo", vision.SubscriptionCount)
+	publish := func(seeBall bool, x float64) time.Time {
+		t.Helper()
+		if err := vision.Publish(&dmsgs.VisionInfo{SeeBall: seeBall, BallField: geometry_msgs.Vector3{X: x}}); err != nil {
+			t.Fatal(err)
+		}
+		return time.Now()
+	}
+	// next returns the next packet of robot 1 and when it came, or fails after timeout.
+	buf := make([]byte, 2048)
+	next := func(timeout time.Duration, what string) (teaminfo.State, time.Time) {
+		t.Helper()
+		if err := mate.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			n, err := mate.Read(buf)
+			if err != nil {
+				t.Fatalf("%s: no team packet within %v: %v", what, timeout, err)
+			}
+			var s teaminfo.State
+			if _, err := teaminfo.DecodeDNet(buf[:n], &s, nil); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			return s, time.Now()
+		}
+	}
+	drain := func() {
+		_ = mate.SetReadDeadline(time.Now().Add(time.Millisecond))
+		for {
+			if _, err := mate.Read(buf); err != nil {
+				return
+			}
+		}
+	}
+
+	// Blind: the first packet goes at once, the next only after 8 s.
+	publish(false, 0)
+	next(10*time.Second, "first packet")
+	time.Sleep(300 * time.Millisecond)
+	drain()
+	// The ball near: the next packet within 3 s, then every 100 ms.
+	nearAt := publish(true, 50)
+	s, got := next(3*time.Second, "packet after the ball came near (blind interval 8 s)")
+	t.Logf("the first packet after the ball came near: %v after the VisionInfo", got.Sub(nearAt))
+	if !s.SeeBall || math.Abs(s.BallField.X-0.5) > 1e-6 {
+		t.Fatalf("packet after the ball came near: see_ball %v, ball %v m; want true, 0.5", s.SeeBall, s.BallField.X)
+	}
+	// The ball moves within the near class: no sample wakes the node, and yet each
+	// packet has the latest ball.
+	for i := range 20 {
+		x := 20 + float64(i)
+		published := publish(true, x)
+		time.Sleep(30 * time.Millisecond)
+		drain()
+		s, at := next(2*time.Second, fmt.Sprintf("packet %d with the ball near", i))
+		if math.Abs(s.BallField.X-x/100) > 1e-6 {
+			t.Fatalf("packet %d carries the ball at %v m, the last VisionInfo before it said %v m", i, s.BallField.X, x/100)
+		}
+		// The age is measured from the sample's arrival, whenever it was handled.
+		if maxAge := at.Sub(published).Seconds() + 0.02; s.BallAge > maxAge {
+			t.Errorf("packet %d: ball age %.3f s, but the ball was seen %.3f s before the packet arrived", i, s.BallAge, maxAge-0.02)
+		}
+	}
+	// Ball lost: back to the 8 s interval (no packet within 2 s after the next one).
+	publish(false, 0)
+	time.Sleep(300 * time.Millisecond)
+	drain()
+	if err := mate.SetReadDeadline(time.Now().Add(2 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := mate.Read(buf); err == nil {
+		var s teaminfo.State
+		_, _ = teaminfo.DecodeDNet(buf[:n], &s, nil)
+		t.Errorf("a packet 0.3-2.3 s after the ball was lost (blind interval 8 s): %+v", s)
+	}
+}
