@@ -121,9 +121,14 @@ type inputs struct {
 
 // shared is the part of the state Status reports.
 type shared struct {
-	send     SendCounters
-	recv     ReceiveCounters
-	heard    [256]time.Time      // last accepted packet per player number
+	send  SendCounters
+	recv  ReceiveCounters
+	heard [256]time.Time // last accepted packet per player number
+	// mates lists the player numbers of heard (those ever heard), in the order first
+	// heard: the loops of every plan and tick visit these, not all 256 (written on
+	// Run's goroutine, under mu).
+	mates    [256]uint8
+	nMates   int
 	clock    [256]clockSnap      // clock estimator per player number, as of its last packet
 	links    [256]*linkq.Tracker // link quality per player number, from its first packet
 	budget   int

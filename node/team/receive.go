@@ -97,6 +97,10 @@ func (c *Component) receive(d transport.Datagram) bool {
 		c.observeLink(fv, now)
 	}
 	if mate {
+		if c.st.heard[c.rx.Player].IsZero() {
+			c.st.mates[c.st.nMates] = c.rx.Player
+			c.st.nMates++
+		}
 		c.st.heard[c.rx.Player] = now
 		c.st.clock[c.rx.Player] = snap
 		c.st.budget, c.st.known = remaining, known

@@ -42,6 +42,10 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 	if c.hook != nil {
 		c.hook(eventReady)
 	}
+	// replan: a datagram handled since the last plan asks for one. The datagrams of
+	// one burst (queued in dg together) are handled back to back and planned for once,
+	// after the last: no time passes between them in which an earlier plan could act.
+	replan := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -49,23 +53,34 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 		case now := <-tm.C():
 			c.advance(now, true)
 			c.plan(now, tm)
+			replan = false
 			if c.hook != nil {
 				c.hook(eventTick)
 			}
 		case <-c.poke:
 			c.wake(tm, false)
+			replan = false
 		case <-changed:
 			c.wake(tm, true)
+			replan = false
 		case d, ok := <-dg:
 			if !ok {
 				dg = nil
 				c.log.Warn("team socket closed")
+				if replan {
+					c.plan(c.clk.Now(), tm)
+					replan = false
+				}
 				continue
 			}
 			now := c.clk.Now()
 			ticked := c.advance(now, false)
 			if c.receive(d) || ticked {
+				replan = true
+			}
+			if replan && len(dg) == 0 {
 				c.plan(now, tm)
+				replan = false
 			}
 			if c.hook != nil {
 				c.hook(eventDatagram)
@@ -173,7 +188,7 @@ func (c *Component) plan(now time.Time, tm clock.Timer) {
 	b, gc := c.budget, c.gcBudget
 	applyBudget(&b, &gc, &snap)
 	r := c.read(now, &snap, b)
-	c.noteOnline(&r.on)
+	c.noteOnline(&r)
 
 	c.mu.Lock()
 	st := &c.st
@@ -191,9 +206,9 @@ func (c *Component) plan(now time.Time, tm clock.Timer) {
 	if c.gameChanged {
 		wake = done + 1
 	}
-	for p, t := range st.heard {
+	for _, p := range r.mates {
 		if r.on[p] {
-			wake = min(wake, max(c.tickAtOrAfter(origin, t.Add(c.cfg.TeammateTimeout)), done+1))
+			wake = min(wake, max(c.tickAtOrAfter(origin, st.heard[p].Add(c.cfg.TeammateTimeout)), done+1))
 		}
 	}
 	st.wakeK = wake

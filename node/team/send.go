@@ -13,6 +13,7 @@ import (
 type rule struct {
 	in       inputs
 	on       [256]bool // teammates online, by player number
+	mates    []uint8   // the player numbers ever heard (shared.mates): the only ones on may hold
 	online   int
 	verdict  Verdict
 	interval time.Duration // rounded to whole ticks
@@ -30,15 +31,14 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 	var r rule
 	c.mu.Lock()
 	r.in = c.in
-	for p, t := range c.st.heard {
-		r.on[p] = !t.IsZero() && c.isOnline(t, now)
-	}
-	c.mu.Unlock()
-	for _, o := range r.on {
-		if o {
+	r.mates = c.st.mates[:c.st.nMates]
+	for _, p := range r.mates {
+		if c.isOnline(c.st.heard[p], now) {
+			r.on[p] = true
 			r.online++
 		}
 	}
+	c.mu.Unlock()
 	remaining, known := b.Remaining()
 	r.verdict = c.policy.Decide(BudgetInput{
 		Known: known, Remaining: remaining, State: snap.State, Phase: snap.GamePhase,
@@ -63,10 +63,11 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 	return r
 }
 
-// noteOnline logs the teammates that came online or went offline since the last call.
-func (c *Component) noteOnline(on *[256]bool) {
-	for p, o := range on {
-		if o != c.online[p] {
+// noteOnline logs the teammates that came online or went offline since the last call
+// (r.mates are all that ever were).
+func (c *Component) noteOnline(r *rule) {
+	for _, p := range r.mates {
+		if o := r.on[p]; o != c.online[p] {
 			c.online[p] = o
 			if o {
 				c.log.Info("teammate online", "player", p)
@@ -84,15 +85,15 @@ func (c *Component) tick(now time.Time) {
 	c.updateBudget(&snap)
 
 	r := c.read(now, &snap, c.budget)
-	c.noteOnline(&r.on)
+	c.noteOnline(&r)
 	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
 	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
 	var mates [teaminfo.MaxMates]bool
 	if p := int(c.cfg.Player); p <= teaminfo.MaxMates {
 		mates[p-1] = true
 	}
-	for p, o := range r.on {
-		if o && p >= 1 && p <= teaminfo.MaxMates {
+	for _, p := range r.mates {
+		if r.on[p] && p >= 1 && p <= teaminfo.MaxMates {
 			mates[p-1] = true
 		}
 	}
