@@ -28,6 +28,9 @@ type fdTimer struct {
 	fd     uintptr // valid until Stop
 	c      chan time.Time
 	expire func(fd uintptr) bool // t.read, made once so a wait allocates nothing
+	// fn, if set (NewWallTimerFunc), takes each expiry instead of c: called on the
+	// timer's goroutine, without mu held.
+	fn func(now time.Time)
 
 	mu      sync.Mutex
 	stopped bool
@@ -102,28 +105,46 @@ func (t *fdTimer) run() { _ = t.rc.Read(t.expire) }
 // once. A tick therefore costs one read(2), not two.
 func (t *fdTimer) read(fd uintptr) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	for {
 		_, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&t.count[0])), uintptr(len(t.count)))
 		switch e {
 		case unix.EINTR:
 			continue
 		case unix.EAGAIN:
+			t.mu.Unlock()
 			return false
 		case 0:
 			t.armed = time.Time{}
-			if !t.stopped {
+			deliver := !t.stopped
+			if deliver && t.fn == nil {
 				select {
 				case t.c <- time.Now():
 				default: // the receiver has not taken the last tick: drop this one
 				}
 			}
+			t.mu.Unlock()
+			if deliver && t.fn != nil {
+				t.fn(time.Now())
+			}
 			return false
 		}
 		// A timerfd's read of 8 bytes fails otherwise only when closed; were it ever
 		// to fail for another reason, end the goroutine rather than spin.
+		t.mu.Unlock()
 		return true
 	}
+}
+
+// newFDTimerFunc returns a disarmed one-shot timer that calls fn at each expiry.
+func newFDTimerFunc(fn func(now time.Time)) (Timer, error) {
+	t, err := newFD()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.fn = fn
+	t.mu.Unlock()
+	return t, nil
 }
 
 // settime arms the timerfd: the first expiry value ns from now (flags 0) or at the

@@ -254,3 +254,35 @@ func TestFDTimerResetSameInstant(t *testing.T) {
 		t.Fatal("Reset while a delivery waited: nothing delivered")
 	}
 }
+
+// TestWallTimerFunc checks the timer that calls a function: it calls it once per
+// arming, at or after the instant armed for, not after Stop; a Reset to a later instant
+// before the first comes moves the call there.
+func TestWallTimerFunc(t *testing.T) {
+	calls := make(chan time.Time, 10)
+	tm := NewWallTimerFunc(func(now time.Time) { calls <- now })
+	if _, ok := tm.(*fdTimer); !ok {
+		t.Fatalf("NewWallTimerFunc on Linux gave %T, want a timerfd", tm)
+	}
+	at := time.Now().Add(30 * time.Millisecond)
+	tm.Reset(at)
+	got := <-calls
+	if got.Before(at) {
+		t.Errorf("called at %v, armed for %v", got, at)
+	}
+	at = time.Now().Add(200 * time.Millisecond)
+	tm.Reset(time.Now().Add(20 * time.Millisecond))
+	tm.Reset(at)
+	got = <-calls
+	if got.Before(at) {
+		t.Errorf("after a Reset to a later instant: called at %v, armed for %v", got, at)
+	}
+	tm.Reset(time.Now().Add(50 * time.Millisecond))
+	tm.Stop()
+	time.Sleep(150 * time.Millisecond)
+	select {
+	case c := <-calls:
+		t.Errorf("called at %v after Stop", c)
+	default:
+	}
+}

@@ -10,5 +10,6 @@ import (
 var errNoTimerfd = errors.New("clock: no timerfd on this system")
 
 // newFDTicker and newFDTimer fail outside Linux: the wall clock uses Go's timers.
-func newFDTicker(time.Duration) (Ticker, error) { return nil, errNoTimerfd }
-func newFDTimer() (Timer, error)                { return nil, errNoTimerfd }
+func newFDTicker(time.Duration) (Ticker, error)     { return nil, errNoTimerfd }
+func newFDTimer() (Timer, error)                    { return nil, errNoTimerfd }
+func newFDTimerFunc(func(time.Time)) (Timer, error) { return nil, errNoTimerfd }

@@ -42,6 +42,33 @@ func (wallClock) NewTimer() Timer {
 
 var _ TimerClock = wallClock{}
 
+// NewWallTimerFunc returns a disarmed one-shot timer on the system clock that calls fn
+// with the time at each expiry, on a goroutine of its own, instead of delivering on a
+// channel (its C is nil): for a timer that forwards its expiry to a channel of its own
+// (ROS time's timers), one goroutine fewer per expiry. fn must not call the timer's
+// Reset or Stop. A Reset after an expiry may still see fn called for it: fn must judge
+// whether the expiry is still wanted. On Linux a timerfd; elsewhere (or without a
+// descriptor left) one of Go's timers.
+func NewWallTimerFunc(fn func(now time.Time)) Timer {
+	if t, err := newFDTimerFunc(fn); err == nil {
+		return t
+	}
+	return newGoFuncTimer(fn)
+}
+
+// goFuncTimer is NewWallTimerFunc on Go's timers.
+type goFuncTimer struct{ t *time.Timer }
+
+func newGoFuncTimer(fn func(time.Time)) goFuncTimer {
+	t := time.AfterFunc(time.Hour, func() { fn(time.Now()) })
+	t.Stop()
+	return goFuncTimer{t}
+}
+
+func (w goFuncTimer) C() <-chan time.Time { return nil }
+func (w goFuncTimer) Reset(at time.Time)  { w.t.Reset(time.Until(at)) }
+func (w goFuncTimer) Stop()               { w.t.Stop() }
+
 // untilGrid returns the wait from now to the next whole multiple of d since the Unix
 // epoch, in (0, d].
 func untilGrid(now time.Time, d time.Duration) time.Duration {

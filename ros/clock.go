@@ -159,20 +159,30 @@ var _ Clock = (*ROSClock)(nil)
 func (c *ROSClock) NewTimer() clock.Timer {
 	t := &rosTimer{
 		c:      make(chan time.Time, 1),
-		wall:   clock.Wall.(clock.TimerClock).NewTimer(),
 		sim:    c.sim.NewTimer(),
 		useSim: &c.useSim,
 		offset: c.offset,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
+	// The wall timer's own goroutine fires t: a wall expiry reaches t's channel with
+	// one hand-over between goroutines, not two.
+	t.wall = clock.NewWallTimerFunc(t.wallExpired)
 	go t.run()
 	return t
 }
 
+// wallExpired takes an expiry of the wall timer: a tick of the ROS time unless
+// simulation time is on.
+func (t *rosTimer) wallExpired(now time.Time) {
+	if !t.useSim.Load() {
+		t.fire(now.Add(t.offset))
+	}
+}
+
 type rosTimer struct {
 	c        chan time.Time
-	wall     clock.Timer // armed for the ROS time minus offset, in system time
+	wall     clock.Timer // armed for the ROS time minus offset, in system time; calls wallExpired
 	sim      clock.Timer
 	useSim   *atomic.Bool
 	offset   time.Duration
@@ -190,11 +200,6 @@ func (t *rosTimer) run() {
 	for {
 		var now time.Time
 		select {
-		case now = <-t.wall.C():
-			if t.useSim.Load() {
-				continue
-			}
-			now = now.Add(t.offset)
 		case now = <-t.sim.C():
 			if !t.useSim.Load() {
 				continue
