@@ -407,7 +407,9 @@ func (n *Node) onMotion(m *dmsgs.MotionInfo, at time.Time) {
 	if n.team != nil {
 		n.team.SetMotionAt(m, at)
 	}
-	n.wi.SetMotionAt(m, at)
+	if n.cfg.WorldInfo.Enabled {
+		n.wi.SetMotionAt(m, at)
+	}
 	if n.sim3d != nil {
 		n.sim3d.SetMotionAt(m, at)
 	}
@@ -418,7 +420,9 @@ func (n *Node) onBehavior(m *dmsgs.BehaviorInfo, at time.Time) {
 	if n.team != nil {
 		n.team.SetBehaviorAt(m, at)
 	}
-	n.wi.SetBehaviorAt(m, at)
+	if n.cfg.WorldInfo.Enabled {
+		n.wi.SetBehaviorAt(m, at)
+	}
 	if n.sim3d != nil {
 		n.sim3d.SetBehaviorAt(m, at)
 	}
@@ -430,7 +434,9 @@ func (n *Node) onVision(m *dmsgs.VisionInfo, at time.Time) {
 	if n.team != nil {
 		n.team.SetVisionAt(m, at)
 	}
-	n.wi.SetVisionAt(m, at)
+	if n.cfg.WorldInfo.Enabled {
+		n.wi.SetVisionAt(m, at)
+	}
 	if n.sim3d != nil {
 		n.sim3d.SetVisionAt(m, at)
 	}

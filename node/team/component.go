@@ -310,14 +310,14 @@ func (c *Component) SetBehaviorAt(m *dmsgs.BehaviorInfo, at time.Time) {
 	}
 	c.mu.Lock()
 	in := &c.in
-	was := *in
+	was := c.rateKey(in)
 	in.behaviorAt = at
 	in.role, in.playState, in.kickerID = m.CurrentRole, m.TeamPlayState, m.KickerID
 	in.attackRight, in.priority = m.AttackRight, m.TeamPlayPriority
 	in.dest, in.finalDest, in.target = m.Dest, m.FinalDest, m.AttackTarget
 	in.sinceKick, in.toBall, in.teamBall = m.TimeSinceLastKick, m.TimeToReachBall, m.BallGlobal
 	in.voronoiLen = copy(in.voronoi[:], m.Voronoi)
-	c.pokeIfRate(&was, in)
+	c.pokeIfRate(was, in)
 	c.mu.Unlock()
 }
 
@@ -339,7 +339,7 @@ func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
 	}
 	c.mu.Lock()
 	in := &c.in
-	was := *in
+	was := c.rateKey(in)
 	in.visionAt = at
 	in.seeBall, in.seeCircle, in.seeGoal = m.SeeBall, m.SeeCircle, m.SeeGoal
 	in.robotPos, in.ballField, in.ballGlobal = m.RobotPos, m.BallField, m.BallGlobal
@@ -349,7 +349,7 @@ func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
 	if m.SeeBall {
 		in.ballSeenAt = at
 	}
-	c.pokeIfRate(&was, in)
+	c.pokeIfRate(was, in)
 	c.mu.Unlock()
 }
 

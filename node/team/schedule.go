@@ -226,9 +226,10 @@ func (c *Component) dueTick(s *Scheduler, interval time.Duration, origin time.Ti
 	return max(c.tickAtOrAfter(origin, s.last.Add(s.Effective(interval)-s.Tick/2)), done+1)
 }
 
-// pokeIfRate wakes a timed Run when the rate row's inputs differ between a and b.
-func (c *Component) pokeIfRate(a, b *inputs) {
-	if c.rateKey(a) == c.rateKey(b) {
+// pokeIfRate wakes a timed Run when the rate row's inputs in differ from those whose
+// rateKey was was.
+func (c *Component) pokeIfRate(was [2]uint8, in *inputs) {
+	if c.rateKey(in) == was {
 		return
 	}
 	select {
