@@ -105,9 +105,8 @@ type Node struct {
 
 	in     inputs
 	inSubs []subscription // MotionInfo, BehaviorInfo, VisionInfo, then the optional inputs
-	// syncInputs hands the input samples that wait in their rings to the handlers: call
-	// it before reading what they write, holding no lock a handler takes.
-	syncInputs func()
+	// inputSyncs are the deferred input subscriptions (syncInputs), set once they exist.
+	inputSyncs atomic.Pointer[[3]interface{ Sync() }]
 	running    atomic.Bool
 	entities   []interface{ Close() error }
 }
@@ -227,6 +226,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if n.gc, err = gamecontroller.New(r.GameController, n.gcSock, n.clk, gcInfo, gcData); err != nil {
 		return nil, err
 	}
+	n.gc.SetInputSync(n.syncInputs) // each component's, before anything can call it
 	gcMsg, err := ros.NewService(rn, prefix+ServiceGCMessage, ros.QoSServices, n.gcMessage)
 	if err != nil {
 		return nil, err
@@ -247,6 +247,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.team, err = team.New(r.Team, team.Deps{Conn: n.teamSock, Publisher: teamInfo, Clock: n.clk, Game: game}); err != nil {
 			return nil, err
 		}
+		n.team.SetInputSync(n.syncInputs)
 		if n.links, err = publisher[dmsgs.TeamLinks](n, prefix+TopicTeamLinks, ros.QoSDefault); err != nil {
 			return nil, err
 		}
@@ -264,6 +265,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.sim3d, err = sim3d.New(r.Sim3D, n.clk, sayPub, teamInfo); err != nil {
 			return nil, err
 		}
+		n.sim3d.SetInputSync(n.syncInputs)
 		onHear := n.sim3d.HandleHear
 		if n.rec != nil {
 			onHear = func(m *dmsgs.Sim3dHear) { n.rec.Hear(m); n.sim3d.HandleHear(m) }
@@ -297,6 +299,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if n.wi, err = worldinfo.New(r.WorldInfo, wiDeps); err != nil {
 		return nil, err
 	}
+	n.wi.SetInputSync(n.syncInputs)
 
 	// Swarm.
 	if r.Swarm.Enabled {
@@ -312,6 +315,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		if n.swarm, err = swarm.New(r.Swarm, n.clk, recv, neigh); err != nil {
 			return nil, err
 		}
+		n.swarm.SetInputSync(n.syncInputs)
 		send, err := ros.NewSubscription(rn, prefix+TopicSwarmSend, ros.QoSDefault, n.swarmSend)
 		if err != nil {
 			return nil, err
@@ -320,6 +324,8 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		extra = append(extra, send)
 	} else if n.swarm, err = swarm.New(r.Swarm, n.clk, nil, nil); err != nil {
 		return nil, err
+	} else {
+		n.swarm.SetInputSync(n.syncInputs)
 	}
 
 	// Inputs from the robot's other nodes, fanned out to every component that reads them.
@@ -344,20 +350,7 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	}
 	n.entities = append(n.entities, vision)
 	n.inSubs = append([]subscription{motion, behavior, vision}, extra...)
-	n.syncInputs = func() {
-		motion.Sync()
-		behavior.Sync()
-		vision.Sync()
-	}
-	n.gc.SetInputSync(n.syncInputs)
-	if n.team != nil {
-		n.team.SetInputSync(n.syncInputs)
-	}
-	n.wi.SetInputSync(n.syncInputs)
-	if n.sim3d != nil {
-		n.sim3d.SetInputSync(n.syncInputs)
-	}
-	n.swarm.SetInputSync(n.syncInputs)
+	n.inputSyncs.Store(&[3]interface{ Sync() }{motion, behavior, vision})
 
 	// Diagnostics.
 	n.udpBase, _ = udpstat.Read() // zero when unreadable: the report says why
@@ -395,6 +388,17 @@ func (n *Node) closeEntities() {
 		_ = n.entities[i].Close()
 	}
 	n.entities = nil
+}
+
+// syncInputs hands the input samples that wait in their rings to the handlers (nothing
+// before the input subscriptions exist): call it before reading what they write,
+// holding no lock a handler takes.
+func (n *Node) syncInputs() {
+	if subs := n.inputSyncs.Load(); subs != nil {
+		for _, s := range subs {
+			s.Sync()
+		}
+	}
 }
 
 // The input handlers below get one message reused for every sample of their topic

@@ -39,11 +39,17 @@ func (c *ROSClock) Now() time.Time {
 // SimActive reports whether the clock follows /clock.
 func (c *ROSClock) SimActive() bool { return c.useSim.Load() }
 
-// setSim switches simulation time on or off and then calls the onSwitch functions if
-// that changed anything.
+// setSim switches simulation time on or off and calls the onSwitch functions if that
+// changes anything: before the switch when it goes on, after it when it goes off, so
+// that what they hand over is stamped by the system time (deferred subscriptions
+// become eager while the system time still stamps what waited). Its callers are
+// serialised (the parameter's set).
 func (c *ROSClock) setSim(on bool) {
-	if c.useSim.Swap(on) == on {
+	if c.useSim.Load() == on {
 		return
+	}
+	if !on {
+		c.useSim.Store(false)
 	}
 	c.mu.Lock()
 	fs := make([]func(bool), 0, len(c.switches))
@@ -53,6 +59,9 @@ func (c *ROSClock) setSim(on bool) {
 	c.mu.Unlock()
 	for _, f := range fs {
 		f(on)
+	}
+	if on {
+		c.useSim.Store(true)
 	}
 }
 

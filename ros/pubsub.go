@@ -146,7 +146,8 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	// whose samples wait in the reader's ring until Sync unless rule wakes for them.
 	handlerAt func(*T, time.Time)
 	rule      dds.WakeRule
-	unswitch  func() // stops the clock's switch calls (deferred subscriptions)
+	unswitch  func()                     // stops the clock's switch calls (deferred subscriptions)
+	deferred  atomic.Pointer[dds.Reader] // s.r once it is deferred (the goroutine may run before s.r is set)
 
 	incompatible atomic.Uint32 // the last number of refused publishers reported (qoswatch.go)
 	received     atomic.Uint64
@@ -212,8 +213,22 @@ func NewSubscriptionDeferred[T any, P cdr.PtrMessage[T]](n *Node, topic string, 
 			_ = s.r.Defer(rule)
 		}
 	}
-	s.unswitch = n.clock.onSwitch(apply)
-	apply(n.clock.SimActive())
+	// A switch that runs while the subscription starts wins over the state read here:
+	// both happen under mu, and the start does not apply once a switch has.
+	var mu sync.Mutex
+	switched := false
+	s.unswitch = n.clock.onSwitch(func(sim bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		switched = true
+		apply(sim)
+	})
+	mu.Lock()
+	if !switched {
+		apply(n.clock.SimActive())
+	}
+	mu.Unlock()
+	s.deferred.Store(s.r)
 	return s, nil
 }
 
@@ -282,9 +297,9 @@ func (s *Subscription[T, P]) receive(sample dds.Sample) {
 	if err := cdr.Unmarshal(sample.Data, P(msg)); err != nil {
 		s.dropped.Add(1)
 		s.node.log.WarnEvery("decode "+s.topic, 5*time.Second, "dropped a message on %s: %v", s.topic, err)
-		if s.handlerAt != nil {
+		if r := s.deferred.Load(); r != nil {
 			// The wake rule remembers this sample's key, the handler's state does not.
-			s.r.WakeNext()
+			r.WakeNext()
 		}
 		return
 	}

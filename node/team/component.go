@@ -129,6 +129,7 @@ type shared struct {
 	// Run's goroutine, under mu).
 	mates    [256]uint8
 	nMates   int
+	listed   [256]bool           // in mates
 	clock    [256]clockSnap      // clock estimator per player number, as of its last packet
 	links    [256]*linkq.Tracker // link quality per player number, from its first packet
 	budget   int

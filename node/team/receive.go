@@ -97,8 +97,9 @@ func (c *Component) receive(d transport.Datagram) bool {
 		c.observeLink(fv, now)
 	}
 	if mate {
-		if c.st.heard[c.rx.Player].IsZero() {
-			c.st.mates[c.st.nMates] = c.rx.Player
+		if p := c.rx.Player; !c.st.listed[p] {
+			c.st.listed[p] = true
+			c.st.mates[c.st.nMates] = p
 			c.st.nMates++
 		}
 		c.st.heard[c.rx.Player] = now

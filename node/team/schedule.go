@@ -28,6 +28,10 @@ import (
 // counts ticks.
 const noWake = time.Hour
 
+// maxUnplanned bounds the datagrams handled after one that asks for a plan before it is
+// made (runTimed): a burst of a full team's packets is planned for once.
+const maxUnplanned = 16
+
 // runTimed is Run with a timer; changed is the GameNotifier's channel (nil: none).
 func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
 	tm := tc.NewTimer()
@@ -44,8 +48,11 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 	}
 	// replan: a datagram handled since the last plan asks for one. The datagrams of
 	// one burst (queued in dg together) are handled back to back and planned for once,
-	// after the last: no time passes between them in which an earlier plan could act.
+	// after the last; a stream that keeps dg from emptying is planned for at least every
+	// maxUnplanned datagrams and every tick, so a plan is never put off longer.
 	replan := false
+	unplanned := 0
+	var since time.Time // when the first unplanned request came
 	for {
 		select {
 		case <-ctx.Done():
@@ -75,12 +82,15 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 			}
 			now := c.clk.Now()
 			ticked := c.advance(now, false)
-			if c.receive(d) || ticked {
-				replan = true
+			if (c.receive(d) || ticked) && !replan {
+				replan, unplanned, since = true, 0, now
 			}
-			if replan && len(dg) == 0 {
-				c.plan(now, tm)
-				replan = false
+			if replan {
+				unplanned++
+				if len(dg) == 0 || unplanned >= maxUnplanned || now.Sub(since) >= c.cfg.Tick {
+					c.plan(now, tm)
+					replan = false
+				}
 			}
 			if c.hook != nil {
 				c.hook(eventDatagram)

@@ -33,7 +33,7 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 	r.in = c.in
 	r.mates = c.st.mates[:c.st.nMates]
 	for _, p := range r.mates {
-		if c.isOnline(c.st.heard[p], now) {
+		if t := c.st.heard[p]; !t.IsZero() && c.isOnline(t, now) {
 			r.on[p] = true
 			r.online++
 		}

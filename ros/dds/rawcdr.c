@@ -392,12 +392,15 @@ static void ring_judge(struct rawcdr_ring *r, const unsigned char *data, uint32_
   int certain = 1;
   if (r->wake.nsteps > 0) {
     certain = rawcdr_wake_eval(&r->wake, data, size, key, &keylen);
-    const int same = __atomic_load_n(&r->haskey, __ATOMIC_ACQUIRE) && keylen == r->keylen && memcmp(key, r->key, keylen) == 0;
+    // One exchange, so that a WakeNext (Go stores 0 without mu) is never lost: it lands
+    // either before it (this sample wakes) or after it (the next one does). A key the
+    // rule was unsure of is not trusted for the next sample either.
+    const uint32_t had = __atomic_exchange_n(&r->haskey, certain ? 1u : 0u, __ATOMIC_ACQ_REL);
+    const int same = had && keylen == r->keylen && memcmp(key, r->key, keylen) == 0;
     if (!same)
       certain = 0;
     memcpy(r->key, key, keylen);
     r->keylen = keylen;
-    __atomic_store_n(&r->haskey, 1u, __ATOMIC_RELEASE);
   }
   if (!certain || used >= RAWCDR_RING_BYTES / 2)
     r->due = 1;
