@@ -867,13 +867,11 @@ func (w *eventWait) read(fd uintptr) bool {
 }
 
 // drain hands every sample in the ring to the handler, in order, and resumes the
-// listener's takes after a stall (the only cgo call on this path). It first takes the
-// listener's filled flag: a sample put from then on sets it again. The listener's
+// listener's takes after a stall (the only cgo call on this path). The listener's
 // release store of head orders its writes of the records before this goroutine's
 // loads; this goroutine's store of tail frees their bytes for the listener. r.drainMu
 // is held.
 func (r *Reader) drain() error {
-	(*atomic.Uint32)(unsafe.Pointer(&r.status.filled)).Store(0)
 	var arr arrivals
 	rg := r.ring
 	head := (*atomic.Uint64)(unsafe.Pointer(&rg.head))

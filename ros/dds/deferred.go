@@ -77,17 +77,10 @@ func (r *Reader) Eager() error {
 // Sync hands every sample that has arrived (and waits in the ring) to the handler,
 // on the calling goroutine, in order, and returns once the handler has had them all:
 // whatever the caller reads next reflects every sample that arrived before the call.
-// It is cheap when nothing arrived since the ring was last emptied (one atomic load). It must not be called from
+// It is cheap when the ring is empty (a lock and two atomic loads). It must not be called from
 // the reader's own handler. An error is the reader's failure, which its goroutine
 // reports too (Err).
 func (r *Reader) Sync() error {
-	// The listener stores filled after each sample's head: a 0 here means nothing was
-	// put since the last emptying took it (a sample being put now arrived after the
-	// call). The flag is in r (pinned Go memory), valid whether or not the ring is.
-	filled := (*atomic.Uint32)(unsafe.Pointer(&r.status.filled))
-	if filled.Load() == 0 {
-		return nil
-	}
 	r.drainMu.Lock()
 	defer r.drainMu.Unlock()
 	if r.gone || r.stopping.Load() {

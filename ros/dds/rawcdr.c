@@ -434,7 +434,6 @@ static int ring_put(struct rawcdr_ring *r, struct ddsi_serdata *sd, uint64_t pub
   if (__atomic_load_n(&r->deferred, __ATOMIC_RELAXED))
     ring_judge(r, r->buf + off + REC_HDR, size, head + need - tail);
   __atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
-  __atomic_store_n(&r->status->filled, 1u, __ATOMIC_SEQ_CST); // after head: see Reader.Sync
   return 1;
 }
 

@@ -176,8 +176,6 @@ struct rawcdr_status {
   int32_t incompatible_policy; // dds_qos_policy_id_t of the last refusal
   int32_t notify_fd;           // writers: eventfd to add 1 to after each change of matched; -1: none
   int32_t incompatible_fd;     // writers: eventfd to add 1 to after each refusal; -1: none
-  uint32_t filled;             // readers: 1 once a sample was put in the ring since Go last
-                               // stored 0 (Reader.Sync's look without a lock)
 };
 
 // Returns a listener that keeps s->matched of the writer it is attached to and, once
