@@ -18,7 +18,7 @@ const domainSignal = 24
 // TestReaderSignalsOnce checks that the listener signals the reader's goroutine once
 // for all the samples it puts in the ring before the goroutine takes the signal: while
 // the handler holds the first sample, 30 more are written, and the eventfd's counter
-// (which nothing reads: see Reader.run) grows by one for them, not by 30. Every sample
+// (which nothing reads: see Reader.run) grows by at most one for them, not by 30. Every sample
 // still arrives, in order, and so do samples written after the goroutine has taken the
 // signal, each burst signalled anew.
 func TestReaderSignalsOnce(t *testing.T) {
@@ -56,8 +56,11 @@ func TestReaderSignalsOnce(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		write(i) // local delivery: the listener has run when Write returns
 	}
-	if n := eventfdCount(t, r) - before; n != 1 {
-		t.Errorf("30 samples written while the goroutine worked: the eventfd was signalled %d times, want 1", n)
+	// One signal for the 30, or none when the first sample's own signal was still
+	// pending: it came between the goroutine's taking of the signal and its emptying of
+	// the ring (a goroutine that started late), which then found the sample already.
+	if n := eventfdCount(t, r) - before; n > 1 {
+		t.Errorf("30 samples written while the goroutine worked: the eventfd was signalled %d times, want at most 1", n)
 	}
 	close(gate)
 	c.wait(t, 31, 10*time.Second)
