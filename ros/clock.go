@@ -24,7 +24,7 @@ type ROSClock struct {
 	offset time.Duration // added to the system time (NodeOptions.ClockOffset)
 
 	mu       sync.Mutex
-	switches map[*func(sim bool)]struct{} // called after each switch (onSwitch)
+	switches map[*func(sim bool)]struct{} // called at each switch (onSwitch, setSim)
 }
 
 // Now returns the simulation time if it is active, else the system time. Before the
@@ -65,8 +65,8 @@ func (c *ROSClock) setSim(on bool) {
 	}
 }
 
-// onSwitch has f called after every switch of simulation time, with the new state, on
-// the goroutine that switched; cancel stops the calls.
+// onSwitch has f called at every switch of simulation time (see setSim for when),
+// with the new state, on the goroutine that switches; cancel stops the calls.
 func (c *ROSClock) onSwitch(f func(sim bool)) (cancel func()) {
 	p := &f
 	c.mu.Lock()

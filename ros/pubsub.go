@@ -143,9 +143,8 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	handler func(*T)
 	reuse   *T // the message every sample is decoded into (NewSubscriptionReused); nil: a new one each
 	// handlerAt replaces handler in a deferred subscription (NewSubscriptionDeferred),
-	// whose samples wait in the reader's ring until Sync unless rule wakes for them.
+	// whose samples wait in the reader's ring until Sync unless its wake rule says not.
 	handlerAt func(*T, time.Time)
-	rule      dds.WakeRule
 	unswitch  func()                     // stops the clock's switch calls (deferred subscriptions)
 	deferred  atomic.Pointer[dds.Reader] // s.r once it is deferred (the goroutine may run before s.r is set)
 
@@ -202,7 +201,7 @@ func NewSubscriptionDeferred[T any, P cdr.PtrMessage[T]](n *Node, topic string, 
 	if err := rule.Validate(); err != nil {
 		return nil, fmt.Errorf("ros: subscription on %q: %w", topic, err)
 	}
-	s := &Subscription[T, P]{node: n, handlerAt: handler, reuse: new(T), rule: rule}
+	s := &Subscription[T, P]{node: n, handlerAt: handler, reuse: new(T)}
 	if err := s.start(topic, qos); err != nil {
 		return nil, err
 	}

@@ -46,8 +46,8 @@ func cWake(rule WakeRule) C.struct_rawcdr_wake {
 // unless rule says it must (WakeRule), the ring is half full, or a sample waits for
 // room; the others wait in the ring until Sync, or until the goroutine wakes for a
 // later one. Each Sample carries the time it arrived. A nil rule has no keys: only a
-// half-full ring or a sample that waits for room wakes the goroutine. Switching forgets the previous sample's key, so the next sample
-// wakes the goroutine.
+// half-full ring or a sample that waits for room wakes the goroutine. Switching
+// forgets the previous sample's key, so the next sample wakes the goroutine.
 func (r *Reader) Defer(rule WakeRule) error {
 	if err := rule.Validate(); err != nil {
 		return err
@@ -77,8 +77,8 @@ func (r *Reader) Eager() error {
 // Sync hands every sample that has arrived (and waits in the ring) to the handler,
 // on the calling goroutine, in order, and returns once the handler has had them all:
 // whatever the caller reads next reflects every sample that arrived before the call.
-// It is cheap when the ring is empty (a lock and two atomic loads). It must not be called from
-// the reader's own handler. An error is the reader's failure, which its goroutine
+// It is cheap when the ring is empty (a lock and two atomic loads). It must not be
+// called from the reader's own handler. An error is the reader's failure, which its goroutine
 // reports too (Err).
 func (r *Reader) Sync() error {
 	r.drainMu.Lock()
