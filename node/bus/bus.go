@@ -280,3 +280,16 @@ func (f *FakeConn) ResetSent() {
 	f.sent = nil
 	f.mu.Unlock()
 }
+
+// InputSync is a component's hook for inputs held back elsewhere (the node's deferred
+// input subscriptions): the component calls Sync before it reads what its input setters
+// wrote, and the hook hands the held-back inputs over through those setters. The zero
+// value does nothing.
+type InputSync func()
+
+// Sync calls s, if set. The caller holds no lock that the component's setters take.
+func (s InputSync) Sync() {
+	if s != nil {
+		s()
+	}
+}

@@ -75,7 +75,7 @@ type Component struct {
 	tk           ticks // Run's tickers (idle.go)
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
-	inputSync func()
+	inputSync bus.InputSync
 
 	mu sync.Mutex
 	s  shared // guarded by mu
@@ -570,7 +570,7 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 }
 
 // returnTick sends a return packet to the GameController followed, if connected; it
-// reports whether one is. The held-back inputs are handed over first (syncInputs).
+// reports whether one is. The held-back inputs are handed over first (inputSync).
 func (c *Component) returnTick() bool {
 	c.mu.Lock()
 	connected := c.connectedLocked(c.clk.Now())
@@ -578,7 +578,7 @@ func (c *Component) returnTick() bool {
 	if !connected {
 		return false // no packet to build: the inputs may wait
 	}
-	c.syncInputs()
+	c.inputSync.Sync()
 	now := c.clk.Now()
 	c.mu.Lock()
 	if !c.connectedLocked(now) {

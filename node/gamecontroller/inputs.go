@@ -63,10 +63,3 @@ func (c *Component) SetVisionAt(v *dmsgs.VisionInfo, at time.Time) {
 // goroutine without any lock of the component's held; nil means none. Call it before
 // Run: it is not safe concurrently with Run.
 func (c *Component) SetInputSync(f func()) { c.inputSync = f }
-
-// syncInputs calls the input-sync function, if any; the caller holds no lock.
-func (c *Component) syncInputs() {
-	if f := c.inputSync; f != nil {
-		f()
-	}
-}

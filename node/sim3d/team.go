@@ -168,7 +168,7 @@ type Team struct {
 	log   *slog.Logger
 	round time.Duration // one slot round on the clock
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
-	inputSync func()
+	inputSync bus.InputSync
 
 	mu sync.Mutex // guards the fields below
 	in inputs
@@ -329,9 +329,7 @@ func (t *Team) Status() Status {
 // evaluate says the robot's state if its slot is due at now. The held-back inputs are
 // handed over first, here: decide reads them (stateLocked) with the lock held.
 func (t *Team) evaluate(now time.Time) {
-	if f := t.inputSync; f != nil {
-		f()
-	}
+	t.inputSync.Sync()
 	msg, ok := t.decide(now)
 	if !ok {
 		return

@@ -107,7 +107,7 @@ type Component struct {
 
 	posMu     sync.RWMutex
 	pos       map[string]Point
-	inputSync func() // hands held-back inputs over (SetInputSync)
+	inputSync bus.InputSync // hands held-back inputs over (SetInputSync)
 
 	msg dmsgs.SwarmMessage // reused by onFrame, which runs on one goroutine
 
@@ -362,8 +362,8 @@ func (c *Component) ForgetPosition(name string) {
 // one VisionInfo gives, the held-back inputs are handed over (SetInputSync); no lock of
 // the component's is held then.
 func (c *Component) position(name string) (Point, bool) {
-	if f := c.inputSync; f != nil && name == c.cfg.Name {
-		f()
+	if name == c.cfg.Name {
+		c.inputSync.Sync()
 	}
 	c.posMu.RLock()
 	defer c.posMu.RUnlock()

@@ -90,7 +90,7 @@ type Component struct {
 	msg   dmsgs.TeamInfo
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
-	inputSync func()
+	inputSync bus.InputSync
 
 	// hook, if set (tests), is called on Run's goroutine once the ticker runs and after
 	// every tick and datagram.
@@ -360,13 +360,6 @@ func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
 // of the component's held, possibly from Run's goroutine and Status's callers at once;
 // nil means none. Call it before Run: it is not safe concurrently with Run.
 func (c *Component) SetInputSync(f func()) { c.inputSync = f }
-
-// syncInputs calls the input-sync function, if any; the caller holds no lock.
-func (c *Component) syncInputs() {
-	if f := c.inputSync; f != nil {
-		f()
-	}
-}
 
 // Config returns the configuration the component runs with.
 func (c *Component) Config() Config { return c.cfg }

@@ -25,9 +25,9 @@ type rule struct {
 
 // read applies the rate rule and the budget policy to the inputs and teammates at now,
 // the snapshot snap and the budget estimate b, after the held-back inputs are handed
-// over (syncInputs; the caller holds no lock). It changes nothing else.
+// over (inputSync; the caller holds no lock). It changes nothing else.
 func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rule {
-	c.syncInputs()
+	c.inputSync.Sync()
 	var r rule
 	c.mu.Lock()
 	r.in = c.in

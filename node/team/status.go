@@ -202,7 +202,7 @@ func (s Status) IntervalReason() string {
 // Status returns a snapshot of the component, after the held-back inputs are handed
 // over (SetInputSync). Safe for concurrent use.
 func (c *Component) Status() Status {
-	c.syncInputs()
+	c.inputSync.Sync()
 	now := c.clk.Now()
 	tr := c.conn.Stats()
 	c.mu.Lock()

@@ -61,7 +61,7 @@ type Component struct {
 	write  func([]byte) error
 
 	in        inputs
-	inputSync func() // hands held-back inputs over through the setters (SetInputSync)
+	inputSync bus.InputSync // hands held-back inputs over through the setters (SetInputSync)
 
 	// Owned by the goroutine running the loop.
 	col     collector
@@ -308,13 +308,6 @@ func (c *Component) SetVisionAt(v *dmsgs.VisionInfo, at time.Time) {
 // the setters. f is called on the loop's goroutine without any lock of the component's
 // held; nil means none. Call it before Run: it is not safe concurrently with Run.
 func (c *Component) SetInputSync(f func()) { c.inputSync = f }
-
-// syncInputs calls the input-sync function, if any; the caller holds no lock.
-func (c *Component) syncInputs() {
-	if f := c.inputSync; f != nil {
-		f()
-	}
-}
 
 // inputs are the latest ROS inputs, written by the setters.
 type inputs struct {

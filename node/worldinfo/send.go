@@ -26,7 +26,7 @@ type obstacle struct {
 func (c *Component) cycle(now time.Time) {
 	defer c.cycles.Add(1) // last, so that a test seeing the count sees the datagram too
 	c.forgetSenders(now)
-	c.syncInputs()
+	c.inputSync.Sync()
 	c.in.copyTo(&c.snap)
 	if c.fill(now, &c.snap) == 0 {
 		c.emptyCycles.Add(1)
