@@ -80,8 +80,8 @@ func TestRulesCoverRateKey(t *testing.T) {
 			b.TeamPlayState = dmsgs.BehaviorInfoStateBallHandling
 		}
 		vb, bb := cdr.Marshal(v), cdr.Marshal(b)
-		vKey := rc.Key(0, v.SeeBall, v.BallField.X, v.BallField.Y)[1]
-		bKey := rc.Key(b.TeamPlayState, false, 0, 0)[0]
+		vKey := rc.Key(team.BallRateInput(0, v.SeeBall, v.BallField.X, v.BallField.Y))[1]
+		bKey := rc.Key(team.BallRateInput(b.TeamPlayState, false, 0, 0))[0]
 		if i > 0 {
 			wv, wb := wakes(t, vision, prevV, vb), wakes(t, behavior, prevB, bb)
 			if vKey != prevVKey && !wv {

@@ -97,22 +97,40 @@ func (c RateConfig) Interval(in RateInput) time.Duration {
 
 // Choose returns the send interval for the given situation and the row that gave it.
 func (c RateConfig) Choose(in RateInput) (iv time.Duration, tier Tier) {
-	switch {
-	case in.BallHandling:
-		iv, tier = c.BallHandling, TierBallHandling
-	case in.SeeBall && in.BallDistance < c.NearDistance:
-		iv, tier = c.BallNear, TierBallNear
-	case in.SeeBall && in.BallDistance < c.MidDistance:
-		iv, tier = c.BallMid, TierBallMid
-	case in.SeeBall:
-		iv, tier = c.BallFar, TierBallFar
+	tier = TierBallHandling
+	if !in.BallHandling {
+		tier = c.ballTier(in)
+	}
+	switch tier {
+	case TierBallHandling:
+		iv = c.BallHandling
+	case TierBallNear:
+		iv = c.BallNear
+	case TierBallMid:
+		iv = c.BallMid
+	case TierBallFar:
+		iv = c.BallFar
 	default:
-		iv, tier = c.Blind, TierBlind
+		iv = c.Blind
 	}
 	if c.Alone > iv && in.MatesOnline == 0 {
 		return c.Alone, TierAlone
 	}
 	return iv, tier
+}
+
+// ballTier is the row the ball gives, ball handling aside: near, mid, far (NaN too) or
+// blind.
+func (c RateConfig) ballTier(in RateInput) Tier {
+	switch {
+	case !in.SeeBall:
+		return TierBlind
+	case in.BallDistance < c.NearDistance:
+		return TierBallNear
+	case in.BallDistance < c.MidDistance:
+		return TierBallMid
+	}
+	return TierBallFar
 }
 
 // Longest returns the longest interval the table can choose.
@@ -212,27 +230,25 @@ func (s *Scheduler) Sent(now time.Time) {
 // Reset forgets the last send, so the next Due is true.
 func (s *Scheduler) Reset() { s.sent = false }
 
-// Key is what the rate rule reads of the robot's inputs: ball handling (BehaviorInfo's
-// team_play_state), and the ball's distance class when it is seen (VisionInfo's
-// see_ball and ball_field, cm): 0 not seen, 1 nearer than NearDistance, 2 nearer than
-// MidDistance, 3 farther (NaN too). The send plan changes with an input only when the
-// key does: an input that leaves the key as it was may be handled late (package
-// inputwake).
-func (c RateConfig) Key(playState uint8, seeBall bool, ballFieldX, ballFieldY float64) [2]uint8 {
+// BallRateInput is the part of RateInput the robot's inputs give: ball handling
+// (BehaviorInfo's team_play_state), whether vision sees the ball and its distance
+// (VisionInfo's see_ball and ball_field, cm).
+func BallRateInput(playState uint8, seeBall bool, ballFieldX, ballFieldY float64) RateInput {
+	return RateInput{
+		BallHandling: playState == uint8(teaminfo.PlayBallHandling),
+		SeeBall:      seeBall,
+		BallDistance: units.Metres(math.Hypot(ballFieldX, ballFieldY)),
+	}
+}
+
+// Key is what the rate rule reads of the robot's inputs: ball handling, and the row the
+// ball gives (ballTier). The send plan changes with an input only when the key does: an
+// input that leaves the key as it was may be handled late (package inputwake).
+func (c RateConfig) Key(in RateInput) [2]uint8 {
 	var k [2]uint8
-	if playState == uint8(teaminfo.PlayBallHandling) {
+	if in.BallHandling {
 		k[0] = 1
 	}
-	if seeBall {
-		d := units.Metres(math.Hypot(ballFieldX, ballFieldY))
-		switch {
-		case d < c.NearDistance:
-			k[1] = 1
-		case d < c.MidDistance:
-			k[1] = 2
-		default:
-			k[1] = 3
-		}
-	}
+	k[1] = uint8(c.ballTier(in))
 	return k
 }

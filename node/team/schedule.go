@@ -250,7 +250,12 @@ func (c *Component) pokeIfRate(was [2]uint8, in *inputs) {
 
 // rateKey is what the rate rule reads of the inputs (RateConfig.Key).
 func (c *Component) rateKey(in *inputs) [2]uint8 {
-	return c.cfg.Rate.Key(in.playState, in.seeBall, in.ballField.X, in.ballField.Y)
+	return c.cfg.Rate.Key(in.rateInput())
+}
+
+// rateInput is what the rate rule reads of the inputs (MatesOnline left 0).
+func (in *inputs) rateInput() RateInput {
+	return BallRateInput(in.playState, in.seeBall, in.ballField.X, in.ballField.Y)
 }
 
 // pendingTicks returns the ticks up to now that a timed Run has not counted yet (never

@@ -45,12 +45,9 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 		FirstHalf: snap.FirstHalf, SecsRemaining: snap.SecsRemaining,
 		Robots: 1 + r.online, Penalised: snap.Penalised,
 	})
-	interval, tier := c.cfg.Rate.Choose(RateInput{
-		BallHandling: r.in.playState == uint8(teaminfo.PlayBallHandling),
-		SeeBall:      r.in.seeBall,
-		BallDistance: units.Metres(math.Hypot(r.in.ballField.X, r.in.ballField.Y)),
-		MatesOnline:  r.online,
-	})
+	ri := r.in.rateInput()
+	ri.MatesOnline = r.online
+	interval, tier := c.cfg.Rate.Choose(ri)
 	r.interval, r.tier = c.sched.Interval(interval, r.verdict.MinInterval), tier
 	switch {
 	case snap.Penalised:
