@@ -115,16 +115,18 @@ func (t *fdTimer) read(fd uintptr) bool {
 			return false
 		case 0:
 			t.armed = time.Time{}
-			deliver := !t.stopped
-			if deliver && t.fn == nil {
+			fn := t.fn
+			if t.stopped {
+				fn = nil
+			} else if fn == nil {
 				select {
 				case t.c <- time.Now():
 				default: // the receiver has not taken the last tick: drop this one
 				}
 			}
 			t.mu.Unlock()
-			if deliver && t.fn != nil {
-				t.fn(time.Now())
+			if fn != nil {
+				fn(time.Now())
 			}
 			return false
 		}
