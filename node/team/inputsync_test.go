@@ -114,6 +114,10 @@ func TestInputSyncWithoutLock(t *testing.T) {
 			})
 		}
 		h := startHarness(t, testConfig(), harnessStart, prepare, g, view) // Run's first plan reads
+		if n := calls.Load(); timed && n != 0 {
+			// A plan reads only the rate key, which a held-back input never changes.
+			t.Fatalf("timed: hook called %d times by Run's first plan, want 0", n)
+		}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -133,8 +137,9 @@ func TestInputSyncWithoutLock(t *testing.T) {
 		if len(h.broadcasts()) == 0 {
 			t.Fatalf("timed %v: no packet", timed)
 		}
-		if n := calls.Load(); n < 3 {
-			t.Fatalf("timed %v: hook called %d times, want at least 3 (Run's reads and Status)", timed, n)
+		// Status and the tick's read (timed), Status and three ticks' reads (ticking).
+		if n, want := calls.Load(), map[bool]int64{true: 2, false: 4}[timed]; n < want {
+			t.Fatalf("timed %v: hook called %d times, want at least %d (Status and the ticks' reads)", timed, n, want)
 		}
 	}
 }

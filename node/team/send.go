@@ -24,10 +24,14 @@ type rule struct {
 }
 
 // read applies the rate rule and the budget policy to the inputs and teammates at now,
-// the snapshot snap and the budget estimate b, after the held-back inputs are handed
-// over (inputSync; the caller holds no lock). It changes nothing else.
-func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rule {
-	c.inputSync.Sync()
+// the snapshot snap and the budget estimate b. With sync, the held-back inputs are
+// handed over first (inputSync; the caller holds no lock); without, the inputs are
+// those handed over last, whose rate key is the latest's (see plan). It changes
+// nothing else.
+func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker, sync bool) rule {
+	if sync {
+		c.inputSync.Sync()
+	}
 	var r rule
 	c.mu.Lock()
 	r.in = c.in
@@ -81,7 +85,7 @@ func (c *Component) tick(now time.Time) {
 	c.snap = snap
 	c.updateBudget(&snap)
 
-	r := c.read(now, &snap, c.budget)
+	r := c.read(now, &snap, c.budget, true)
 	c.noteOnline(&r)
 	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
 	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
