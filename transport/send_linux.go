@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"fmt"
 	"net/netip"
 	"os"
 	"sync"
@@ -28,11 +29,19 @@ type sender struct {
 	b      []byte
 	err    error
 	sendFn func(fd uintptr) bool // s.send
+
+	// sendToEach's: a header and an address per destination, one iovec for all.
+	hs         []mmsghdr
+	sas        []unix.RawSockaddrInet4
+	iov        unix.Iovec
+	from, sent int
+	sendEachFn func(fd uintptr) bool // s.sendEach
 }
 
 func newSender(rc syscall.RawConn) *sender {
 	s := &sender{rc: rc, sa: unix.RawSockaddrInet4{Family: unix.AF_INET}}
 	s.sendFn = s.send
+	s.sendEachFn = s.sendEach
 	return s
 }
 
@@ -75,4 +84,128 @@ func (s *sender) send(fd uintptr) bool {
 		s.err = os.NewSyscallError("sendto", e)
 		return true
 	}
+}
+
+// sendToEach sends b to each IPv4 destination of dsts with sendmmsg(2), in as few calls
+// as the kernel allows, and sets errs[i] to the error of dsts[i] (nil: sent). The
+// kernel stops a batch at the first message that fails after others were sent and
+// reports the sent ones alone; the next call starts with the failed one, which then
+// reports its own error, and goes on after it. len(errs) >= len(dsts).
+func (s *sender) sendToEach(b []byte, dsts []netip.AddrPort, errs []error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cap(s.hs) < len(dsts) {
+		s.hs = make([]mmsghdr, len(dsts))
+		s.sas = make([]unix.RawSockaddrInet4, len(dsts))
+	}
+	s.hs, s.sas = s.hs[:len(dsts)], s.sas[:len(dsts)]
+	s.iov = unix.Iovec{}
+	if len(b) > 0 {
+		s.iov.Base = &b[0]
+	}
+	s.iov.SetLen(len(b))
+	for i, dst := range dsts {
+		sa := &s.sas[i]
+		*sa = unix.RawSockaddrInet4{Family: unix.AF_INET, Addr: dst.Addr().As4()}
+		p := (*[2]byte)(unsafe.Pointer(&sa.Port))
+		p[0], p[1] = byte(dst.Port()>>8), byte(dst.Port())
+		s.hs[i] = mmsghdr{hdr: unix.Msghdr{Name: (*byte)(unsafe.Pointer(sa)), Namelen: unix.SizeofSockaddrInet4, Iov: &s.iov, Iovlen: 1}}
+	}
+	for i := 0; i < len(dsts); {
+		s.from = i
+		if err := s.rc.Write(s.sendEachFn); err != nil {
+			for ; i < len(dsts); i++ {
+				errs[i] = err
+			}
+			break
+		}
+		for range s.sent {
+			errs[i] = nil
+			i++
+		}
+		if s.err != nil {
+			errs[i] = s.err
+			i++
+		}
+	}
+	s.iov = unix.Iovec{}
+	clear(s.hs) // no pointer into b or the addresses outlives the call
+}
+
+// sendEach is the body of one RawConn.Write of sendToEach: sendmmsg from s.from without
+// blocking, false to wait until the socket is writable (nothing was sent). It sets
+// s.sent, and s.err when the first message failed.
+func (s *sender) sendEach(fd uintptr) bool {
+	for {
+		n, _, e := unix.RawSyscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&s.hs[s.from])), uintptr(len(s.hs)-s.from),
+			unix.MSG_DONTWAIT, 0, 0)
+		switch e {
+		case 0:
+			s.sent, s.err = int(n), nil
+			return true
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return false
+		}
+		s.sent, s.err = 0, os.NewSyscallError("sendmmsg", e)
+		return true
+	}
+}
+
+// maxEach is how many destinations SendToEach reports on without allocating.
+const maxEach = 16
+
+// SendToEach sends b to every destination in dsts, as SendTo to each in turn would:
+// every datagram is counted, tapped and may fail alone. When every destination is IPv4,
+// the datagrams leave in one sendmmsg(2) (more only after a failure), not one system
+// call each. It returns how many were sent and the error of the last that was not (nil
+// when all were).
+func (w *Worker) SendToEach(b []byte, dsts []netip.AddrPort) (int, error) {
+	if len(dsts) == 0 {
+		return 0, nil
+	}
+	s, err := w.sendable(b)
+	if err != nil {
+		w.c.sendErrors.Add(uint64(len(dsts) - 1)) // sendable counted one
+		return 0, err
+	}
+	sent := 0
+	var last error
+	v4 := true
+	for _, d := range dsts {
+		v4 = v4 && d.Addr().Unmap().Is4()
+	}
+	if !v4 {
+		for _, d := range dsts {
+			if err := w.write(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port())); err != nil {
+				last = err
+			} else {
+				sent++
+			}
+		}
+		return sent, last
+	}
+	var small [maxEach]error
+	errs := small[:]
+	if len(dsts) > maxEach {
+		errs = make([]error, len(dsts))
+	}
+	s.out.sendToEach(b, dsts, errs)
+	for i, d := range dsts {
+		if errs[i] != nil {
+			w.c.sendErrors.Add(1)
+			last = fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, d, errs[i])
+			continue
+		}
+		sent++
+		w.c.sent.Add(1)
+		if w.noCarrier.Load() {
+			w.c.sentNoCarrier.Add(1)
+		}
+		if w.cfg.Tap != nil {
+			w.tapSent(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port()))
+		}
+	}
+	return sent, last
 }

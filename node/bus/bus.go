@@ -23,6 +23,10 @@ type Conn interface {
 	Datagrams() <-chan transport.Datagram
 	// SendTo sends one datagram to a unicast or multicast destination.
 	SendTo(b []byte, dst netip.AddrPort) error
+	// SendToEach sends the datagram to every destination, as SendTo to each would (every
+	// one may fail alone), in as few system calls as it can; it returns how many were
+	// sent and the error of the last that was not.
+	SendToEach(b []byte, dsts []netip.AddrPort) (int, error)
 	// Broadcast sends one datagram to the directed broadcast address of the socket's
 	// interface.
 	Broadcast(b []byte, port uint16) error
@@ -240,6 +244,20 @@ func (f *FakeConn) send(s Sent) error {
 // SendTo implements Conn.
 func (f *FakeConn) SendTo(b []byte, dst netip.AddrPort) error {
 	return f.send(Sent{Payload: b, Dst: dst})
+}
+
+// SendToEach implements Conn: SendTo to each destination in turn.
+func (f *FakeConn) SendToEach(b []byte, dsts []netip.AddrPort) (int, error) {
+	n := 0
+	var last error
+	for _, d := range dsts {
+		if err := f.SendTo(b, d); err != nil {
+			last = err
+		} else {
+			n++
+		}
+	}
+	return n, last
 }
 
 // Broadcast implements Conn.

@@ -21,13 +21,14 @@ import (
 // component alone.
 type nopConn struct{}
 
-func (nopConn) Datagrams() <-chan transport.Datagram { return nil }
-func (nopConn) SendTo([]byte, netip.AddrPort) error  { return nil }
-func (nopConn) Broadcast([]byte, uint16) error       { return nil }
-func (nopConn) ReportMalformed()                     {}
-func (nopConn) Stats() transport.Stats               { return transport.Stats{} }
-func (nopConn) Interface() transport.Choice          { return transport.Choice{} }
-func nopPublish(*dmsgs.TeamInfo) error               { return nil }
+func (nopConn) Datagrams() <-chan transport.Datagram                 { return nil }
+func (nopConn) SendTo([]byte, netip.AddrPort) error                  { return nil }
+func (nopConn) Broadcast([]byte, uint16) error                       { return nil }
+func (nopConn) SendToEach(_ []byte, d []netip.AddrPort) (int, error) { return len(d), nil }
+func (nopConn) ReportMalformed()                                     {}
+func (nopConn) Stats() transport.Stats                               { return transport.Stats{} }
+func (nopConn) Interface() transport.Choice                          { return transport.Choice{} }
+func nopPublish(*dmsgs.TeamInfo) error                               { return nil }
 
 var _ bus.Conn = nopConn{}
 

@@ -202,14 +202,8 @@ func (c *Component) send(pkt []byte, now time.Time) bool {
 			ok = 1
 		}
 	} else {
-		for _, p := range c.cfg.Peers {
-			if err := c.conn.SendTo(pkt, p); err != nil {
-				failed++
-				lastErr = err
-			} else {
-				ok++
-			}
-		}
+		ok, lastErr = c.conn.SendToEach(pkt, c.cfg.Peers)
+		failed = len(c.cfg.Peers) - ok
 	}
 	if failed > 0 && c.warnAllowed(causeSend, now) {
 		c.log.Warn("cannot send our team packet", "failed", failed, "of", failed+ok, "err", lastErr)
