@@ -229,3 +229,15 @@ func gridMono(d time.Duration) int64 {
 	since := time.Since(e.ref) // Go's monotonic clock, which is CLOCK_MONOTONIC
 	return e.mono + int64(since+untilGrid(e.ref.Add(since), d))
 }
+
+// GridTime returns t in Unix nanoseconds on the wall tickers' grid: the system time
+// read once per process (when its first wall ticker was made), followed by the
+// monotonic clock since, as the tickers' expiries are (gridMono). A ticker's tick at
+// the k-th multiple of d since the Unix epoch therefore has a GridTime at or just
+// after k*d, also after the system time was stepped or slewed (a robot's NTP). A time
+// without a monotonic reading (simulation time, a time decoded from a message) is
+// placed by its Unix time.
+func GridTime(t time.Time) int64 {
+	e := epoch()
+	return e.ref.UnixNano() + int64(t.Sub(e.ref))
+}

@@ -286,3 +286,29 @@ func TestWallTimerFunc(t *testing.T) {
 	default:
 	}
 }
+
+// TestGridTimePlacesTicks checks that GridTime puts every tick of a wall ticker just
+// after its own multiple of the period, one multiple per tick (what idletick's count of
+// missed ticks relies on), and a time without a monotonic reading at its Unix time.
+func TestGridTimePlacesTicks(t *testing.T) {
+	const d = 20 * time.Millisecond
+	tk := Wall.NewTicker(d)
+	defer tk.Stop()
+	last := int64(-1)
+	for range 10 {
+		tick := <-tk.C()
+		g := GridTime(tick)
+		k, late := g/int64(d), time.Duration(g%int64(d))
+		if late > d/2 {
+			t.Fatalf("tick %v placed %v after its grid instant, want just after", tick, late)
+		}
+		if last >= 0 && k != last+1 {
+			t.Fatalf("tick on grid instant %d after %d, want one after the other", k, last)
+		}
+		last = k
+	}
+	now := time.Now().Round(0) // no monotonic reading
+	if got := GridTime(now); got != now.UnixNano() {
+		t.Fatalf("GridTime of a wall-only time %d, want its Unix time %d", got, now.UnixNano())
+	}
+}

@@ -82,12 +82,18 @@ func (t *Ticker) Stop() {
 
 // Missed returns the number of whole multiples of d since the Unix epoch in
 // (since, now]: the ticks a wall ticker of period d stopped at since would have
-// delivered by now. It is 0 when now is not after since (a clock that went back).
+// delivered by now. The times are placed on the wall tickers' own grid
+// (clock.GridTime), which follows the monotonic clock, so a step or slew of the
+// system time meanwhile neither adds ticks nor loses any, and a tick already
+// delivered is never counted again. It is 0 when now is not after since (a clock that
+// went back).
 func Missed(since, now time.Time, d time.Duration) uint64 {
 	if !now.After(since) || d <= 0 {
 		return 0
 	}
-	return uint64(floorDiv(now.UnixNano(), int64(d)) - floorDiv(since.UnixNano(), int64(d)))
+	// Both times come from one clock, so both carry a monotonic reading or neither does;
+	// were they mixed, the grid could put now before since.
+	return uint64(max(floorDiv(clock.GridTime(now), int64(d))-floorDiv(clock.GridTime(since), int64(d)), 0))
 }
 
 // floorDiv is a/b rounded towards minus infinity (b > 0).
