@@ -12,7 +12,9 @@
 // batched: one recvmmsg takes every datagram already queued on the socket (up to 32, and
 // at most 256 KiB of buffers), each with its own source, destination, interface and
 // kernel drop count, all stamped with the time of the read. Reads (recvmmsg with
-// MSG_DONTWAIT) and sends (sendto with MSG_DONTWAIT) are raw system calls on the
+// MSG_DONTWAIT) and sends (sendto with MSG_DONTWAIT; [Worker.SendToEach] sends one
+// datagram to many IPv4 destinations with one sendmmsg, each datagram still counted,
+// tapped and failing alone) are raw system calls on the
 // nonblocking socket: they never block, so they skip Go's system-call path, which would
 // hand the goroutine's processor to another thread and wake the scheduler's monitor
 // thread; waiting for data or room is left to the netpoller. The worker stays in one

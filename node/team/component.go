@@ -355,7 +355,8 @@ func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
 }
 
 // SetInputSync sets f, which the component calls before it reads what the input setters
-// wrote (the send rule's reading of a tick or plan, Status), so that inputs held back
+// wrote (the send rule's reading of a tick, Status; a plan reads only the rate key, which
+// a held-back input never changes, and does not call it), so that inputs held back
 // elsewhere can be handed over first through the setters. f is called without any lock
 // of the component's held, possibly from Run's goroutine and Status's callers at once;
 // nil means none. Call it before Run: it is not safe concurrently with Run.
