@@ -49,10 +49,7 @@ func newSender(rc syscall.RawConn) *sender {
 func (s *sender) sendTo(b []byte, dst netip.AddrPort) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sa.Addr = dst.Addr().As4()
-	port := dst.Port()
-	p := (*[2]byte)(unsafe.Pointer(&s.sa.Port))
-	p[0], p[1] = byte(port>>8), byte(port)
+	setInet4(&s.sa, dst)
 	s.b = b
 	err := s.rc.Write(s.sendFn)
 	s.b = nil
@@ -86,6 +83,13 @@ func (s *sender) send(fd uintptr) bool {
 	}
 }
 
+// setInet4 puts the IPv4 address and port of dst into sa (the port in network order).
+func setInet4(sa *unix.RawSockaddrInet4, dst netip.AddrPort) {
+	sa.Addr = dst.Addr().As4()
+	p := (*[2]byte)(unsafe.Pointer(&sa.Port))
+	p[0], p[1] = byte(dst.Port()>>8), byte(dst.Port())
+}
+
 // sendToEach sends b to each IPv4 destination of dsts with sendmmsg(2), in as few calls
 // as the kernel allows, and sets errs[i] to the error of dsts[i] (nil: sent). The
 // kernel stops a batch at the first message that fails after others were sent and
@@ -106,9 +110,8 @@ func (s *sender) sendToEach(b []byte, dsts []netip.AddrPort, errs []error) {
 	s.iov.SetLen(len(b))
 	for i, dst := range dsts {
 		sa := &s.sas[i]
-		*sa = unix.RawSockaddrInet4{Family: unix.AF_INET, Addr: dst.Addr().As4()}
-		p := (*[2]byte)(unsafe.Pointer(&sa.Port))
-		p[0], p[1] = byte(dst.Port()>>8), byte(dst.Port())
+		*sa = unix.RawSockaddrInet4{Family: unix.AF_INET}
+		setInet4(sa, dst)
 		s.hs[i] = mmsghdr{hdr: unix.Msghdr{Name: (*byte)(unsafe.Pointer(sa)), Namelen: unix.SizeofSockaddrInet4, Iov: &s.iov, Iovlen: 1}}
 	}
 	for i := 0; i < len(dsts); {
@@ -193,19 +196,29 @@ func (w *Worker) SendToEach(b []byte, dsts []netip.AddrPort) (int, error) {
 	}
 	s.out.sendToEach(b, dsts, errs)
 	for i, d := range dsts {
-		if errs[i] != nil {
-			w.c.sendErrors.Add(1)
-			last = fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, d, errs[i])
-			continue
-		}
-		sent++
-		w.c.sent.Add(1)
-		if w.noCarrier.Load() {
-			w.c.sentNoCarrier.Add(1)
-		}
-		if w.cfg.Tap != nil {
-			w.tapSent(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port()))
+		if err := w.account(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port()), errs[i]); err != nil {
+			last = err
+		} else {
+			sent++
 		}
 	}
 	return sent, last
+}
+
+// account counts the send of b to dst, which failed with err or went (nil): an error,
+// or a datagram sent (and one sent without carrier) and tapped. It returns err wrapped
+// with the worker and the destination.
+func (w *Worker) account(s *socket, b []byte, dst netip.AddrPort, err error) error {
+	if err != nil {
+		w.c.sendErrors.Add(1)
+		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
+	}
+	w.c.sent.Add(1)
+	if w.noCarrier.Load() {
+		w.c.sentNoCarrier.Add(1)
+	}
+	if w.cfg.Tap != nil {
+		w.tapSent(s, b, dst)
+	}
+	return nil
 }

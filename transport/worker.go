@@ -765,18 +765,7 @@ func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
 	} else {
 		_, err = s.conn.WriteToUDPAddrPort(b, dst)
 	}
-	if err != nil {
-		w.c.sendErrors.Add(1)
-		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
-	}
-	w.c.sent.Add(1)
-	if w.noCarrier.Load() {
-		w.c.sentNoCarrier.Add(1)
-	}
-	if w.cfg.Tap != nil {
-		w.tapSent(s, b, dst)
-	}
-	return nil
+	return w.account(s, b, dst, err)
 }
 
 // tapSent passes a sent datagram to the Tap.

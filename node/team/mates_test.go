@@ -37,12 +37,12 @@ func TestMatesBeforeTheClock(t *testing.T) {
 		t.Fatalf("players listed: %v, want [3]", c.st.mates[:c.st.nMates])
 	}
 	snap := NoGame
-	if r := c.read(time.Time{}, &snap, c.budget, true); r.online != 0 || r.on[3] {
+	if r := c.read(time.Time{}, &snap, c.budget); r.online != 0 || r.on[3] {
 		t.Errorf("a teammate heard only at the zero time counts as online (%d online)", r.online)
 	}
 	clk.Set(harnessStart)
 	c.receive(d)
-	if r := c.read(harnessStart, &snap, c.budget, true); r.online != 1 || !r.on[3] {
+	if r := c.read(harnessStart, &snap, c.budget); r.online != 1 || !r.on[3] {
 		t.Errorf("after a packet at %v: %d online, player 3 %v; want 1, true", harnessStart, r.online, r.on[3])
 	}
 }

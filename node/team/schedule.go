@@ -193,18 +193,18 @@ func (s *shared) countPlanned(n uint64) {
 // plan works out the decision of the coming ticks and the next tick on which anything
 // is due, and arms tm for it.
 //
-// It does not hand the held-back inputs over (read without sync): of the inputs, a plan
-// reads only the rate key, and an input whose key differs from the last one handed over
-// is not held back (its reader's wake rule wakes the reader, whose handler pokes the
-// component, which plans again). Every tick hands them over before it decides. So the
-// inputs are decoded in the batches the ticks take, not once more for each burst of
-// teammate packets.
+// It does not hand the held-back inputs over (inputSync, as a tick does): of the
+// inputs, a plan reads only the rate key, and an input whose key differs from the last
+// one handed over is not held back (its reader's wake rule wakes the reader, whose
+// handler pokes the component, which plans again). Every tick hands them over before
+// it decides. So the inputs are decoded in the batches the ticks take, not once more
+// for each burst of teammate packets.
 func (c *Component) plan(now time.Time, tm clock.Timer) {
 	snap := c.game.Snapshot()
 	c.planSnap = snap
 	b, gc := c.budget, c.gcBudget
 	applyBudget(&b, &gc, &snap)
-	r := c.read(now, &snap, b, false)
+	r := c.read(now, &snap, b)
 	c.noteOnline(&r)
 
 	c.mu.Lock()

@@ -23,15 +23,10 @@ type rule struct {
 	silent Decision
 }
 
-// read applies the rate rule and the budget policy to the inputs and teammates at now,
-// the snapshot snap and the budget estimate b. With sync, the held-back inputs are
-// handed over first (inputSync; the caller holds no lock); without, the inputs are
-// those handed over last, whose rate key is the latest's (see plan). It changes
-// nothing else.
-func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker, sync bool) rule {
-	if sync {
-		c.inputSync.Sync()
-	}
+// read applies the rate rule and the budget policy to the inputs handed over last and
+// the teammates at now, the snapshot snap and the budget estimate b. It changes
+// nothing.
+func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rule {
 	var r rule
 	c.mu.Lock()
 	r.in = c.in
@@ -85,7 +80,8 @@ func (c *Component) tick(now time.Time) {
 	c.snap = snap
 	c.updateBudget(&snap)
 
-	r := c.read(now, &snap, c.budget, true)
+	c.inputSync.Sync() // the packet carries every input that arrived before the tick
+	r := c.read(now, &snap, c.budget)
 	c.noteOnline(&r)
 	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
 	// their own entry too (TV-TEAM-296; their "alone" rule skips the own index).
