@@ -38,7 +38,7 @@ type threadStat struct {
 
 // benchChild is a process a benchmark measures: a node (TestBenchNodeChild), one of its
 // floors, or the C floor (testdata/cfloor). It prints "ready" once it runs and a
-// "stats" line for every SIGUSR1 (see TestBenchNodeChild); SIGTERM ends it.
+// "stats" line for every SIGUSR1 or SIGUSR2 (see TestBenchNodeChild); SIGTERM ends it.
 type benchChild struct {
 	b     *testing.B
 	cmd   *exec.Cmd
@@ -85,9 +85,15 @@ func (c *benchChild) next(prefix string) string {
 	}
 }
 
-// stats asks the process for its counters.
-func (c *benchChild) stats() childStats {
-	if err := c.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+// stats asks the process for its counters at the start (begin) or the end of a
+// measured window: SIGUSR2 or SIGUSR1, so that a Go child keeps its own bookkeeping
+// out of the window (TestBenchNodeChild).
+func (c *benchChild) stats(begin bool) childStats {
+	sig := syscall.SIGUSR1
+	if begin {
+		sig = syscall.SIGUSR2
+	}
+	if err := c.cmd.Process.Signal(sig); err != nil {
 		c.b.Fatal(err)
 	}
 	f := strings.Fields(c.next("stats "))
@@ -135,7 +141,7 @@ func nodeChildCmd(b *testing.B, getenv func(string) string, cfg node.Config, env
 
 // startBenchChild starts a node process with cfg (see TestBenchNodeChild), stops it
 // when the benchmark ends and returns a function reading its counters.
-func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config, env ...string) func() childStats {
+func startBenchChild(b *testing.B, getenv func(string) string, cfg node.Config, env ...string) func(begin bool) childStats {
 	return launchChild(b, nodeChildCmd(b, getenv, cfg, env...)).stats
 }
 
@@ -249,13 +255,13 @@ func (u *threadUse) log(b *testing.B, what string) {
 // time (cpu-ms/s), allocations (allocs/s) and thread wake-ups (wakes/s: voluntary
 // context switches of all its threads) per second and returns the end counters
 // and the seconds measured.
-func playSeconds(b *testing.B, stats func() childStats, start childStats) (childStats, float64) {
+func playSeconds(b *testing.B, stats func(begin bool) childStats, start childStats) (childStats, float64) {
 	b.ResetTimer()
 	for range b.N {
 		time.Sleep(time.Second)
 	}
 	b.StopTimer()
-	end := stats()
+	end := stats(false)
 	secs := end.at.Sub(start.at).Seconds()
 	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")

@@ -303,7 +303,7 @@ func (w window) wakesPerS() float64 { return float64(w.end.wakes-w.start.wakes) 
 // benchmark's timer runs meanwhile when timed.
 func (h *sixHarness) play(c *benchChild, secs int, timed bool) window {
 	var w window
-	w.start = c.stats()
+	w.start = c.stats(true)
 	ti0, gi0, h0, ms0, gd0 := h.teamInfos.Load(), h.gcInfos.Load(), h.heard.Load(), h.mateSent.Load(), h.gcDisconnected.Load()
 	var kd0, qf0 uint64
 	if h.junk {
@@ -323,7 +323,7 @@ func (h *sixHarness) play(c *benchChild, secs int, timed bool) window {
 	}
 	time.Sleep(time.Duration(secs) * time.Second)
 	h.b.StopTimer()
-	w.end = c.stats()
+	w.end = c.stats(false)
 	w.teamInfos, w.gcInfos, w.heard = h.teamInfos.Load()-ti0, h.gcInfos.Load()-gi0, h.heard.Load()-h0
 	w.mateSent, w.gcDisconnected = h.mateSent.Load()-ms0, h.gcDisconnected.Load()-gd0
 	w.junkSent = h.junkSent.Load() - j0

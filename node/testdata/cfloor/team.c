@@ -12,8 +12,9 @@
 //     packet's size) to each teammate.
 //
 // It speaks the benchmark child's protocol: "ready" on stdout once everything is
-// created; on SIGUSR1 a line "stats <cpu ns> 0 0 0 <voluntary context switches>" (all
-// threads, getrusage); SIGTERM ends it.
+// created; on SIGUSR1 or SIGUSR2 (a measurement's end or start) a line
+// "stats <cpu ns> 0 0 0 <voluntary context switches>" (all threads, getrusage); SIGTERM
+// ends it.
 //
 // Usage: team <domain> <team port> <gc port> <peer ports, comma-separated>
 //             <TeamInfo topic> <type> <hex CDR> <GCInfo topic> <type> <hex CDR>
@@ -159,6 +160,7 @@ int main(int argc, char **argv)
   sigset_t sigs;
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGUSR1);
+  sigaddset(&sigs, SIGUSR2);
   sigaddset(&sigs, SIGTERM);
   sigaddset(&sigs, SIGINT);
   pthread_sigmask(SIG_BLOCK, &sigs, NULL);
@@ -223,7 +225,7 @@ int main(int argc, char **argv)
       } else if (fd == sfd) {
         struct signalfd_siginfo si;
         while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-          if (si.ssi_signo != SIGUSR1) {
+          if (si.ssi_signo != SIGUSR1 && si.ssi_signo != SIGUSR2) {
             dds_delete(pp);
             return 0;
           }
