@@ -205,6 +205,9 @@ func (p *Participant) Close() error {
 	}
 	p.writers, p.readers, p.topics = nil, nil, nil
 	p.mu.Unlock()
+	if testHookParticipantDelete != nil {
+		testHookParticipantDelete()
+	}
 	var err error
 	if rc := C.dds_delete(p.handle); rc < 0 {
 		err = retcode("delete participant", rc)
@@ -218,6 +221,10 @@ func (p *Participant) Close() error {
 	releaseDomain(p.domainID)
 	return err
 }
+
+// testHookParticipantDelete, if set (tests), is called by Close right before it
+// deletes the participant.
+var testHookParticipantDelete func()
 
 // topicLocked returns the participant's topic name, creating it with typeName.
 func (p *Participant) topicLocked(name, typeName string) (C.dds_entity_t, error) {

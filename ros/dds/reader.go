@@ -157,16 +157,20 @@ func (r *Reader) destroy() {
 
 func (r *Reader) run() {
 	defer func() {
-		r.p.mu.Lock()
-		if !r.p.closed {
-			delete(r.p.readers, r)
-		}
-		r.p.mu.Unlock()
 		r.drainMu.Lock()
 		r.gone = true
 		r.drainMu.Unlock()
 		r.destroy()
+		// Only a deleted reader leaves the participant's set, done: Close waits for
+		// every reader in it, so the participant is never deleted while one of its
+		// readers still is (a reader stopped by a service's shutdown, say), which can
+		// hang Cyclone's deletion of both.
+		r.p.mu.Lock()
+		if !r.p.closed {
+			delete(r.p.readers, r)
+		}
 		close(r.done)
+		r.p.mu.Unlock()
 	}()
 	rc, err := r.wake.SyscallConn()
 	if err != nil {
