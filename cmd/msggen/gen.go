@@ -245,12 +245,19 @@ func (g *generator) writeMessage(b *strings.Builder, m *Message) error {
 		fmt.Fprintf(b, "// UnmarshalCDR reads the CDR body of m from d: the one byte rosidl gives a message without fields.\n")
 		fmt.Fprintf(b, "func (*%s) UnmarshalCDR(d *cdr.Decoder) error {\nd.Uint8()\nreturn d.Err()\n}\n\n", m.Name)
 	} else {
+		l, block := g.layout(m)
 		fmt.Fprintf(b, "// MarshalCDR appends the CDR body of m to e.\nfunc (m *%s) MarshalCDR(e *cdr.Encoder) {\n", m.Name)
+		if block {
+			encodeBlock(b, l)
+		}
 		for _, f := range m.Fields {
 			g.encodeField(b, "m."+fieldName(f), f.Type)
 		}
 		b.WriteString("}\n\n")
 		fmt.Fprintf(b, "// UnmarshalCDR overwrites every field of m from d and returns d.Err().\nfunc (m *%s) UnmarshalCDR(d *cdr.Decoder) error {\n", m.Name)
+		if block {
+			decodeBlock(b, l)
+		}
 		for _, f := range m.Fields {
 			if err := g.decodeField(b, "m."+fieldName(f), f.Type); err != nil {
 				return fmt.Errorf("%s: field %s: %w", m.Source, f.Name, err)
@@ -316,6 +323,14 @@ func (g *generator) encodeField(b *strings.Builder, x string, t Type) {
 		}
 		return
 	}
+	if m, ok := wordSlices[t.Prim]; ok {
+		if t.Array == FixedArray {
+			fmt.Fprintf(b, "e.%s(%s[:])\n", m, x)
+		} else {
+			fmt.Fprintf(b, "e.%s(%s)\n", m, x)
+		}
+		return
+	}
 	fmt.Fprintf(b, "for i := range %s {\n", x)
 	g.encodeElem(b, x+"[i]", t)
 	b.WriteString("}\n")
@@ -357,6 +372,14 @@ func (g *generator) decodeField(b *strings.Builder, x string, t Type) error {
 			fmt.Fprintf(b, "d.Octets(%s[:])\n", x)
 		} else {
 			fmt.Fprintf(b, "d.Octets(%s)\n", x)
+		}
+		return nil
+	}
+	if m, ok := wordSlices[t.Prim]; ok {
+		if t.Array == FixedArray {
+			fmt.Fprintf(b, "d.%s(%s[:])\n", m, x)
+		} else {
+			fmt.Fprintf(b, "d.%s(%s)\n", m, x)
 		}
 		return nil
 	}

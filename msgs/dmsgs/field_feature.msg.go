@@ -44,6 +44,12 @@ func (*FieldFeature) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *FieldFeature) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(12, 1, 4); p != nil {
+		p[0] = m.Feature
+		cdr.StoreFloat32(p[4:], m.X)
+		cdr.StoreFloat32(p[8:], m.Y)
+		return
+	}
 	e.Uint8(m.Feature)
 	e.Float32(m.X)
 	e.Float32(m.Y)
@@ -51,6 +57,13 @@ func (m *FieldFeature) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *FieldFeature) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(12, 1, 4); p != nil {
+		be := d.BigEndian()
+		m.Feature = p[0]
+		m.X = cdr.LoadFloat32(p[4:], be)
+		m.Y = cdr.LoadFloat32(p[8:], be)
+		return nil
+	}
 	m.Feature = d.Uint8()
 	m.X = d.Float32()
 	m.Y = d.Float32()

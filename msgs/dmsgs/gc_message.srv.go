@@ -63,11 +63,19 @@ func (*GCMessage_Request) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *GCMessage_Request) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(1, 1, 1); p != nil {
+		p[0] = m.Message
+		return
+	}
 	e.Uint8(m.Message)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *GCMessage_Request) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(1, 1, 1); p != nil {
+		m.Message = p[0]
+		return nil
+	}
 	m.Message = d.Uint8()
 	return d.Err()
 }

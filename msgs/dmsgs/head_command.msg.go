@@ -40,6 +40,13 @@ func (*HeadCommand) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *HeadCommand) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(16, 4, 4); p != nil {
+		cdr.StoreFloat32(p[0:], m.Pitch)
+		cdr.StoreFloat32(p[4:], m.Yaw)
+		cdr.StoreFloat32(p[8:], m.PitchSpeed)
+		cdr.StoreFloat32(p[12:], m.YawSpeed)
+		return
+	}
 	e.Float32(m.Pitch)
 	e.Float32(m.Yaw)
 	e.Float32(m.PitchSpeed)
@@ -48,6 +55,14 @@ func (m *HeadCommand) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *HeadCommand) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(16, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Pitch = cdr.LoadFloat32(p[0:], be)
+		m.Yaw = cdr.LoadFloat32(p[4:], be)
+		m.PitchSpeed = cdr.LoadFloat32(p[8:], be)
+		m.YawSpeed = cdr.LoadFloat32(p[12:], be)
+		return nil
+	}
 	m.Pitch = d.Float32()
 	m.Yaw = d.Float32()
 	m.PitchSpeed = d.Float32()

@@ -31,12 +31,31 @@ func (*Line) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Line) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(48, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Endpoint1.X)
+		cdr.StoreFloat64(p[8:], m.Endpoint1.Y)
+		cdr.StoreFloat64(p[16:], m.Endpoint1.Z)
+		cdr.StoreFloat64(p[24:], m.Endpoint2.X)
+		cdr.StoreFloat64(p[32:], m.Endpoint2.Y)
+		cdr.StoreFloat64(p[40:], m.Endpoint2.Z)
+		return
+	}
 	m.Endpoint1.MarshalCDR(e)
 	m.Endpoint2.MarshalCDR(e)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Line) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(48, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Endpoint1.X = cdr.LoadFloat64(p[0:], be)
+		m.Endpoint1.Y = cdr.LoadFloat64(p[8:], be)
+		m.Endpoint1.Z = cdr.LoadFloat64(p[16:], be)
+		m.Endpoint2.X = cdr.LoadFloat64(p[24:], be)
+		m.Endpoint2.Y = cdr.LoadFloat64(p[32:], be)
+		m.Endpoint2.Z = cdr.LoadFloat64(p[40:], be)
+		return nil
+	}
 	if err := m.Endpoint1.UnmarshalCDR(d); err != nil {
 		return err
 	}

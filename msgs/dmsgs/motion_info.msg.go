@@ -82,13 +82,9 @@ func (m *MotionInfo) MarshalCDR(e *cdr.Encoder) {
 	m.IMURpy.MarshalCDR(e)
 	e.Uint8(m.Status)
 	e.SequenceLength(len(m.JointFeedback))
-	for i := range m.JointFeedback {
-		e.Float64(m.JointFeedback[i])
-	}
+	e.Float64s(m.JointFeedback)
 	e.SequenceLength(len(m.NeckToFoot))
-	for i := range m.NeckToFoot {
-		e.Float64(m.NeckToFoot[i])
-	}
+	e.Float64s(m.NeckToFoot)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -111,12 +107,8 @@ func (m *MotionInfo) UnmarshalCDR(d *cdr.Decoder) error {
 	}
 	m.Status = d.Uint8()
 	m.JointFeedback = cdr.Resize(m.JointFeedback, d.SequenceLength(8))
-	for i := range m.JointFeedback {
-		m.JointFeedback[i] = d.Float64()
-	}
+	d.Float64s(m.JointFeedback)
 	m.NeckToFoot = cdr.Resize(m.NeckToFoot, d.SequenceLength(8))
-	for i := range m.NeckToFoot {
-		m.NeckToFoot[i] = d.Float64()
-	}
+	d.Float64s(m.NeckToFoot)
 	return d.Err()
 }

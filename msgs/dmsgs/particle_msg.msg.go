@@ -34,12 +34,27 @@ func (*ParticleMsg) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *ParticleMsg) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(28, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Pose.X)
+		cdr.StoreFloat64(p[8:], m.Pose.Y)
+		cdr.StoreFloat64(p[16:], m.Pose.Z)
+		cdr.StoreFloat32(p[24:], m.Weight)
+		return
+	}
 	m.Pose.MarshalCDR(e)
 	e.Float32(m.Weight)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *ParticleMsg) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(28, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Pose.X = cdr.LoadFloat64(p[0:], be)
+		m.Pose.Y = cdr.LoadFloat64(p[8:], be)
+		m.Pose.Z = cdr.LoadFloat64(p[16:], be)
+		m.Weight = cdr.LoadFloat32(p[24:], be)
+		return nil
+	}
 	if err := m.Pose.UnmarshalCDR(d); err != nil {
 		return err
 	}

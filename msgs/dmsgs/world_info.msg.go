@@ -73,34 +73,24 @@ func (m *WorldInfo) MarshalCDR(e *cdr.Encoder) {
 	e.Uint32(m.Sequence)
 	e.Bool(m.HasPose)
 	m.Pose.MarshalCDR(e)
-	for i := range m.PoseCovariance {
-		e.Float32(m.PoseCovariance[i])
-	}
+	e.Float32s(m.PoseCovariance[:])
 	e.Bool(m.HasVelocity)
 	m.Velocity.MarshalCDR(e)
-	for i := range m.VelocityCovariance {
-		e.Float32(m.VelocityCovariance[i])
-	}
+	e.Float32s(m.VelocityCovariance[:])
 	m.RelativeBall.MarshalCDR(e)
 	m.GlobalBall.MarshalCDR(e)
 	e.Bool(m.HasRelativeBallVelocity)
 	m.RelativeBallVelocity.MarshalCDR(e)
-	for i := range m.RelativeBallVelocityCovariance {
-		e.Float32(m.RelativeBallVelocityCovariance[i])
-	}
+	e.Float32s(m.RelativeBallVelocityCovariance[:])
 	e.Bool(m.HasGlobalBallVelocity)
 	m.GlobalBallVelocity.MarshalCDR(e)
-	for i := range m.GlobalBallVelocityCovariance {
-		e.Float32(m.GlobalBallVelocityCovariance[i])
-	}
+	e.Float32s(m.GlobalBallVelocityCovariance[:])
 	e.SequenceLength(len(m.Opponents))
 	for i := range m.Opponents {
 		m.Opponents[i].MarshalCDR(e)
 	}
 	e.SequenceLength(len(m.DisappearedOpponents))
-	for i := range m.DisappearedOpponents {
-		e.Uint32(m.DisappearedOpponents[i])
-	}
+	e.Uint32s(m.DisappearedOpponents)
 	e.Bool(m.HasGameState)
 	m.GameState.MarshalCDR(e)
 	e.SequenceLength(len(m.Penalties))
@@ -120,16 +110,12 @@ func (m *WorldInfo) UnmarshalCDR(d *cdr.Decoder) error {
 	if err := m.Pose.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.PoseCovariance {
-		m.PoseCovariance[i] = d.Float32()
-	}
+	d.Float32s(m.PoseCovariance[:])
 	m.HasVelocity = d.Bool()
 	if err := m.Velocity.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.VelocityCovariance {
-		m.VelocityCovariance[i] = d.Float32()
-	}
+	d.Float32s(m.VelocityCovariance[:])
 	if err := m.RelativeBall.UnmarshalCDR(d); err != nil {
 		return err
 	}
@@ -140,16 +126,12 @@ func (m *WorldInfo) UnmarshalCDR(d *cdr.Decoder) error {
 	if err := m.RelativeBallVelocity.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.RelativeBallVelocityCovariance {
-		m.RelativeBallVelocityCovariance[i] = d.Float32()
-	}
+	d.Float32s(m.RelativeBallVelocityCovariance[:])
 	m.HasGlobalBallVelocity = d.Bool()
 	if err := m.GlobalBallVelocity.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.GlobalBallVelocityCovariance {
-		m.GlobalBallVelocityCovariance[i] = d.Float32()
-	}
+	d.Float32s(m.GlobalBallVelocityCovariance[:])
 	m.Opponents = cdr.Resize(m.Opponents, d.SequenceLength(28))
 	for i := range m.Opponents {
 		if err := m.Opponents[i].UnmarshalCDR(d); err != nil {
@@ -157,9 +139,7 @@ func (m *WorldInfo) UnmarshalCDR(d *cdr.Decoder) error {
 		}
 	}
 	m.DisappearedOpponents = cdr.Resize(m.DisappearedOpponents, d.SequenceLength(4))
-	for i := range m.DisappearedOpponents {
-		m.DisappearedOpponents[i] = d.Uint32()
-	}
+	d.Uint32s(m.DisappearedOpponents)
 	m.HasGameState = d.Bool()
 	if err := m.GameState.UnmarshalCDR(d); err != nil {
 		return err

@@ -70,6 +70,16 @@ func (*WorldInfoGameState) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *WorldInfoGameState) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(7, 1, 1); p != nil {
+		p[0] = m.State
+		p[1] = m.StateTeam
+		p[2] = m.ScoreCyan
+		p[3] = m.ScoreMagenta
+		p[4] = m.OurTeam
+		p[5] = m.OurGoalColor
+		p[6] = m.Half
+		return
+	}
 	e.Uint8(m.State)
 	e.Uint8(m.StateTeam)
 	e.Uint8(m.ScoreCyan)
@@ -81,6 +91,16 @@ func (m *WorldInfoGameState) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *WorldInfoGameState) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(7, 1, 1); p != nil {
+		m.State = p[0]
+		m.StateTeam = p[1]
+		m.ScoreCyan = p[2]
+		m.ScoreMagenta = p[3]
+		m.OurTeam = p[4]
+		m.OurGoalColor = p[5]
+		m.Half = p[6]
+		return nil
+	}
 	m.State = d.Uint8()
 	m.StateTeam = d.Uint8()
 	m.ScoreCyan = d.Uint8()

@@ -47,9 +47,7 @@ func (m *WorldInfoGlobalBall) MarshalCDR(e *cdr.Encoder) {
 	e.Bool(m.Visible)
 	e.Int32(m.VisibilityHistory)
 	m.Position.MarshalCDR(e)
-	for i := range m.Covariance {
-		e.Float32(m.Covariance[i])
-	}
+	e.Float32s(m.Covariance[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -60,8 +58,6 @@ func (m *WorldInfoGlobalBall) UnmarshalCDR(d *cdr.Decoder) error {
 	if err := m.Position.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.Covariance {
-		m.Covariance[i] = d.Float32()
-	}
+	d.Float32s(m.Covariance[:])
 	return d.Err()
 }

@@ -39,21 +39,38 @@ func (*WorldInfoOpponent) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *WorldInfoOpponent) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(28, 4, 4); p != nil {
+		cdr.Store32(p[0:], m.UID)
+		cdr.StoreFloat32(p[4:], m.Distance)
+		cdr.StoreFloat32(p[8:], m.Bearing)
+		cdr.StoreFloat32(p[12:], m.Covariance[0])
+		cdr.StoreFloat32(p[16:], m.Covariance[1])
+		cdr.StoreFloat32(p[20:], m.Covariance[2])
+		cdr.StoreFloat32(p[24:], m.Covariance[3])
+		return
+	}
 	e.Uint32(m.UID)
 	e.Float32(m.Distance)
 	e.Float32(m.Bearing)
-	for i := range m.Covariance {
-		e.Float32(m.Covariance[i])
-	}
+	e.Float32s(m.Covariance[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *WorldInfoOpponent) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(28, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.UID = cdr.Load32(p[0:], be)
+		m.Distance = cdr.LoadFloat32(p[4:], be)
+		m.Bearing = cdr.LoadFloat32(p[8:], be)
+		m.Covariance[0] = cdr.LoadFloat32(p[12:], be)
+		m.Covariance[1] = cdr.LoadFloat32(p[16:], be)
+		m.Covariance[2] = cdr.LoadFloat32(p[20:], be)
+		m.Covariance[3] = cdr.LoadFloat32(p[24:], be)
+		return nil
+	}
 	m.UID = d.Uint32()
 	m.Distance = d.Float32()
 	m.Bearing = d.Float32()
-	for i := range m.Covariance {
-		m.Covariance[i] = d.Float32()
-	}
+	d.Float32s(m.Covariance[:])
 	return d.Err()
 }

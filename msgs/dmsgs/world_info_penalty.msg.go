@@ -49,6 +49,12 @@ func (*WorldInfoPenalty) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *WorldInfoPenalty) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(4, 1, 2); p != nil {
+		p[0] = m.Player
+		p[1] = m.Penalty
+		cdr.Store16(p[2:], m.SecondsRemaining)
+		return
+	}
 	e.Uint8(m.Player)
 	e.Uint8(m.Penalty)
 	e.Uint16(m.SecondsRemaining)
@@ -56,6 +62,13 @@ func (m *WorldInfoPenalty) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *WorldInfoPenalty) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(4, 1, 2); p != nil {
+		be := d.BigEndian()
+		m.Player = p[0]
+		m.Penalty = p[1]
+		m.SecondsRemaining = cdr.Load16(p[2:], be)
+		return nil
+	}
 	m.Player = d.Uint8()
 	m.Penalty = d.Uint8()
 	m.SecondsRemaining = d.Uint16()

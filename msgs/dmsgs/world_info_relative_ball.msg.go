@@ -54,9 +54,7 @@ func (m *WorldInfoRelativeBall) MarshalCDR(e *cdr.Encoder) {
 	e.Float32(m.Bearing)
 	e.Float32(m.Distance)
 	e.Float32(m.Slope)
-	for i := range m.Covariance {
-		e.Float32(m.Covariance[i])
-	}
+	e.Float32s(m.Covariance[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -67,8 +65,6 @@ func (m *WorldInfoRelativeBall) UnmarshalCDR(d *cdr.Decoder) error {
 	m.Bearing = d.Float32()
 	m.Distance = d.Float32()
 	m.Slope = d.Float32()
-	for i := range m.Covariance {
-		m.Covariance[i] = d.Float32()
-	}
+	d.Float32s(m.Covariance[:])
 	return d.Err()
 }

@@ -1,6 +1,7 @@
 // Package cdrtest checks generated message types: it fills them with pseudo-random
-// values and verifies that they survive a CDR round trip. It uses reflection and is
-// meant for tests only.
+// values and verifies that they survive a CDR round trip and agree, byte for byte,
+// with a reference codec that writes every field on its own, by reflection (reference.go).
+// It is meant for tests only.
 package cdrtest
 
 import (
@@ -66,6 +67,9 @@ func fill(v reflect.Value, r *rand.Rand, maxLen int) {
 
 // RoundTrip encodes m and checks that:
 //   - the sample starts with the CDR_LE header and is padded to a multiple of 4;
+//   - it is the reference encoding of m (every field on its own, as the wire format
+//     says), also after 1 to 7 bytes of something else, and m decodes from the
+//     reference encoding in either byte order (see checkReference);
 //   - decoding it into a fresh value gives a value equal to m that encodes to the
 //     same bytes;
 //   - every shorter prefix of the body fails to decode, with an error, not a panic.
@@ -104,6 +108,7 @@ func RoundTrip(t testing.TB, m cdr.Message) bool {
 	if err != nil || !bytes.Equal(again, b) {
 		t.Fatalf("%s: re-encoding differs (err %v):\n got % x\nwant % x", m.TypeName(), err, again, b)
 	}
+	checkReference(t, m, b)
 	for n := cdr.HeaderSize; n < body; n++ {
 		v := reflect.New(reflect.TypeOf(m).Elem()).Interface().(cdr.Message)
 		if err := cdr.Unmarshal(b[:n], v); err == nil {

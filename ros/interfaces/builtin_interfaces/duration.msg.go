@@ -34,12 +34,23 @@ func (*Duration) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Duration) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(8, 4, 4); p != nil {
+		cdr.Store32(p[0:], uint32(m.Sec))
+		cdr.Store32(p[4:], m.Nanosec)
+		return
+	}
 	e.Int32(m.Sec)
 	e.Uint32(m.Nanosec)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Duration) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(8, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Sec = int32(cdr.Load32(p[0:], be))
+		m.Nanosec = cdr.Load32(p[4:], be)
+		return nil
+	}
 	m.Sec = d.Int32()
 	m.Nanosec = d.Uint32()
 	return d.Err()

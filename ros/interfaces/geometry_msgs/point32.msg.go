@@ -31,6 +31,12 @@ func (*Point32) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Point32) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(12, 4, 4); p != nil {
+		cdr.StoreFloat32(p[0:], m.X)
+		cdr.StoreFloat32(p[4:], m.Y)
+		cdr.StoreFloat32(p[8:], m.Z)
+		return
+	}
 	e.Float32(m.X)
 	e.Float32(m.Y)
 	e.Float32(m.Z)
@@ -38,6 +44,13 @@ func (m *Point32) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Point32) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(12, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.X = cdr.LoadFloat32(p[0:], be)
+		m.Y = cdr.LoadFloat32(p[4:], be)
+		m.Z = cdr.LoadFloat32(p[8:], be)
+		return nil
+	}
 	m.X = d.Float32()
 	m.Y = d.Float32()
 	m.Z = d.Float32()

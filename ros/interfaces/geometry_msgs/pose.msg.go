@@ -30,12 +30,33 @@ func (*Pose) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Pose) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(56, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Position.X)
+		cdr.StoreFloat64(p[8:], m.Position.Y)
+		cdr.StoreFloat64(p[16:], m.Position.Z)
+		cdr.StoreFloat64(p[24:], m.Orientation.X)
+		cdr.StoreFloat64(p[32:], m.Orientation.Y)
+		cdr.StoreFloat64(p[40:], m.Orientation.Z)
+		cdr.StoreFloat64(p[48:], m.Orientation.W)
+		return
+	}
 	m.Position.MarshalCDR(e)
 	m.Orientation.MarshalCDR(e)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Pose) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(56, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Position.X = cdr.LoadFloat64(p[0:], be)
+		m.Position.Y = cdr.LoadFloat64(p[8:], be)
+		m.Position.Z = cdr.LoadFloat64(p[16:], be)
+		m.Orientation.X = cdr.LoadFloat64(p[24:], be)
+		m.Orientation.Y = cdr.LoadFloat64(p[32:], be)
+		m.Orientation.Z = cdr.LoadFloat64(p[40:], be)
+		m.Orientation.W = cdr.LoadFloat64(p[48:], be)
+		return nil
+	}
 	if err := m.Position.UnmarshalCDR(d); err != nil {
 		return err
 	}

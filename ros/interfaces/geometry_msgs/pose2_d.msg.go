@@ -31,6 +31,12 @@ func (*Pose2D) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Pose2D) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(24, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.X)
+		cdr.StoreFloat64(p[8:], m.Y)
+		cdr.StoreFloat64(p[16:], m.Theta)
+		return
+	}
 	e.Float64(m.X)
 	e.Float64(m.Y)
 	e.Float64(m.Theta)
@@ -38,6 +44,13 @@ func (m *Pose2D) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Pose2D) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(24, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.X = cdr.LoadFloat64(p[0:], be)
+		m.Y = cdr.LoadFloat64(p[8:], be)
+		m.Theta = cdr.LoadFloat64(p[16:], be)
+		return nil
+	}
 	m.X = d.Float64()
 	m.Y = d.Float64()
 	m.Theta = d.Float64()

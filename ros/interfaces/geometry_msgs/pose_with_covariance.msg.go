@@ -35,9 +35,7 @@ func (*PoseWithCovariance) TypeHash() string {
 // MarshalCDR appends the CDR body of m to e.
 func (m *PoseWithCovariance) MarshalCDR(e *cdr.Encoder) {
 	m.Pose.MarshalCDR(e)
-	for i := range m.Covariance {
-		e.Float64(m.Covariance[i])
-	}
+	e.Float64s(m.Covariance[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -45,9 +43,7 @@ func (m *PoseWithCovariance) UnmarshalCDR(d *cdr.Decoder) error {
 	if err := m.Pose.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.Covariance {
-		m.Covariance[i] = d.Float64()
-	}
+	d.Float64s(m.Covariance[:])
 	return d.Err()
 }
 

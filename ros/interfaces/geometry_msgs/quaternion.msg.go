@@ -36,6 +36,13 @@ func (*Quaternion) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Quaternion) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(32, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.X)
+		cdr.StoreFloat64(p[8:], m.Y)
+		cdr.StoreFloat64(p[16:], m.Z)
+		cdr.StoreFloat64(p[24:], m.W)
+		return
+	}
 	e.Float64(m.X)
 	e.Float64(m.Y)
 	e.Float64(m.Z)
@@ -44,6 +51,14 @@ func (m *Quaternion) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Quaternion) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(32, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.X = cdr.LoadFloat64(p[0:], be)
+		m.Y = cdr.LoadFloat64(p[8:], be)
+		m.Z = cdr.LoadFloat64(p[16:], be)
+		m.W = cdr.LoadFloat64(p[24:], be)
+		return nil
+	}
 	m.X = d.Float64()
 	m.Y = d.Float64()
 	m.Z = d.Float64()

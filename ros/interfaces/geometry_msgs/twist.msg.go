@@ -30,12 +30,31 @@ func (*Twist) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Twist) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(48, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Linear.X)
+		cdr.StoreFloat64(p[8:], m.Linear.Y)
+		cdr.StoreFloat64(p[16:], m.Linear.Z)
+		cdr.StoreFloat64(p[24:], m.Angular.X)
+		cdr.StoreFloat64(p[32:], m.Angular.Y)
+		cdr.StoreFloat64(p[40:], m.Angular.Z)
+		return
+	}
 	m.Linear.MarshalCDR(e)
 	m.Angular.MarshalCDR(e)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Twist) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(48, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Linear.X = cdr.LoadFloat64(p[0:], be)
+		m.Linear.Y = cdr.LoadFloat64(p[8:], be)
+		m.Linear.Z = cdr.LoadFloat64(p[16:], be)
+		m.Angular.X = cdr.LoadFloat64(p[24:], be)
+		m.Angular.Y = cdr.LoadFloat64(p[32:], be)
+		m.Angular.Z = cdr.LoadFloat64(p[40:], be)
+		return nil
+	}
 	if err := m.Linear.UnmarshalCDR(d); err != nil {
 		return err
 	}

@@ -35,9 +35,7 @@ func (*TwistWithCovariance) TypeHash() string {
 // MarshalCDR appends the CDR body of m to e.
 func (m *TwistWithCovariance) MarshalCDR(e *cdr.Encoder) {
 	m.Twist.MarshalCDR(e)
-	for i := range m.Covariance {
-		e.Float64(m.Covariance[i])
-	}
+	e.Float64s(m.Covariance[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
@@ -45,8 +43,6 @@ func (m *TwistWithCovariance) UnmarshalCDR(d *cdr.Decoder) error {
 	if err := m.Twist.UnmarshalCDR(d); err != nil {
 		return err
 	}
-	for i := range m.Covariance {
-		m.Covariance[i] = d.Float64()
-	}
+	d.Float64s(m.Covariance[:])
 	return d.Err()
 }

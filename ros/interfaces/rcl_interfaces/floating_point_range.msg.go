@@ -35,6 +35,12 @@ func (*FloatingPointRange) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *FloatingPointRange) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(24, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.FromValue)
+		cdr.StoreFloat64(p[8:], m.ToValue)
+		cdr.StoreFloat64(p[16:], m.Step)
+		return
+	}
 	e.Float64(m.FromValue)
 	e.Float64(m.ToValue)
 	e.Float64(m.Step)
@@ -42,6 +48,13 @@ func (m *FloatingPointRange) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *FloatingPointRange) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(24, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.FromValue = cdr.LoadFloat64(p[0:], be)
+		m.ToValue = cdr.LoadFloat64(p[8:], be)
+		m.Step = cdr.LoadFloat64(p[16:], be)
+		return nil
+	}
 	m.FromValue = d.Float64()
 	m.ToValue = d.Float64()
 	m.Step = d.Float64()

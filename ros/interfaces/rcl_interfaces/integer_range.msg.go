@@ -33,6 +33,12 @@ func (*IntegerRange) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *IntegerRange) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(24, 8, 8); p != nil {
+		cdr.Store64(p[0:], uint64(m.FromValue))
+		cdr.Store64(p[8:], uint64(m.ToValue))
+		cdr.Store64(p[16:], m.Step)
+		return
+	}
 	e.Int64(m.FromValue)
 	e.Int64(m.ToValue)
 	e.Uint64(m.Step)
@@ -40,6 +46,13 @@ func (m *IntegerRange) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *IntegerRange) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(24, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.FromValue = int64(cdr.Load64(p[0:], be))
+		m.ToValue = int64(cdr.Load64(p[8:], be))
+		m.Step = cdr.Load64(p[16:], be)
+		return nil
+	}
 	m.FromValue = d.Int64()
 	m.ToValue = d.Int64()
 	m.Step = d.Uint64()

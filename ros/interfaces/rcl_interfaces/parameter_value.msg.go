@@ -51,13 +51,9 @@ func (m *ParameterValue) MarshalCDR(e *cdr.Encoder) {
 		e.Bool(m.BoolArrayValue[i])
 	}
 	e.SequenceLength(len(m.IntegerArrayValue))
-	for i := range m.IntegerArrayValue {
-		e.Int64(m.IntegerArrayValue[i])
-	}
+	e.Int64s(m.IntegerArrayValue)
 	e.SequenceLength(len(m.DoubleArrayValue))
-	for i := range m.DoubleArrayValue {
-		e.Float64(m.DoubleArrayValue[i])
-	}
+	e.Float64s(m.DoubleArrayValue)
 	e.SequenceLength(len(m.StringArrayValue))
 	for i := range m.StringArrayValue {
 		e.String(m.StringArrayValue[i])
@@ -78,13 +74,9 @@ func (m *ParameterValue) UnmarshalCDR(d *cdr.Decoder) error {
 		m.BoolArrayValue[i] = d.Bool()
 	}
 	m.IntegerArrayValue = cdr.Resize(m.IntegerArrayValue, d.SequenceLength(8))
-	for i := range m.IntegerArrayValue {
-		m.IntegerArrayValue[i] = d.Int64()
-	}
+	d.Int64s(m.IntegerArrayValue)
 	m.DoubleArrayValue = cdr.Resize(m.DoubleArrayValue, d.SequenceLength(8))
-	for i := range m.DoubleArrayValue {
-		m.DoubleArrayValue[i] = d.Float64()
-	}
+	d.Float64s(m.DoubleArrayValue)
 	m.StringArrayValue = cdr.Resize(m.StringArrayValue, d.SequenceLength(4))
 	for i := range m.StringArrayValue {
 		m.StringArrayValue[i] = d.ReadString()

@@ -30,11 +30,49 @@ func (*Gid) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Gid) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(16, 1, 1); p != nil {
+		p[0] = m.Data[0]
+		p[1] = m.Data[1]
+		p[2] = m.Data[2]
+		p[3] = m.Data[3]
+		p[4] = m.Data[4]
+		p[5] = m.Data[5]
+		p[6] = m.Data[6]
+		p[7] = m.Data[7]
+		p[8] = m.Data[8]
+		p[9] = m.Data[9]
+		p[10] = m.Data[10]
+		p[11] = m.Data[11]
+		p[12] = m.Data[12]
+		p[13] = m.Data[13]
+		p[14] = m.Data[14]
+		p[15] = m.Data[15]
+		return
+	}
 	e.Octets(m.Data[:])
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Gid) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(16, 1, 1); p != nil {
+		m.Data[0] = p[0]
+		m.Data[1] = p[1]
+		m.Data[2] = p[2]
+		m.Data[3] = p[3]
+		m.Data[4] = p[4]
+		m.Data[5] = p[5]
+		m.Data[6] = p[6]
+		m.Data[7] = p[7]
+		m.Data[8] = p[8]
+		m.Data[9] = p[9]
+		m.Data[10] = p[10]
+		m.Data[11] = p[11]
+		m.Data[12] = p[12]
+		m.Data[13] = p[13]
+		m.Data[14] = p[14]
+		m.Data[15] = p[15]
+		return nil
+	}
 	d.Octets(m.Data[:])
 	return d.Err()
 }

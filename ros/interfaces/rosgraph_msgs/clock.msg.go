@@ -30,11 +30,22 @@ func (*Clock) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Clock) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(8, 4, 4); p != nil {
+		cdr.Store32(p[0:], uint32(m.Clock.Sec))
+		cdr.Store32(p[4:], m.Clock.Nanosec)
+		return
+	}
 	m.Clock.MarshalCDR(e)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Clock) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(8, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Clock.Sec = int32(cdr.Load32(p[0:], be))
+		m.Clock.Nanosec = cdr.Load32(p[4:], be)
+		return nil
+	}
 	if err := m.Clock.UnmarshalCDR(d); err != nil {
 		return err
 	}

@@ -49,6 +49,29 @@ func (*ServiceEventInfo) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *ServiceEventInfo) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(40, 1, 8); p != nil {
+		p[0] = m.EventType
+		cdr.Store32(p[4:], uint32(m.Stamp.Sec))
+		cdr.Store32(p[8:], m.Stamp.Nanosec)
+		p[12] = m.ClientGID[0]
+		p[13] = m.ClientGID[1]
+		p[14] = m.ClientGID[2]
+		p[15] = m.ClientGID[3]
+		p[16] = m.ClientGID[4]
+		p[17] = m.ClientGID[5]
+		p[18] = m.ClientGID[6]
+		p[19] = m.ClientGID[7]
+		p[20] = m.ClientGID[8]
+		p[21] = m.ClientGID[9]
+		p[22] = m.ClientGID[10]
+		p[23] = m.ClientGID[11]
+		p[24] = m.ClientGID[12]
+		p[25] = m.ClientGID[13]
+		p[26] = m.ClientGID[14]
+		p[27] = m.ClientGID[15]
+		cdr.Store64(p[32:], uint64(m.SequenceNumber))
+		return
+	}
 	e.Uint8(m.EventType)
 	m.Stamp.MarshalCDR(e)
 	e.Octets(m.ClientGID[:])
@@ -57,6 +80,30 @@ func (m *ServiceEventInfo) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *ServiceEventInfo) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(40, 1, 8); p != nil {
+		be := d.BigEndian()
+		m.EventType = p[0]
+		m.Stamp.Sec = int32(cdr.Load32(p[4:], be))
+		m.Stamp.Nanosec = cdr.Load32(p[8:], be)
+		m.ClientGID[0] = p[12]
+		m.ClientGID[1] = p[13]
+		m.ClientGID[2] = p[14]
+		m.ClientGID[3] = p[15]
+		m.ClientGID[4] = p[16]
+		m.ClientGID[5] = p[17]
+		m.ClientGID[6] = p[18]
+		m.ClientGID[7] = p[19]
+		m.ClientGID[8] = p[20]
+		m.ClientGID[9] = p[21]
+		m.ClientGID[10] = p[22]
+		m.ClientGID[11] = p[23]
+		m.ClientGID[12] = p[24]
+		m.ClientGID[13] = p[25]
+		m.ClientGID[14] = p[26]
+		m.ClientGID[15] = p[27]
+		m.SequenceNumber = int64(cdr.Load64(p[32:], be))
+		return nil
+	}
 	m.EventType = d.Uint8()
 	if err := m.Stamp.UnmarshalCDR(d); err != nil {
 		return err

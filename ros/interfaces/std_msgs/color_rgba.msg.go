@@ -32,6 +32,13 @@ func (*ColorRGBA) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *ColorRGBA) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(16, 4, 4); p != nil {
+		cdr.StoreFloat32(p[0:], m.R)
+		cdr.StoreFloat32(p[4:], m.G)
+		cdr.StoreFloat32(p[8:], m.B)
+		cdr.StoreFloat32(p[12:], m.A)
+		return
+	}
 	e.Float32(m.R)
 	e.Float32(m.G)
 	e.Float32(m.B)
@@ -40,6 +47,14 @@ func (m *ColorRGBA) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *ColorRGBA) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(16, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.R = cdr.LoadFloat32(p[0:], be)
+		m.G = cdr.LoadFloat32(p[4:], be)
+		m.B = cdr.LoadFloat32(p[8:], be)
+		m.A = cdr.LoadFloat32(p[12:], be)
+		return nil
+	}
 	m.R = d.Float32()
 	m.G = d.Float32()
 	m.B = d.Float32()

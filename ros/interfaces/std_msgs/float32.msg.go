@@ -29,11 +29,20 @@ func (*Float32) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Float32) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(4, 4, 4); p != nil {
+		cdr.StoreFloat32(p[0:], m.Data)
+		return
+	}
 	e.Float32(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Float32) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(4, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Data = cdr.LoadFloat32(p[0:], be)
+		return nil
+	}
 	m.Data = d.Float32()
 	return d.Err()
 }

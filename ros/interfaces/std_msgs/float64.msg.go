@@ -29,11 +29,20 @@ func (*Float64) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Float64) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(8, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Data)
+		return
+	}
 	e.Float64(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Float64) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(8, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Data = cdr.LoadFloat64(p[0:], be)
+		return nil
+	}
 	m.Data = d.Float64()
 	return d.Err()
 }

@@ -29,11 +29,20 @@ func (*Int32) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Int32) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(4, 4, 4); p != nil {
+		cdr.Store32(p[0:], uint32(m.Data))
+		return
+	}
 	e.Int32(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Int32) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(4, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Data = int32(cdr.Load32(p[0:], be))
+		return nil
+	}
 	m.Data = d.Int32()
 	return d.Err()
 }

@@ -29,11 +29,20 @@ func (*Int64) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Int64) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(8, 8, 8); p != nil {
+		cdr.Store64(p[0:], uint64(m.Data))
+		return
+	}
 	e.Int64(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Int64) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(8, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Data = int64(cdr.Load64(p[0:], be))
+		return nil
+	}
 	m.Data = d.Int64()
 	return d.Err()
 }

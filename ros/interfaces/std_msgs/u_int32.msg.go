@@ -29,11 +29,20 @@ func (*UInt32) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *UInt32) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(4, 4, 4); p != nil {
+		cdr.Store32(p[0:], m.Data)
+		return
+	}
 	e.Uint32(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *UInt32) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(4, 4, 4); p != nil {
+		be := d.BigEndian()
+		m.Data = cdr.Load32(p[0:], be)
+		return nil
+	}
 	m.Data = d.Uint32()
 	return d.Err()
 }

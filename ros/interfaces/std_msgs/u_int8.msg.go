@@ -29,11 +29,19 @@ func (*UInt8) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *UInt8) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(1, 1, 1); p != nil {
+		p[0] = m.Data
+		return
+	}
 	e.Uint8(m.Data)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *UInt8) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(1, 1, 1); p != nil {
+		m.Data = p[0]
+		return nil
+	}
 	m.Data = d.Uint8()
 	return d.Err()
 }

@@ -42,9 +42,7 @@ func (*Arrays) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Arrays) MarshalCDR(e *cdr.Encoder) {
-	for i := range m.FixedInts {
-		e.Int32(m.FixedInts[i])
-	}
+	e.Int32s(m.FixedInts[:])
 	e.Octets(m.FixedOctets[:])
 	for i := range m.FixedBools {
 		e.Bool(m.FixedBools[i])
@@ -59,9 +57,7 @@ func (m *Arrays) MarshalCDR(e *cdr.Encoder) {
 		m.FixedNested[i].MarshalCDR(e)
 	}
 	e.SequenceLength(len(m.Doubles))
-	for i := range m.Doubles {
-		e.Float64(m.Doubles[i])
-	}
+	e.Float64s(m.Doubles)
 	e.SequenceLength(len(m.Octets))
 	e.Octets(m.Octets)
 	e.SequenceLength(len(m.Strings))
@@ -73,9 +69,7 @@ func (m *Arrays) MarshalCDR(e *cdr.Encoder) {
 		m.Empties[i].MarshalCDR(e)
 	}
 	e.BoundedSequenceLength(len(m.BoundedShorts), 3)
-	for i := range m.BoundedShorts {
-		e.Int16(m.BoundedShorts[i])
-	}
+	e.Int16s(m.BoundedShorts)
 	e.BoundedSequenceLength(len(m.BoundedChars), 4)
 	e.Octets(m.BoundedChars)
 	e.BoundedSequenceLength(len(m.BoundedShortStrings), 2)
@@ -90,9 +84,7 @@ func (m *Arrays) MarshalCDR(e *cdr.Encoder) {
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Arrays) UnmarshalCDR(d *cdr.Decoder) error {
-	for i := range m.FixedInts {
-		m.FixedInts[i] = d.Int32()
-	}
+	d.Int32s(m.FixedInts[:])
 	d.Octets(m.FixedOctets[:])
 	for i := range m.FixedBools {
 		m.FixedBools[i] = d.Bool()
@@ -109,9 +101,7 @@ func (m *Arrays) UnmarshalCDR(d *cdr.Decoder) error {
 		}
 	}
 	m.Doubles = cdr.Resize(m.Doubles, d.SequenceLength(8))
-	for i := range m.Doubles {
-		m.Doubles[i] = d.Float64()
-	}
+	d.Float64s(m.Doubles)
 	m.Octets = cdr.Resize(m.Octets, d.SequenceLength(1))
 	d.Octets(m.Octets)
 	m.Strings = cdr.Resize(m.Strings, d.SequenceLength(4))
@@ -125,9 +115,7 @@ func (m *Arrays) UnmarshalCDR(d *cdr.Decoder) error {
 		}
 	}
 	m.BoundedShorts = cdr.Resize(m.BoundedShorts, d.BoundedSequenceLength(3, 2))
-	for i := range m.BoundedShorts {
-		m.BoundedShorts[i] = d.Int16()
-	}
+	d.Int16s(m.BoundedShorts)
 	m.BoundedChars = cdr.Resize(m.BoundedChars, d.BoundedSequenceLength(4, 1))
 	d.Octets(m.BoundedChars)
 	m.BoundedShortStrings = cdr.Resize(m.BoundedShortStrings, d.BoundedSequenceLength(2, 4))

@@ -53,18 +53,14 @@ func (*Compute_Request) TypeHash() string {
 func (m *Compute_Request) MarshalCDR(e *cdr.Encoder) {
 	e.Uint8(m.Op)
 	e.SequenceLength(len(m.Operands))
-	for i := range m.Operands {
-		e.Int64(m.Operands[i])
-	}
+	e.Int64s(m.Operands)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Compute_Request) UnmarshalCDR(d *cdr.Decoder) error {
 	m.Op = d.Uint8()
 	m.Operands = cdr.Resize(m.Operands, d.SequenceLength(8))
-	for i := range m.Operands {
-		m.Operands[i] = d.Int64()
-	}
+	d.Int64s(m.Operands)
 	return d.Err()
 }
 

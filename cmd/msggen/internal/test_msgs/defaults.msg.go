@@ -56,13 +56,9 @@ func (m *Defaults) MarshalCDR(e *cdr.Encoder) {
 	e.Float64(m.Ratio)
 	e.String(m.Name)
 	e.BoundedString(m.Short, 10)
-	for i := range m.Triple {
-		e.Int32(m.Triple[i])
-	}
+	e.Int32s(m.Triple[:])
 	e.SequenceLength(len(m.Weights))
-	for i := range m.Weights {
-		e.Float32(m.Weights[i])
-	}
+	e.Float32s(m.Weights)
 	e.BoundedSequenceLength(len(m.Tags), 3)
 	for i := range m.Tags {
 		e.String(m.Tags[i])
@@ -84,13 +80,9 @@ func (m *Defaults) UnmarshalCDR(d *cdr.Decoder) error {
 	m.Ratio = d.Float64()
 	m.Name = d.ReadString()
 	m.Short = d.BoundedString(10)
-	for i := range m.Triple {
-		m.Triple[i] = d.Int32()
-	}
+	d.Int32s(m.Triple[:])
 	m.Weights = cdr.Resize(m.Weights, d.SequenceLength(4))
-	for i := range m.Weights {
-		m.Weights[i] = d.Float32()
-	}
+	d.Float32s(m.Weights)
 	m.Tags = cdr.Resize(m.Tags, d.BoundedSequenceLength(3, 4))
 	for i := range m.Tags {
 		m.Tags[i] = d.ReadString()

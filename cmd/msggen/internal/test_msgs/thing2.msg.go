@@ -30,11 +30,20 @@ func (*Thing2) TypeHash() string {
 
 // MarshalCDR appends the CDR body of m to e.
 func (m *Thing2) MarshalCDR(e *cdr.Encoder) {
+	if p := e.Block(8, 8, 8); p != nil {
+		cdr.StoreFloat64(p[0:], m.Value)
+		return
+	}
 	e.Float64(m.Value)
 }
 
 // UnmarshalCDR overwrites every field of m from d and returns d.Err().
 func (m *Thing2) UnmarshalCDR(d *cdr.Decoder) error {
+	if p := d.Block(8, 8, 8); p != nil {
+		be := d.BigEndian()
+		m.Value = cdr.LoadFloat64(p[0:], be)
+		return nil
+	}
 	m.Value = d.Float64()
 	return d.Err()
 }
