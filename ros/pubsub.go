@@ -142,6 +142,10 @@ type Subscription[T any, P cdr.PtrMessage[T]] struct {
 	qos     QoS
 	handler func(*T)
 	reuse   *T // the message every sample is decoded into (NewSubscriptionReused); nil: a new one each
+	// dec decodes the samples: receive runs for one sample at a time (on the reader's
+	// goroutine, or Sync's caller under the reader's lock), and a Decoder passed on
+	// from a local variable would escape to the heap, one allocation per sample.
+	dec cdr.Decoder
 	// handlerAt replaces handler in a deferred subscription (NewSubscriptionDeferred),
 	// whose samples wait in the reader's ring until Sync unless its wake rule says not.
 	handlerAt func(*T, time.Time)
@@ -293,7 +297,11 @@ func (s *Subscription[T, P]) receive(sample dds.Sample) {
 	if msg == nil {
 		msg = new(T)
 	}
-	if err := cdr.Unmarshal(sample.Data, P(msg)); err != nil {
+	err := s.dec.Reset(sample.Data)
+	if err == nil {
+		err = P(msg).UnmarshalCDR(&s.dec)
+	}
+	if err != nil {
 		s.dropped.Add(1)
 		s.node.log.WarnEvery("decode "+s.topic, 5*time.Second, "dropped a message on %s: %v", s.topic, err)
 		if r := s.deferred.Load(); r != nil {
