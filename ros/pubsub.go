@@ -21,6 +21,7 @@ type Publisher[T any, P cdr.PtrMessage[T]] struct {
 	enc    cdr.Encoder
 	buf    []byte
 	closed bool
+	held   bool // PublishHeld wrote a message that no Publish or Flush has sent yet
 	sent   atomic.Uint64
 	unread atomic.Uint64
 }
@@ -94,7 +95,26 @@ func (p *Publisher[T, P]) AudienceChanges() <-chan struct{} {
 // publisher is volatile, nobody can ever receive the message: it is serialised (so
 // errors are the same) but not written, which saves the call into DDS (see
 // dds.Writer.Unread).
-func (p *Publisher[T, P]) Publish(msg *T) error {
+func (p *Publisher[T, P]) Publish(msg *T) error { return p.publish(msg, false) }
+
+// PublishHeld is Publish but for the sending: the message is written and held with
+// the publisher's other unsent ones until Flush or the next Publish sends them all,
+// packed into as few datagrams as they fit (dds.Writer.WriteHeld). For messages
+// published back to back, such as one per teammate packet of a burst; the caller
+// flushes before it waits for anything.
+func (p *Publisher[T, P]) PublishHeld(msg *T) error { return p.publish(msg, true) }
+
+// Flush sends the messages PublishHeld left unsent; it does nothing when there are none.
+func (p *Publisher[T, P]) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held && !p.closed {
+		p.w.Flush()
+	}
+	p.held = false
+}
+
+func (p *Publisher[T, P]) publish(msg *T, hold bool) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -107,10 +127,19 @@ func (p *Publisher[T, P]) Publish(msg *T) error {
 	if err := p.enc.Err(); err != nil {
 		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
 	}
-	if p.w.Unread() {
+	switch {
+	case p.w.Unread():
 		p.unread.Add(1)
-	} else if err := p.w.Write(b); err != nil {
-		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+	case hold:
+		if err := p.w.WriteHeld(b); err != nil {
+			return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+		}
+		p.held = true
+	default:
+		if err := p.w.Write(b); err != nil {
+			return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+		}
+		p.held = false // Write sent the held ones too
 	}
 	p.sent.Add(1)
 	return nil

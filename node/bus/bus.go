@@ -45,6 +45,19 @@ type Publisher[T any] interface {
 	Publish(m *T) error
 }
 
+// HeldPublisher is a Publisher that can hold messages and send them together
+// (ros.Publisher does: Cyclone packs them into as few datagrams as they fit). A
+// component that publishes one message per packet of a burst holds them and flushes
+// once, before it waits for anything: held messages wait with it.
+type HeldPublisher[T any] interface {
+	Publisher[T]
+	// PublishHeld publishes m like Publish but holds it, with the others held, until
+	// Flush or the next Publish.
+	PublishHeld(m *T) error
+	// Flush sends the held messages.
+	Flush()
+}
+
 // Audience is implemented by publishers that know whether anything published now
 // can reach a subscriber (ros.Publisher does: not while DDS has matched no reader of
 // a volatile topic). A component may skip building a message nobody can receive.
@@ -85,15 +98,21 @@ func (f PublisherFunc[T]) Publish(m *T) error { return f(m) }
 // Recorder is a Publisher that keeps copies of everything published. It is safe for
 // concurrent use.
 type Recorder[T any] struct {
-	mu   sync.Mutex
-	msgs []T
-	ch   chan struct{}
+	mu      sync.Mutex
+	msgs    []T
+	held    []T // PublishHeld's, not flushed yet: not in msgs
+	flushes int // Flush calls that sent held messages
+	ch      chan struct{}
 }
 
-// Publish records a copy of *m.
+var _ HeldPublisher[int] = (*Recorder[int])(nil)
+
+// Publish records a copy of *m, after the held messages (which it sends, as
+// ros.Publisher does).
 func (r *Recorder[T]) Publish(m *T) error {
 	r.mu.Lock()
-	r.msgs = append(r.msgs, *m)
+	r.msgs = append(append(r.msgs, r.held...), *m)
+	r.held = r.held[:0]
 	ch := r.ch
 	r.ch = nil
 	r.mu.Unlock()
@@ -101,6 +120,46 @@ func (r *Recorder[T]) Publish(m *T) error {
 		close(ch)
 	}
 	return nil
+}
+
+// PublishHeld keeps a copy of *m, recorded only once flushed.
+func (r *Recorder[T]) PublishHeld(m *T) error {
+	r.mu.Lock()
+	r.held = append(r.held, *m)
+	r.mu.Unlock()
+	return nil
+}
+
+// Flush records the held messages.
+func (r *Recorder[T]) Flush() {
+	r.mu.Lock()
+	if len(r.held) == 0 {
+		r.mu.Unlock()
+		return
+	}
+	r.msgs = append(r.msgs, r.held...)
+	r.held = r.held[:0]
+	r.flushes++
+	ch := r.ch
+	r.ch = nil
+	r.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
+}
+
+// Held returns how many messages are held, not flushed.
+func (r *Recorder[T]) Held() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.held)
+}
+
+// Flushes returns how many Flush calls sent held messages.
+func (r *Recorder[T]) Flushes() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.flushes
 }
 
 // Messages returns a copy of the messages published so far.

@@ -27,7 +27,9 @@ type Deps struct {
 	// Publisher publishes one dmsgs.TeamInfo per accepted packet
 	// (/dnetwork_<id>/TeamInfo). Required. Publish is called on the component's goroutine;
 	// the message struct is reused after it returns (its slices are not), so a publisher
-	// that keeps it must copy it (bus.Recorder does).
+	// that keeps it must copy it (bus.Recorder does). A bus.HeldPublisher (ros.Publisher)
+	// gets the messages of packets queued together held and flushed once, when the
+	// queue is empty (or every 16 under a flood): they travel in one datagram.
 	Publisher bus.Publisher[dmsgs.TeamInfo]
 	// Clock drives the tick and stamps packets; nil means clock.Wall. In the node it is
 	// the ROS clock (sim time when use_sim_time is set).
@@ -46,6 +48,8 @@ type Component struct {
 	cfg     Config
 	conn    bus.Conn
 	pub     bus.Publisher[dmsgs.TeamInfo]
+	held    bus.HeldPublisher[dmsgs.TeamInfo] // pub, if it can hold; nil otherwise
+	nHeld   int                               // messages held since the last flush (Run's)
 	clk     clock.Clock
 	game    GameView
 	log     *slog.Logger
@@ -178,6 +182,7 @@ func New(cfg Config, deps Deps) (*Component, error) {
 		buf:      make([]byte, 0, max(teaminfo.ZJUSize, teaminfo.DNetTaggedSize)),
 		poke:     make(chan struct{}, 1),
 	}
+	c.held, _ = deps.Publisher.(bus.HeldPublisher[dmsgs.TeamInfo])
 	c.cfg.Peers = append([]netip.AddrPort(nil), cfg.Peers...)
 	if c.clk == nil {
 		c.clk = clock.Wall
@@ -231,6 +236,7 @@ func (c *Component) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			c.flush()
 			return nil
 		case now := <-tk.C():
 			c.tick(now)
@@ -246,6 +252,7 @@ func (c *Component) Run(ctx context.Context) error {
 				continue
 			}
 			c.receive(d)
+			c.flushIfIdle(len(dg))
 			if c.hook != nil {
 				c.hook(eventDatagram)
 			}

@@ -104,7 +104,12 @@
 // the socket with ReportMalformed. In the node the team socket's worker calls Prefilter
 // before its queue: the drops that need only the size and first bytes (wrong-size,
 // wrong-format by magic, foreign-team) are counted there, the same way, and the socket
-// counts them as filtered instead, so a flood of junk never fills the queue. Accepted packets are published as dmsgs/TeamInfo in
+// counts them as filtered instead, so a flood of junk never fills the queue. Accepted
+// packets are published one message each, in the order received; with a publisher that
+// can hold messages (bus.HeldPublisher: ros.Publisher) those of packets queued together
+// are held and flushed once the queue is empty, or every 16 while it never empties, so
+// a burst of teammate packets reaches a subscriber in one datagram and nothing is held
+// while the component waits. They are published as dmsgs/TeamInfo in
 // the ZJUDancer units (cm, z of a pose = heading in degrees) with sender_time,
 // receive_time (our clock), age, sequence, format and authenticated; dnet values the
 // sender did not know stay NaN, and zju packets, which carry no time_to_reach_ball and

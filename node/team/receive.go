@@ -79,7 +79,7 @@ func (c *Component) receive(d transport.Datagram) bool {
 		snap = c.clocks.snap(c.rx.Player)
 		if v == accepted {
 			c.fillMsg(now, auth, est)
-			pubErr = c.pub.Publish(&c.msg)
+			pubErr = c.publish()
 			if pubErr != nil && c.warnAllowed(causePublish, now) {
 				c.log.Warn("cannot publish TeamInfo", "err", pubErr)
 			}
@@ -139,6 +139,32 @@ func (c *Component) receive(d transport.Datagram) bool {
 	}
 	c.mu.Unlock()
 	return v == accepted
+}
+
+// publish publishes c.msg, held when the publisher can hold it (flushIfIdle sends it).
+func (c *Component) publish() error {
+	if c.held == nil {
+		return c.pub.Publish(&c.msg)
+	}
+	c.nHeld++
+	return c.held.PublishHeld(&c.msg)
+}
+
+// flushIfIdle sends the held TeamInfo messages once no datagram waits in the queue
+// (queued: how many do), or maxUnplanned of them are held: the messages of a burst
+// travel together, and none waits while the component does.
+func (c *Component) flushIfIdle(queued int) {
+	if c.nHeld > 0 && (queued == 0 || c.nHeld >= maxUnplanned) {
+		c.flush()
+	}
+}
+
+// flush sends the held TeamInfo messages.
+func (c *Component) flush() {
+	if c.nHeld > 0 {
+		c.held.Flush()
+		c.nHeld = 0
+	}
 }
 
 // observeLink feeds the packet in c.rx, received at now with the replay filter's

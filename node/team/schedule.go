@@ -56,6 +56,7 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 	for {
 		select {
 		case <-ctx.Done():
+			c.flush()
 			return nil
 		case now := <-tm.C():
 			c.advance(now, true)
@@ -74,6 +75,7 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 			if !ok {
 				dg = nil
 				c.log.Warn("team socket closed")
+				c.flush()
 				if replan {
 					c.plan(c.clk.Now(), tm)
 					replan = false
@@ -85,6 +87,7 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 			if (c.receive(d) || ticked) && !replan {
 				replan, unplanned, since = true, 0, now
 			}
+			c.flushIfIdle(len(dg))
 			if replan {
 				unplanned++
 				if len(dg) == 0 || unplanned >= maxUnplanned || now.Sub(since) >= c.cfg.Tick {

@@ -51,7 +51,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// echoPeer republishes every sample of rt/ping on rt/pong until stdin closes.
+// echoPeer republishes every sample of rt/ping on rt/pong until stdin closes, reliably
+// (best effort with DDS_TEST_BEST_EFFORT set).
 func echoPeer() int {
 	domain, _ := strconv.Atoi(os.Getenv("DDS_TEST_DOMAIN"))
 	p, err := NewParticipant(ParticipantOptions{DomainID: uint32(domain), Config: os.Getenv("CYCLONEDDS_URI"), UserData: []byte("peer=echo;")})
@@ -61,6 +62,9 @@ func echoPeer() int {
 	}
 	defer p.Close()
 	qos := QoS{History: KeepAll}
+	if os.Getenv("DDS_TEST_BEST_EFFORT") != "" {
+		qos = QoS{Reliability: BestEffort, Depth: 16}
+	}
 	w, err := p.NewWriter("rt/pong", testType, qos)
 	if err != nil {
 		fmt.Println("error:", err)
@@ -111,6 +115,12 @@ func (c *collector) handle(s Sample) {
 	case c.notify <- struct{}{}:
 	default:
 	}
+}
+
+func (c *collector) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.samples)
 }
 
 func (c *collector) wait(t testing.TB, n int, timeout time.Duration) []Sample {

@@ -338,10 +338,25 @@ dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len)
   return dds_write(writer, &s);
 }
 
+dds_return_t rawcdr_write_flush(dds_entity_t writer, const void *data, uint32_t len, int flush)
+{
+  dds_return_t rc = rawcdr_write(writer, data, len);
+  if (flush)
+    dds_write_flush(writer);
+  return rc;
+}
+
 int rawcdr_write_direct(void *arg)
 {
   struct rawcdr_write_args *a = arg;
-  a->rc = rawcdr_write(a->writer, a->data, a->len);
+  a->rc = rawcdr_write_flush(a->writer, a->data, a->len, a->flush);
+  return 0;
+}
+
+int rawcdr_flush_direct(void *arg)
+{
+  struct rawcdr_write_args *a = arg;
+  dds_write_flush(a->writer);
   return 0;
 }
 

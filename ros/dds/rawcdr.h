@@ -21,17 +21,28 @@ dds_entity_t rawcdr_create_topic(dds_entity_t participant, const char *topic_nam
 // writes it. data is not retained after the call.
 dds_return_t rawcdr_write(dds_entity_t writer, const void *data, uint32_t len);
 
-// rawcdr_write_direct's argument and result.
+// rawcdr_write, then, if flush, dds_write_flush: with write batching on (package dds
+// turns it on for the process), a write without the flush leaves its sample with the
+// writer's other unsent ones, and the flush sends them all, in as few datagrams as
+// they fit.
+dds_return_t rawcdr_write_flush(dds_entity_t writer, const void *data, uint32_t len, int flush);
+
+// rawcdr_write_direct's and rawcdr_flush_direct's argument and result.
 struct rawcdr_write_args {
   dds_entity_t writer;
   uint32_t len;
   const void *data;
-  dds_return_t rc; // rawcdr_write's result
+  int flush;
+  dds_return_t rc; // rawcdr_write_flush's result
 };
 
-// rawcdr_write for a direct call (package directcall: on the system stack, outside Go's
-// system-call path): a->rc = rawcdr_write(a->writer, a->data, a->len). Returns 0.
+// rawcdr_write_flush for a direct call (package directcall: on the system stack,
+// outside Go's system-call path): a->rc = rawcdr_write_flush(a->writer, a->data, a->len,
+// a->flush). Returns 0.
 int rawcdr_write_direct(void *a);
+
+// dds_write_flush(a->writer) for a direct call. Returns 0.
+int rawcdr_flush_direct(void *a);
 
 // Samples handed over to Go outside the ring: rawcdr_ring_resume hands over one at a
 // time, a sample larger than the whole ring.
