@@ -245,3 +245,38 @@ func BenchmarkTeamInfoVoronoiRoundTrip(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 }
+
+// BenchmarkInputsUnmarshal decodes the robot's three inputs as the six-robot node
+// benchmark publishes them (node/bench_six_test.go) into a reused message with a reused
+// decoder, as the node's subscriptions do.
+func BenchmarkInputsUnmarshal(b *testing.B) {
+	inputs := []struct {
+		name string
+		msg  cdr.Message
+		into cdr.Message
+	}{
+		{"MotionInfo", &dmsgs.MotionInfo{Stable: true, JointFeedback: make([]float64, 20), NeckToFoot: make([]float64, 16)}, new(dmsgs.MotionInfo)},
+		{"BehaviorInfo", &dmsgs.BehaviorInfo{CurrentRole: dmsgs.BehaviorInfoRoleStriker,
+			TeamPlayState: dmsgs.BehaviorInfoStateBallHandling, Voronoi: make([]geometry_msgs.Vector3, 8)}, new(dmsgs.BehaviorInfo)},
+		{"VisionInfo", &dmsgs.VisionInfo{SeeBall: true, SeeField: true, LocOK: true, SeeObstacle: true,
+			RobotPos: geometry_msgs.Vector3{X: 100, Y: 50, Z: 30}, BallField: geometry_msgs.Vector3{X: 30},
+			ObstaclesField: make([]geometry_msgs.Vector3, 5), ObstaclesGlobal: make([]geometry_msgs.Vector3, 5),
+			LinesField: make([]dmsgs.Line, 10), FeaturesField: make([]dmsgs.FieldFeature, 10)}, new(dmsgs.VisionInfo)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			sample := cdr.Marshal(in.msg)
+			var d cdr.Decoder
+			b.ReportAllocs()
+			b.SetBytes(int64(len(sample)))
+			for b.Loop() {
+				if err := d.Reset(sample); err != nil {
+					b.Fatal(err)
+				}
+				if err := in.into.UnmarshalCDR(&d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
