@@ -36,8 +36,9 @@ func (c Cast) String() string {
 // Datagram is one received UDP datagram as the worker hands it to its consumer.
 //
 // Datagrams taken from [Worker.Datagrams] own their Payload: it is a private copy the
-// consumer may keep. The Datagram passed to a [Filter] aliases the worker's read buffer
-// and is valid only during that call.
+// consumer may keep (small ones are cut from shared 4 KiB blocks, each with its capacity
+// ending at its last byte, so keeping one keeps its block). The Datagram passed to a
+// [Filter] aliases the worker's read buffer and is valid only during that call.
 type Datagram struct {
 	// Payload is the UDP payload.
 	Payload []byte

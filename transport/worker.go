@@ -252,6 +252,8 @@ type Worker struct {
 	// ifaces caches interface names and broadcast addresses by index for sockets bound
 	// to any interface; only Run's goroutine touches it.
 	ifaces map[int]ifaceInfo
+	// arena is the block queued payloads are cut from (copyPayload); Run's goroutine only.
+	arena []byte
 }
 
 type ifaceInfo struct {
@@ -639,7 +641,7 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		w.c.count(&w.c.queueFull)
 		return
 	}
-	d.Payload = append(make([]byte, 0, n), buf[:n]...)
+	d.Payload = w.copyPayload(buf[:n])
 	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.count(&w.c.queued)
 	w.queue <- d

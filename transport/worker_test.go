@@ -155,6 +155,38 @@ func TestUnicastOnLoopback(t *testing.T) {
 	}
 }
 
+// TestQueuedPayloadsAreOwnCopies: payloads cut from one block stay the consumer's own:
+// a datagram read later never changes one taken earlier, an append to one reaches no
+// other, and a payload too large for a block's remainder is copied whole.
+func TestQueuedPayloadsAreOwnCopies(t *testing.T) {
+	rx := start(t, Config{Name: "rx", Interface: "lo"})
+	tx := start(t, Config{Name: "tx", Interface: "lo"})
+	sizes := []int{1, 109, 700, 2000, 109, 3000, 5000, 64}
+	for range 6 { // more than a block's worth in all
+		sizes = append(sizes, sizes[:8]...)
+	}
+	var got [][]byte
+	for i, n := range sizes {
+		p := bytes.Repeat([]byte{byte(i)}, n)
+		if err := tx.SendTo(p, rx.LocalAddr()); err != nil {
+			t.Fatal(err)
+		}
+		d := recv(t, rx)
+		if len(d.Payload) != n || cap(d.Payload) != n {
+			t.Fatalf("datagram %d: %d bytes of capacity %d, want %d of %d", i, len(d.Payload), cap(d.Payload), n, n)
+		}
+		got = append(got, d.Payload)
+		if i > 0 {
+			_ = append(got[i-1], 0xff) // must not reach datagram i's bytes
+		}
+	}
+	for i, p := range got {
+		if !bytes.Equal(p, bytes.Repeat([]byte{byte(i)}, sizes[i])) {
+			t.Fatalf("datagram %d changed after later ones were read", i)
+		}
+	}
+}
+
 // TestDeliveredIncludesWhatTheConsumerHolds: a datagram the consumer has taken from the
 // queue is already counted as delivered, so a consumer that checks the counters after
 // handling a datagram finds Received == Delivered + Dropped() without waiting.

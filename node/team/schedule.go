@@ -53,11 +53,11 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 	replan := false
 	unplanned := 0
 	var since time.Time // when the first unplanned request came
+	// The end of ctx comes as a poke (one channel fewer for every select to lock and
+	// queue on); the poke's case tells the two apart.
+	defer context.AfterFunc(ctx, c.pokeNow)()
 	for {
 		select {
-		case <-ctx.Done():
-			c.flush()
-			return nil
 		case now := <-tm.C():
 			c.advance(now, true)
 			c.plan(now, tm)
@@ -66,6 +66,10 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 				c.hook(eventTick)
 			}
 		case <-c.poke:
+			if ctx.Err() != nil {
+				c.flush()
+				return nil
+			}
 			c.wake(tm, false)
 			replan = false
 		case <-changed:
@@ -252,6 +256,11 @@ func (c *Component) pokeIfRate(was [2]uint8, in *inputs) {
 	if c.rateKey(in) == was {
 		return
 	}
+	c.pokeNow()
+}
+
+// pokeNow makes a timed Run wake (a poke already pending is enough).
+func (c *Component) pokeNow() {
 	select {
 	case c.poke <- struct{}{}:
 	default:
