@@ -25,12 +25,20 @@
 // returned by [Worker.Datagrams]. The reader never waits for the consumer: when the
 // queue is full the datagram is dropped and counted. A bad datagram never ends the loop.
 //
+// A consumer that can do its work on the worker's goroutine sets a [Handler]
+// ([Worker.SetHandler]) instead: each accepted datagram is then given to it in the read
+// buffer, with no copy and no hand-off to the consumer's goroutine (a hand-off costs a
+// second goroutine's wake-up and the scheduler's work around it for every read), and
+// told whether more of the same read follow. The handler runs with the worker's handler
+// lock held and must return soon; after SetHandler returns, the handler it replaced
+// neither runs nor will, and datagrams go to the queue again when it is nil.
+//
 // # Counters
 //
 // [Worker.Stats] returns a snapshot of the counters:
 //
 //	Received   datagrams read from the socket
-//	Delivered  queued for the consumer and not reported malformed
+//	Delivered  queued for the consumer (or given to its handler) and not reported malformed
 //	QueueFull  dropped: the consumer's queue was full
 //	Oversize   dropped: longer than MaxDatagram (detected with one spare buffer byte)
 //	Filtered   dropped: rejected by the Filter (e.g. AllowFrom, a source allow-list)

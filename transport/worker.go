@@ -254,7 +254,21 @@ type Worker struct {
 	ifaces map[int]ifaceInfo
 	// arena is the block queued payloads are cut from (copyPayload); Run's goroutine only.
 	arena []byte
+
+	// handler, if set (SetHandler), takes accepted datagrams instead of the queue; hmu is
+	// held while it runs, so that SetHandler can wait for a call in progress. hasHandler
+	// spares the other workers the lock.
+	hmu        sync.Mutex
+	handler    Handler
+	hasHandler atomic.Bool
 }
+
+// Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
+// aliases the worker's read buffer and is valid only until the call returns: a handler
+// that keeps any of its Payload must copy it. more says that more datagrams read by the
+// same system call follow at once, so that work the last of them will do can wait for
+// it. A Handler must return soon: the socket is not read while it runs.
+type Handler func(d Datagram, more bool)
 
 type ifaceInfo struct {
 	name  string
@@ -329,9 +343,22 @@ func (w *Worker) Name() string { return w.cfg.Name }
 // Datagrams returns the hand-off queue. It is closed when Run returns.
 func (w *Worker) Datagrams() <-chan Datagram { return w.queue }
 
+// SetHandler makes h take every datagram the worker accepts from then on, on the
+// worker's goroutine, in place of the queue: no copy, no hand-off to another goroutine,
+// and Delivered counts it as it would a queued one. nil goes back to the queue. When
+// SetHandler returns, no call of the handler it replaced is running or will start; it
+// must therefore not be called from the handler, nor by a goroutine holding a lock the
+// handler takes. Datagrams queued before stay in the queue.
+func (w *Worker) SetHandler(h Handler) {
+	w.hmu.Lock()
+	w.handler = h
+	w.hasHandler.Store(h != nil)
+	w.hmu.Unlock()
+}
+
 // ReportMalformed tells the worker that the consumer could not decode a delivered
 // datagram, so the counters keep Received == Delivered + Dropped. Call it at most once
-// per datagram taken from the queue.
+// per datagram taken from the queue or given to the handler.
 func (w *Worker) ReportMalformed() { w.c.malformed.Add(1) }
 
 // Stats returns a snapshot of the counters.
@@ -564,7 +591,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 		}
 		for i := range n {
 			buf, size, oob, flags, src := bt.message(i)
-			w.handle(s, buf, size, oob, flags, src, stamp)
+			w.handle(s, buf, size, oob, flags, src, stamp, i < n-1)
 		}
 		return ctx.Err() != nil || poked.Load() || !next.IsZero() && !now.Before(next)
 	}
@@ -606,7 +633,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 // handle counts one datagram and queues a copy, or counts why it was dropped. The
 // datagram is counted as received together with its outcome (counters.count), so a
 // snapshot never sees it between the two.
-func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
+func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time, more bool) {
 	c := parseControl(oob)
 	if c.hasDrops && c.drops != s.drops {
 		// The count is cumulative per socket and wraps at 2^32.
@@ -635,6 +662,9 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		w.c.count(&w.c.filtered)
 		return
 	}
+	if w.hasHandler.Load() && w.handOver(d, more) {
+		return
+	}
 	// Run's goroutine is the only sender on the queue, so a free slot now is still free
 	// when the send below happens: the send never blocks, and a full queue costs no copy.
 	if len(w.queue) == cap(w.queue) {
@@ -645,6 +675,19 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.count(&w.c.queued)
 	w.queue <- d
+}
+
+// handOver gives d to the handler, if there still is one, and reports whether it did.
+// Counted before the call: a handler that reports d malformed finds it delivered.
+func (w *Worker) handOver(d Datagram, more bool) bool {
+	w.hmu.Lock()
+	defer w.hmu.Unlock()
+	if w.handler == nil {
+		return false
+	}
+	w.c.count(&w.c.queued)
+	w.handler(d, more)
+	return true
 }
 
 // ifaceInfo returns the name and broadcast address of interface idx.

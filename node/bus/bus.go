@@ -40,6 +40,17 @@ type Conn interface {
 
 var _ Conn = (*transport.Worker)(nil)
 
+// HandlerConn is a Conn that can give its datagrams to a function on the socket's own
+// goroutine instead of its queue (transport.Worker.SetHandler). A component that takes
+// them so must serialise the handler with its own goroutine's work, and clear the
+// handler, not holding a lock the handler takes, before it stops.
+type HandlerConn interface {
+	Conn
+	SetHandler(h transport.Handler)
+}
+
+var _ HandlerConn = (*transport.Worker)(nil)
+
 // Publisher publishes messages of one type on one topic.
 type Publisher[T any] interface {
 	Publish(m *T) error
