@@ -27,6 +27,21 @@ type TimerClock interface {
 
 var _ TimerClock = wallClock{}
 
+// FuncTimerClock is a TimerClock whose timers can call a function at each firing
+// instead of delivering on a channel: an owner that does its work right there spares
+// the hand-over to a goroutine of its own. Wall and the node's ROS clock are
+// FuncTimerClocks; Manual is not (its timers fire inside Set and Advance, on the
+// caller's goroutine).
+type FuncTimerClock interface {
+	TimerClock
+	// NewTimerFunc returns a disarmed timer that calls fn with the clock's time at each
+	// firing, on a goroutine of the clock's, instead of delivering on C (nil). fn must
+	// not call the timer's Reset or Stop. A firing can race with Reset and Stop: fn may
+	// be called for an arming that Reset has replaced, or after Stop returned, and must
+	// judge whether the firing is still wanted.
+	NewTimerFunc(fn func(now time.Time)) Timer
+}
+
 // NewTimer returns a disarmed timer that fires when Set or Advance moves the clock to
 // or past its time. Set moving the clock back (a simulation reset) fires every armed
 // timer at once, so that its owner plans again from the new time.

@@ -40,7 +40,10 @@ func (wallClock) NewTimer() Timer {
 	return newGoTimer()
 }
 
-var _ TimerClock = wallClock{}
+var _ FuncTimerClock = wallClock{}
+
+// NewTimerFunc implements FuncTimerClock on the system clock: NewWallTimerFunc.
+func (wallClock) NewTimerFunc(fn func(now time.Time)) Timer { return NewWallTimerFunc(fn) }
 
 // NewWallTimerFunc returns a disarmed one-shot timer on the system clock that calls fn
 // with the time at each expiry, on a goroutine of its own, instead of delivering on a

@@ -95,7 +95,10 @@
 // time does all the node's Go work: the socket workers, the components, the clock's
 // timers and the DDS readers' goroutines, each woken by Go's netpoller (epoll) for its
 // socket, timerfd or eventfd, and handing work to the next goroutine through channels
-// without waking another thread. DDS writes (TeamInfo, GCInfo, ...) are made by the
+// without waking another thread. The team component, the busiest, takes its packets on
+// the team socket's goroutine (transport.Handler) and its ticks on its timer's
+// (clock.FuncTimerClock), serialised by a lock: a burst of teammate packets or a tick
+// wakes one goroutine, not two. DDS writes (TeamInfo, GCInfo, ...) are made by the
 // goroutine that publishes, as direct calls into Cyclone that do not pass through the
 // runtime's system-call path (package ros/dds), so they neither wake the runtime's
 // monitor thread (sysmon, asleep while the node idles) nor move the work to another

@@ -165,17 +165,27 @@ var _ Clock = (*ROSClock)(nil)
 // the system time, or the /clock time while simulation time is on, reaches the time it
 // is armed for. A switch between the two while the timer is armed takes effect at its
 // next Reset.
-func (c *ROSClock) NewTimer() clock.Timer {
+func (c *ROSClock) NewTimer() clock.Timer { return c.newTimer(nil) }
+
+// NewTimerFunc is NewTimer with fn called at each firing instead of a delivery on C
+// (clock.FuncTimerClock): on the system timer's goroutine, or on the timer's own while
+// simulation time is on.
+func (c *ROSClock) NewTimerFunc(fn func(now time.Time)) clock.Timer { return c.newTimer(fn) }
+
+func (c *ROSClock) newTimer(fn func(time.Time)) *rosTimer {
 	t := &rosTimer{
-		c:      make(chan time.Time, 1),
+		fn:     fn,
 		sim:    c.sim.NewTimer(),
 		useSim: &c.useSim,
 		offset: c.offset,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
+	if fn == nil {
+		t.c = make(chan time.Time, 1)
+	}
 	// The wall timer's own goroutine fires t: a wall expiry reaches t's channel with
-	// one hand-over between goroutines, not two.
+	// one hand-over between goroutines, not two (and fn with none).
 	t.wall = clock.NewWallTimerFunc(t.wallExpired)
 	go t.run()
 	return t
@@ -190,8 +200,9 @@ func (t *rosTimer) wallExpired(now time.Time) {
 }
 
 type rosTimer struct {
-	c        chan time.Time
-	wall     clock.Timer // armed for the ROS time minus offset, in system time; calls wallExpired
+	c        chan time.Time  // nil with fn
+	fn       func(time.Time) // NewTimerFunc's; called instead of a delivery on c
+	wall     clock.Timer     // armed for the ROS time minus offset, in system time; calls wallExpired
 	sim      clock.Timer
 	useSim   *atomic.Bool
 	offset   time.Duration
@@ -224,13 +235,19 @@ func (t *rosTimer) run() {
 // raced with Reset is not, unless the new time has come too.
 func (t *rosTimer) fire(now time.Time) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.armed || now.Before(t.at) {
+		t.mu.Unlock()
 		return
 	}
 	t.armed = false
+	if t.fn != nil {
+		t.mu.Unlock()
+		t.fn(now)
+		return
+	}
 	t.drain()
 	t.c <- now
+	t.mu.Unlock()
 }
 
 func (t *rosTimer) drain() {
@@ -264,4 +281,4 @@ func (t *rosTimer) Stop() {
 	})
 }
 
-var _ clock.TimerClock = (*ROSClock)(nil)
+var _ clock.FuncTimerClock = (*ROSClock)(nil)

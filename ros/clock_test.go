@@ -3,6 +3,8 @@ package ros
 import (
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
 )
 
 func TestROSClockSwitchesToSimTime(t *testing.T) {
@@ -90,16 +92,31 @@ func TestROSClockOffset(t *testing.T) {
 	}
 }
 
-// A timer fires at its ROS time: system time plus offset, or /clock time.
+// A timer fires at its ROS time: system time plus offset, or /clock time; one made by
+// NewTimerFunc calls its function where the other delivers, with the same times.
 func TestROSClockTimer(t *testing.T) {
-	const off = -3 * time.Hour
-	c := ROSClock{offset: off}
-	tm := c.NewTimer()
+	t.Run("channel", func(t *testing.T) {
+		c := &ROSClock{offset: -3 * time.Hour}
+		tm := c.NewTimer()
+		testROSTimer(t, c, tm, tm.C())
+	})
+	t.Run("func", func(t *testing.T) {
+		c := &ROSClock{offset: -3 * time.Hour}
+		calls := make(chan time.Time, 4)
+		tm := c.NewTimerFunc(func(now time.Time) { calls <- now })
+		if tm.C() != nil {
+			t.Fatal("a NewTimerFunc timer has a channel")
+		}
+		testROSTimer(t, c, tm, calls)
+	})
+}
+
+func testROSTimer(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.Time) {
 	defer tm.Stop()
 	at := c.Now().Add(30 * time.Millisecond)
 	tm.Reset(at)
 	select {
-	case v := <-tm.C():
+	case v := <-fired:
 		if v.Before(at) || v.Sub(at) > time.Second {
 			t.Fatalf("fired with %v, armed for %v", v, at)
 		}
@@ -111,7 +128,7 @@ func TestROSClockTimer(t *testing.T) {
 	later := c.Now().Add(150 * time.Millisecond)
 	tm.Reset(later)
 	select {
-	case v := <-tm.C():
+	case v := <-fired:
 		if v.Before(later) {
 			t.Fatalf("fired with %v, before the new arming's %v", v, later)
 		}
@@ -125,13 +142,13 @@ func TestROSClockTimer(t *testing.T) {
 	tm.Reset(sim.Add(time.Second))
 	c.setSimTime(sim.Add(999 * time.Millisecond))
 	select {
-	case v := <-tm.C():
+	case v := <-fired:
 		t.Fatalf("fired with %v before the sim time reached the arming", v)
 	case <-time.After(100 * time.Millisecond):
 	}
 	c.setSimTime(sim.Add(time.Second))
 	select {
-	case v := <-tm.C():
+	case v := <-fired:
 		if !v.Equal(sim.Add(time.Second)) {
 			t.Fatalf("sim firing carries %v", v)
 		}

@@ -60,7 +60,8 @@ type Component struct {
 	running atomic.Bool
 
 	// mu guards in and st: inputs arrive from ROS callbacks, Status is read by the
-	// diagnostics; everything else below belongs to Run's goroutine.
+	// diagnostics; everything else below belongs to Run's goroutine (and, in a timed
+	// Run, to whoever holds runMu).
 	mu sync.Mutex
 	in inputs
 	st shared
@@ -79,6 +80,14 @@ type Component struct {
 	clocks   clocks
 	pre      prefilter     // Prefilter's state, guarded by mu
 	poke     chan struct{} // an input changed the rate row (timed Run)
+	// runMu serialises a timed Run's work on its goroutine with its datagrams handled
+	// on the socket's (onSocket) and its ticks on the timer's (onTimer); tm is that
+	// Run's timer (nil once Run returns), armedAt the instant tm is armed for, and rp
+	// its pending plan.
+	runMu   sync.Mutex
+	tm      clock.Timer
+	armedAt time.Time
+	rp      replanState
 	// gameChanged: the GameController's view changed since the last tick; planSnap is
 	// the view of the last plan (timed Run).
 	gameChanged bool
@@ -96,8 +105,9 @@ type Component struct {
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
 
-	// hook, if set (tests), is called on Run's goroutine once the ticker runs and after
-	// every tick and datagram.
+	// hook, if set (tests), is called once the ticker runs and after every tick and
+	// datagram, on the goroutine that handled it (Run's, the socket's or the timer's),
+	// without runMu held.
 	hook func(event)
 }
 
@@ -211,9 +221,12 @@ func New(cfg Config, deps Deps) (*Component, error) {
 }
 
 // Run ticks and receives until ctx is cancelled, then returns nil. It must be called once.
-// All sending, receiving and publishing happens on the calling goroutine. With a clock
-// that makes timers and a GameView that notifies its changes (GameNotifier) or none, it
-// wakes only when something is due (schedule.go); otherwise on every tick.
+// All sending, receiving and publishing happens on the calling goroutine, or, in a
+// timed Run, serialised with it: on the team socket's goroutine for the datagrams of a
+// Conn that can hand them over (bus.HandlerConn), on the timer's for the ticks of a
+// clock.FuncTimerClock. With a clock that makes timers and a GameView that notifies its
+// changes (GameNotifier) or none, it wakes only when something is due (schedule.go);
+// otherwise on every tick.
 func (c *Component) Run(ctx context.Context) error {
 	if !c.running.CompareAndSwap(false, true) {
 		return ErrRunTwice

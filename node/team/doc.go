@@ -74,6 +74,17 @@
 // component starts; receivers tell a restart from a replay by the stamp, which is our
 // clock's time.
 //
+// Where the work runs: a ticking Run does everything on its own goroutine. A timed Run
+// takes the datagrams of a Conn that can hand them over (bus.HandlerConn, as the
+// node's transport.Worker) on the socket's goroutine as they are read, and the firings
+// of a clock whose timers call a function (clock.FuncTimerClock: the wall and ROS
+// clocks) on the timer's goroutine; its own goroutine takes pokes, GameController
+// changes and what was queued before. Invariant: all of it is serialised by one lock
+// (runMu), so no two of them ever run at once and each sees the others' work; the
+// handler is cleared before Run returns and a late firing finds it gone, so nothing
+// runs after Run returned. A firing that raced with a re-arming to a later instant is
+// dropped, as a timer's channel drops it.
+//
 // # Receiving
 //
 // Every datagram from the socket is counted in ReceiveCounters.Received and ends as

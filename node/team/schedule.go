@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // Timed sending. With a clock.TimerClock and a GameNotifier (or no GameView) the
@@ -33,80 +35,162 @@ const noWake = time.Hour
 const maxUnplanned = 16
 
 // runTimed is Run with a timer; changed is the GameNotifier's channel (nil: none).
+//
+// With a socket that can hand its datagrams over on its own goroutine (bus.HandlerConn)
+// they are handled there (onSocket) and the queue holds only those that came before;
+// with a clock whose timers call a function (clock.FuncTimerClock) the due ticks are
+// handled on the timer's goroutine (onTimer). A burst of teammate packets, or a tick,
+// then wakes one goroutine, not two. The loop below, onSocket and onTimer are
+// serialised by runMu.
 func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
-	tm := tc.NewTimer()
+	var tm clock.Timer
+	if fc, ok := tc.(clock.FuncTimerClock); ok {
+		tm = fc.NewTimerFunc(c.onTimer) // its tm.C() is nil: the case below never fires
+	} else {
+		tm = tc.NewTimer()
+	}
 	defer tm.Stop()
 	now := c.clk.Now()
 	c.mu.Lock()
 	c.st.timed, c.st.origin, c.st.done = true, now, 0
 	c.mu.Unlock()
+	c.runMu.Lock()
+	c.tm = tm
 	c.plan(now, tm)
+	c.runMu.Unlock()
 	dg := c.conn.Datagrams()
+	hc, _ := c.conn.(bus.HandlerConn)
+	if hc != nil {
+		hc.SetHandler(c.onSocket)
+	}
 	c.logRunning()
 	if c.hook != nil {
 		c.hook(eventReady)
 	}
-	// replan: a datagram handled since the last plan asks for one. The datagrams of
-	// one burst (queued in dg together) are handled back to back and planned for once,
-	// after the last; a stream that keeps dg from emptying is planned for at least every
-	// maxUnplanned datagrams and every tick, so a plan is never put off longer.
-	replan := false
-	unplanned := 0
-	var since time.Time // when the first unplanned request came
 	// The end of ctx comes as a poke (one channel fewer for every select to lock and
 	// queue on); the poke's case tells the two apart.
 	defer context.AfterFunc(ctx, c.pokeNow)()
 	for {
 		select {
 		case now := <-tm.C():
+			c.runMu.Lock()
 			c.advance(now, true)
 			c.plan(now, tm)
-			replan = false
+			c.rp.pending = false
+			c.runMu.Unlock()
 			if c.hook != nil {
 				c.hook(eventTick)
 			}
 		case <-c.poke:
 			if ctx.Err() != nil {
+				if hc != nil {
+					hc.SetHandler(nil) // waits for a call in progress, which takes runMu
+				}
+				c.runMu.Lock()
+				c.tm = nil // a firing of tm that comes late finds Run gone (onTimer)
 				c.flush()
+				c.runMu.Unlock()
 				return nil
 			}
+			c.runMu.Lock()
 			c.wake(tm, false)
-			replan = false
+			c.runMu.Unlock()
+			if c.hook != nil {
+				c.hook(eventPlan)
+			}
 		case <-changed:
+			c.runMu.Lock()
 			c.wake(tm, true)
-			replan = false
+			c.runMu.Unlock()
+			if c.hook != nil {
+				c.hook(eventPlan)
+			}
 		case d, ok := <-dg:
+			c.runMu.Lock()
 			if !ok {
 				dg = nil
 				c.log.Warn("team socket closed")
 				c.flush()
-				if replan {
+				if c.rp.pending {
 					c.plan(c.clk.Now(), tm)
-					replan = false
+					c.rp.pending = false
 				}
-				continue
+			} else {
+				c.take(d, len(dg))
 			}
-			now := c.clk.Now()
-			ticked := c.advance(now, false)
-			if (c.receive(d) || ticked) && !replan {
-				replan, unplanned, since = true, 0, now
-			}
-			c.flushIfIdle(len(dg))
-			if replan {
-				unplanned++
-				if len(dg) == 0 || unplanned >= maxUnplanned || now.Sub(since) >= c.cfg.Tick {
-					c.plan(now, tm)
-					replan = false
-				}
-			}
-			if c.hook != nil {
+			c.runMu.Unlock()
+			if ok && c.hook != nil {
 				c.hook(eventDatagram)
 			}
 		}
 	}
 }
 
+// replanState is a timed Run's pending plan: a datagram handled since the last plan
+// asks for one. The datagrams of one burst (queued or read together) are handled back
+// to back and planned for once, after the last; a stream that never lets the queue or
+// the socket empty is planned for at least every maxUnplanned datagrams and every tick,
+// so a plan is never put off longer.
+type replanState struct {
+	pending bool
+	n       int       // datagrams handled since the request
+	since   time.Time // when the request came
+}
+
+// take handles one datagram of a timed Run; queued is how many more wait right behind
+// it (0: it is the last of its burst). The caller holds runMu.
+func (c *Component) take(d transport.Datagram, queued int) {
+	now := c.clk.Now()
+	ticked := c.advance(now, false)
+	if (c.receive(d) || ticked) && !c.rp.pending {
+		c.rp = replanState{pending: true, since: now}
+	}
+	c.flushIfIdle(queued)
+	if c.rp.pending {
+		c.rp.n++
+		if queued == 0 || c.rp.n >= maxUnplanned || now.Sub(c.rp.since) >= c.cfg.Tick {
+			c.plan(now, c.tm)
+			c.rp.pending = false
+		}
+	}
+}
+
+// onTimer takes a firing of a timed Run's timer made by NewTimerFunc, on the timer's
+// goroutine, as the loop takes one from a timer's channel. A firing that raced with a
+// Reset to a later instant (armedAt), or that comes after Run returned, is not the
+// arming's: it is dropped, as a timer's channel drops it on Reset.
+func (c *Component) onTimer(now time.Time) {
+	c.runMu.Lock()
+	if c.tm == nil || now.Before(c.armedAt) {
+		c.runMu.Unlock()
+		return
+	}
+	c.advance(now, true)
+	c.plan(now, c.tm)
+	c.rp.pending = false
+	c.runMu.Unlock()
+	if c.hook != nil {
+		c.hook(eventTick)
+	}
+}
+
+// onSocket is the team socket's transport.Handler while a timed Run runs: it takes
+// the datagram on the socket's goroutine, as the loop takes a queued one.
+func (c *Component) onSocket(d transport.Datagram, more bool) {
+	queued := 0
+	if more {
+		queued = 1
+	}
+	c.runMu.Lock()
+	c.take(d, queued)
+	c.runMu.Unlock()
+	if c.hook != nil {
+		c.hook(eventDatagram)
+	}
+}
+
 // wake re-plans at the clock's time after an input or (game) a GameController change.
+// The caller holds runMu.
 func (c *Component) wake(tm clock.Timer, game bool) {
 	now := c.clk.Now()
 	c.advance(now, false)
@@ -116,9 +200,7 @@ func (c *Component) wake(tm clock.Timer, game bool) {
 		c.gameChanged = true
 	}
 	c.plan(now, tm)
-	if c.hook != nil {
-		c.hook(eventPlan)
-	}
+	c.rp.pending = false
 }
 
 // tickIndex returns the number of the last grid tick at or before now.
@@ -238,7 +320,8 @@ func (c *Component) plan(now time.Time, tm clock.Timer) {
 	st.wakeK = wake
 	st.interval, st.tier, st.verdict = r.interval, r.tier, r.verdict
 	c.mu.Unlock()
-	tm.Reset(origin.Add(time.Duration(wake) * c.cfg.Tick))
+	c.armedAt = origin.Add(time.Duration(wake) * c.cfg.Tick)
+	tm.Reset(c.armedAt)
 }
 
 // dueTick returns the first tick after done on which s says a packet with the interval

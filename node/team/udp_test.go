@@ -3,7 +3,10 @@ package team
 import (
 	"context"
 	"log/slog"
+	"net"
+	"net/netip"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -157,5 +160,126 @@ func TestLoopbackTeam(t *testing.T) {
 				t.Fatalf("robot %d published %+v", i+1, m)
 			}
 		}
+	}
+}
+
+// TestSocketHandsOver: on a transport.Worker a timed Run takes the team packets on the
+// socket's goroutine: while one is handled the socket is not read (nothing is queued),
+// the packets that came meanwhile are handled as one burst (one flush of their
+// TeamInfo), every one is published and counted, and once Run has returned the
+// packets go to the queue again.
+func TestSocketHandsOver(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	wctx, wcancel := context.WithCancel(context.Background())
+	var wwg sync.WaitGroup
+	defer func() {
+		wcancel()
+		wwg.Wait()
+	}()
+	w, err := transport.New(transport.Config{Name: "team", Interface: "lo", Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wwg.Go(func() {
+		if err := w.Run(wctx); err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	})
+	up, upCancel := context.WithTimeout(wctx, 5*time.Second)
+	defer upCancel()
+	if err := w.WaitUp(up); err != nil {
+		t.Fatal(err)
+	}
+	// Our own packets go to a socket nobody reads, on loopback.
+	sink, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	mate, err := net.DialUDP("udp4", nil, net.UDPAddrFromAddrPort(w.LocalAddr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mate.Close()
+
+	cfg := testConfig()
+	cfg.Peers = []netip.AddrPort{sink.LocalAddr().(*net.UDPAddr).AddrPort()}
+	rec := &bus.Recorder[dmsgs.TeamInfo]{}
+	c, err := New(cfg, Deps{Conn: w, Publisher: rec, Clock: clock.Wall})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var handled atomic.Int32
+	ready, entered, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	c.hook = func(e event) {
+		switch {
+		case e == eventReady:
+			close(ready) // the handler is set
+		case e == eventDatagram && handled.Add(1) == 2:
+			close(entered)
+			<-release
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	defer cancel()
+
+	seq := uint32(0)
+	send := func() {
+		t.Helper()
+		seq++
+		if _, err := mate.Write(dnetFrom(t, 17, 3, seq, stampAt(time.Now()), nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first packet waits for the second (the replay filter); the second holds the
+	// socket's goroutine in the hook.
+	<-ready
+	send()
+	send()
+	<-entered
+	first := w.Stats().Received
+	for range 5 {
+		send()
+	}
+	time.Sleep(50 * time.Millisecond)
+	if s := w.Stats(); s.Received != first || len(w.Datagrams()) != 0 {
+		t.Fatalf("while a packet was handled: socket %+v, %d queued; want %d received, none queued", s, len(w.Datagrams()), first)
+	}
+	close(release)
+	total := int32(first) + 5
+	deadline := time.Now().Add(5 * time.Second)
+	for handled.Load() < total {
+		if time.Now().After(deadline) {
+			t.Fatalf("handled %d of %d packets; status %+v", handled.Load(), total, c.Status())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Published: every packet but the first, in two flushes: the second packet's
+	// alone, then the five that waited.
+	if rec.Len() != int(total)-1 || rec.Held() != 0 || rec.Flushes() != 2 {
+		t.Fatalf("published %d (want %d), held %d, in %d flushes (want 2)", rec.Len(), total-1, rec.Held(), rec.Flushes())
+	}
+	st, s := c.Status().Receive, w.Stats()
+	if st.Received != uint64(total) || st.Accepted != uint64(total)-1 || s.Delivered != uint64(total) || s.Dropped() != 0 || len(w.Datagrams()) != 0 {
+		t.Fatalf("component %+v, socket %+v, %d queued", st, s, len(w.Datagrams()))
+	}
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	send()
+	select {
+	case d := <-w.Datagrams():
+		if len(d.Payload) == 0 {
+			t.Fatal("empty datagram queued")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("after Run returned, no packet queued; socket %+v", w.Stats())
+	}
+	if int32(rec.Len()) != total-1 {
+		t.Fatalf("published %d after Run returned, want %d", rec.Len(), total-1)
 	}
 }
