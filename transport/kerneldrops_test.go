@@ -116,7 +116,7 @@ func TestKernelDropsNeverGoBack(t *testing.T) {
 		oob  []byte
 		want uint64
 	}{{nil, 0}, {ovfl(5), 5}, {nil, 5}, {ovfl(7), 7}, {nil, 7}} {
-		w.handle(s, []byte("x"), 1, c.oob, 0, src, time.Now(), false)
+		w.handle(s, []byte("x"), 1, c.oob, 0, src, time.Now())
 		if got := w.Stats().KernelDrops; got != c.want {
 			t.Fatalf("kernel drops %d, want %d", got, c.want)
 		}

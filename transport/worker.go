@@ -261,13 +261,17 @@ type Worker struct {
 	hmu        sync.Mutex
 	handler    Handler
 	hasHandler atomic.Bool
+	// pend is the last accepted datagram of the read in progress, held back from the
+	// handler until it is known whether more follow (handle); Run's goroutine only.
+	pend    Datagram
+	hasPend bool
 }
 
 // Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
 // aliases the worker's read buffer and is valid only until the call returns: a handler
-// that keeps any of its Payload must copy it. more says that more datagrams read by the
-// same system call follow at once, so that work the last of them will do can wait for
-// it. A Handler must return soon: the socket is not read while it runs.
+// that keeps any of its Payload must copy it. more says that more accepted datagrams
+// read by the same system call follow at once, so that work the last of them will do can
+// wait for it; the last accepted one of every read comes with more false. A Handler must return soon: the socket is not read while it runs.
 type Handler func(d Datagram, more bool)
 
 type ifaceInfo struct {
@@ -591,8 +595,9 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 		}
 		for i := range n {
 			buf, size, oob, flags, src := bt.message(i)
-			w.handle(s, buf, size, oob, flags, src, stamp, i < n-1)
+			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
+		w.handOverPending(false)
 		return ctx.Err() != nil || poked.Load() || !next.IsZero() && !now.Before(next)
 	}
 	for {
@@ -630,10 +635,11 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	}
 }
 
-// handle counts one datagram and queues a copy, or counts why it was dropped. The
+// handle counts one datagram and queues a copy (or, with a handler, holds it back for
+// the handler: handOverPending), or counts why it was dropped. The
 // datagram is counted as received together with its outcome (counters.count), so a
 // snapshot never sees it between the two.
-func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time, more bool) {
+func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src netip.AddrPort, now time.Time) {
 	c := parseControl(oob)
 	if c.hasDrops && c.drops != s.drops {
 		// The count is cumulative per socket and wraps at 2^32.
@@ -662,19 +668,42 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		w.c.count(&w.c.filtered)
 		return
 	}
-	if w.hasHandler.Load() && w.handOver(d, more) {
+	if w.hasHandler.Load() {
+		// Held back until the next accepted datagram of the read, or the read's end, says
+		// whether more follow (a dropped one after it does not count).
+		w.handOverPending(true)
+		w.pend, w.hasPend = d, true
 		return
 	}
+	w.enqueue(d)
+}
+
+// enqueue queues a copy of d, or counts it dropped when the queue is full.
+func (w *Worker) enqueue(d Datagram) {
 	// Run's goroutine is the only sender on the queue, so a free slot now is still free
 	// when the send below happens: the send never blocks, and a full queue costs no copy.
 	if len(w.queue) == cap(w.queue) {
 		w.c.count(&w.c.queueFull)
 		return
 	}
-	d.Payload = w.copyPayload(buf[:n])
+	d.Payload = w.copyPayload(d.Payload)
 	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.count(&w.c.queued)
 	w.queue <- d
+}
+
+// handOverPending gives the datagram handle held back to the handler (more: another
+// accepted datagram of the same read follows), or queues it if the handler is gone.
+// Its payload is still the read's buffer: the next read has not started.
+func (w *Worker) handOverPending(more bool) {
+	if !w.hasPend {
+		return
+	}
+	d := w.pend
+	w.pend, w.hasPend = Datagram{}, false
+	if !w.handOver(d, more) {
+		w.enqueue(d)
+	}
 }
 
 // handOver gives d to the handler, if there still is one, and reports whether it did.
