@@ -35,10 +35,11 @@ var _ TimerClock = wallClock{}
 type FuncTimerClock interface {
 	TimerClock
 	// NewTimerFunc returns a disarmed timer that calls fn with the clock's time at each
-	// firing, on a goroutine of the clock's, instead of delivering on C (nil). fn must
-	// not call the timer's Reset or Stop. A firing can race with Reset and Stop: fn may
-	// be called for an arming that Reset has replaced, or after Stop returned, and must
-	// judge whether the firing is still wanted.
+	// firing, on a goroutine of the clock's, instead of delivering on C (nothing
+	// arrives there). fn may Reset the timer, to arm the next firing, but must not Stop
+	// it. A firing can race with Reset and Stop: fn may be called for an arming that
+	// Reset has replaced, or after Stop returned, and must judge whether the firing is
+	// still wanted.
 	NewTimerFunc(fn func(now time.Time)) Timer
 }
 

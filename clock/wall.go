@@ -47,10 +47,11 @@ func (wallClock) NewTimerFunc(fn func(now time.Time)) Timer { return NewWallTime
 
 // NewWallTimerFunc returns a disarmed one-shot timer on the system clock that calls fn
 // with the time at each expiry, on a goroutine of its own, instead of delivering on a
-// channel (its C is nil): for a timer that forwards its expiry to a channel of its own
-// (ROS time's timers), one goroutine fewer per expiry. fn must not call the timer's
-// Reset or Stop. A Reset after an expiry may still see fn called for it: fn must judge
-// whether the expiry is still wanted. On Linux a timerfd; elsewhere (or without a
+// channel (nothing arrives on its C): for a timer that forwards its expiry to a channel
+// of its own (ROS time's timers), one goroutine fewer per expiry. fn may Reset the timer
+// (it is called with no lock of the timer's held) but must not Stop it (Stop waits for
+// the goroutine fn runs on). A Reset after an expiry may still see fn called for it: fn
+// must judge whether the expiry is still wanted. On Linux a timerfd; elsewhere (or without a
 // descriptor left) one of Go's timers.
 func NewWallTimerFunc(fn func(now time.Time)) Timer {
 	if t, err := newFDTimerFunc(fn); err == nil {

@@ -110,3 +110,50 @@ func TestWallTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestTimerFuncRearmsFromFn: a timer that calls a function may be Reset from that
+// function (a component re-arms its next tick there), on both implementations: each
+// arming made in fn fires once, at or after its instant.
+func TestTimerFuncRearmsFromFn(t *testing.T) {
+	impls := []struct {
+		name string
+		make func(func(time.Time)) Timer
+	}{
+		{"wall", Wall.(FuncTimerClock).NewTimerFunc},
+		{"go", func(fn func(time.Time)) Timer { return newGoFuncTimer(fn) }},
+	}
+	for _, impl := range impls {
+		t.Run(impl.name, func(t *testing.T) {
+			type firing struct{ at, now time.Time }
+			calls := make(chan firing, 8)
+			var tm Timer
+			var at time.Time // read and written by fn only, after the first Reset below
+			n := 0
+			tm = impl.make(func(now time.Time) {
+				calls <- firing{at, now}
+				if n++; n < 3 {
+					at = now.Add(10 * time.Millisecond)
+					tm.Reset(at)
+				}
+			})
+			defer tm.Stop()
+			at = time.Now().Add(10 * time.Millisecond)
+			tm.Reset(at)
+			for i := range 3 {
+				select {
+				case f := <-calls:
+					if f.now.Before(f.at) {
+						t.Fatalf("firing %d at %v, armed for %v", i, f.now, f.at)
+					}
+				case <-time.After(5 * time.Second):
+					t.Fatalf("firing %d of 3 did not come", i)
+				}
+			}
+			select {
+			case f := <-calls:
+				t.Fatalf("a fourth firing at %v, none armed", f.now)
+			case <-time.After(50 * time.Millisecond):
+			}
+		})
+	}
+}

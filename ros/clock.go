@@ -169,7 +169,7 @@ func (c *ROSClock) NewTimer() clock.Timer { return c.newTimer(nil) }
 
 // NewTimerFunc is NewTimer with fn called at each firing instead of a delivery on C
 // (clock.FuncTimerClock): on the system timer's goroutine, or on the timer's own while
-// simulation time is on.
+// simulation time is on, with no lock of the timer's held, so fn may Reset it.
 func (c *ROSClock) NewTimerFunc(fn func(now time.Time)) clock.Timer { return c.newTimer(fn) }
 
 func (c *ROSClock) newTimer(fn func(time.Time)) *rosTimer {

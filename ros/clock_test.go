@@ -158,3 +158,48 @@ func testROSTimer(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.T
 	tm.Stop()
 	tm.Stop() // twice is fine
 }
+
+// A timer made by NewTimerFunc may be Reset from its function, on system time and on
+// /clock time: the node's team component re-arms its next tick there.
+func TestROSClockTimerFuncRearms(t *testing.T) {
+	c := &ROSClock{offset: -3 * time.Hour}
+	calls := make(chan time.Time, 8)
+	var tm clock.Timer
+	next := make(chan time.Time, 8) // where fn arms next; zero: nowhere
+	tm = c.NewTimerFunc(func(now time.Time) {
+		calls <- now
+		if at := <-next; !at.IsZero() {
+			tm.Reset(at)
+		}
+	})
+	defer tm.Stop()
+	wait := func(what string, want time.Time) {
+		t.Helper()
+		select {
+		case v := <-calls:
+			if v.Before(want) {
+				t.Fatalf("%s: fired with %v, armed for %v", what, v, want)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: no firing", what)
+		}
+	}
+	at := c.Now().Add(20 * time.Millisecond)
+	later := at.Add(20 * time.Millisecond)
+	next <- later
+	tm.Reset(at)
+	wait("system time", at)
+	next <- time.Time{}
+	wait("system time, re-armed in fn", later)
+
+	c.setSim(true)
+	sim := time.Unix(42, 0)
+	c.setSimTime(sim)
+	next <- sim.Add(2 * time.Second)
+	tm.Reset(sim.Add(time.Second))
+	c.setSimTime(sim.Add(time.Second))
+	wait("sim time", sim.Add(time.Second))
+	next <- time.Time{}
+	c.setSimTime(sim.Add(2 * time.Second))
+	wait("sim time, re-armed in fn", sim.Add(2*time.Second))
+}

@@ -45,7 +45,7 @@ const maxUnplanned = 16
 func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
 	var tm clock.Timer
 	if fc, ok := tc.(clock.FuncTimerClock); ok {
-		tm = fc.NewTimerFunc(c.onTimer) // its tm.C() is nil: the case below never fires
+		tm = fc.NewTimerFunc(c.onTimer) // nothing arrives on its C: the case below never fires
 	} else {
 		tm = tc.NewTimer()
 	}
