@@ -74,9 +74,7 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 		select {
 		case now := <-tm.C():
 			c.runMu.Lock()
-			c.advance(now, true)
-			c.plan(now, tm)
-			c.rp.pending = false
+			c.fired(now)
 			c.runMu.Unlock()
 			if c.hook != nil {
 				c.hook(eventTick)
@@ -165,13 +163,19 @@ func (c *Component) onTimer(now time.Time) {
 		c.runMu.Unlock()
 		return
 	}
-	c.advance(now, true)
-	c.plan(now, c.tm)
-	c.rp.pending = false
+	c.fired(now)
 	c.runMu.Unlock()
 	if c.hook != nil {
 		c.hook(eventTick)
 	}
+}
+
+// fired takes a firing of the timed Run's timer at now: the due tick, then the next
+// plan. The caller holds runMu.
+func (c *Component) fired(now time.Time) {
+	c.advance(now, true)
+	c.plan(now, c.tm)
+	c.rp.pending = false
 }
 
 // onSocket is the team socket's transport.Handler while a timed Run runs: it takes
