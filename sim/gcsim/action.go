@@ -334,21 +334,24 @@ func (a Goal) apply(g *game) (bool, error) {
 	return true, nil
 }
 
-// SecondHalf starts the second half: INITIAL, firstHalf false, a fresh clock, penalties
-// lifted, teams swapped on the wire and the kick-off for the team that did not kick off
-// the first half.
+// SecondHalf starts the second half (of the game or of extra time): INITIAL, firstHalf
+// false, a fresh clock, penalties lifted, teams swapped on the wire and the kick-off for
+// the team that did not kick off the first half. The half-time break keeps counting in
+// secondaryTime, as the GameController's does.
 type SecondHalf struct{}
 
 func (SecondHalf) String() string    { return "second-half" }
 func (SecondHalf) check(Setup) error { return nil }
 func (SecondHalf) apply(g *game) (bool, error) {
-	if !g.firstHalf {
+	if !g.firstHalf || g.phase == gc.GamePhasePenaltyShoot {
 		return false, stateErr("the second half has already started")
 	}
 	g.firstHalf = false
 	g.state = gc.StateInitial
-	g.secs = g.timing.Half
-	g.second, g.secondFor = 0, timerNone
+	g.secs = g.halfLength()
+	if g.secondFor != timerBreak {
+		g.second, g.secondFor = 0, timerNone
+	}
 	g.setPlay = gc.SetPlayNone
 	g.stopped = false
 	g.kick, g.kickSide = kickTeam, g.firstKickOff.Other()

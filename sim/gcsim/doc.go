@@ -11,8 +11,8 @@
 // the injected clock. Script steps and the following timers are in game time:
 //
 //	timer               runs while                      at zero
-//	secsRemaining       PLAYING and not stopped (HSL)   FINISHED (half over); after the
-//	                                                    first half the break starts
+//	secsRemaining       PLAYING and not stopped (HSL),  FINISHED (half over); after the
+//	                    READY and SET once started      first half the break starts
 //	secondaryTime       READY                           SET (ready time over)
 //	                    kick-off in PLAYING             kicking team "none" (SPL v18, HSL)
 //	                    set play                        set play ends
@@ -31,9 +31,14 @@
 // Layouts with a messageBudget (SPL v14 on, HSL) start every team with the league's
 // budget (SPL 1200, HSL 12000, or Config.Budget). When Config.TeamConns are given
 // (sockets on port 10000+team), every team message heard in READY, SET or PLAYING
-// costs one; a message over the league's size limit (SPL 128, HSL 512 bytes) or one
-// sent with the budget spent marks the team's communication illegal and sets its
-// score to 0, as GameController3 does. Without TeamConns the budget stays as set.
+// costs one, never in the penalty shoot-out; a message over the league's size limit
+// (SPL 128, HSL 512 bytes) or one sent with the budget spent marks the team's
+// communication illegal and sets its score to 0 (later goals do not count). HSL
+// additional time adds 600 messages per minute and extra time 6000, to teams whose
+// communication is legal. These are the rules of the GameController's own actions
+// (team_message, add_additional_time, start_extra_time); TestAgainstGameController
+// checks the packets against its game logic. Without TeamConns the budget changes only
+// by those rules and "budget" steps.
 //
 // # Sending
 //

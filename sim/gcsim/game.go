@@ -59,11 +59,13 @@ type Timing struct {
 	SetPlay time.Duration
 	// Penalty is the default time a penalised player waits.
 	Penalty time.Duration
+	// ExtraHalf is the length of a half of extra time (HSL).
+	ExtraHalf time.Duration
 }
 
 // DefaultTiming returns the durations of a regular SPL/HSL game (GameController3
 // parameters): 10 min halves and break, 45 s ready, 10 s kick-off, 30 s set plays,
-// 45 s penalties.
+// 45 s penalties, 5 min halves of extra time.
 func DefaultTiming() Timing {
 	return Timing{
 		Half:          10 * time.Minute,
@@ -72,6 +74,7 @@ func DefaultTiming() Timing {
 		KickOff:       10 * time.Second,
 		SetPlay:       30 * time.Second,
 		Penalty:       45 * time.Second,
+		ExtraHalf:     5 * time.Minute,
 	}
 }
 
@@ -83,6 +86,7 @@ func (t Timing) withDefaults() Timing {
 	t.KickOff = cmp.Or(t.KickOff, d.KickOff)
 	t.SetPlay = cmp.Or(t.SetPlay, d.SetPlay)
 	t.Penalty = cmp.Or(t.Penalty, d.Penalty)
+	t.ExtraHalf = cmp.Or(t.ExtraHalf, d.ExtraHalf)
 	return t
 }
 
@@ -90,6 +94,8 @@ func (t Timing) withDefaults() Timing {
 const (
 	BudgetSPL         = 1200  // messagesPerTeam of the SPL
 	BudgetHSL         = 12000 // messagesPerTeam of the HSL
+	BudgetHSLMinute   = 600   // messagesPerTeamPerAdditionalMinute of the HSL
+	BudgetHSLExtra    = 6000  // messagesPerTeamPerExtraTime of the HSL
 	MaxTeamMessageSPL = 128   // bytes
 	MaxTeamMessageHSL = 512   // bytes
 )
@@ -174,6 +180,7 @@ type game struct {
 	timing  Timing
 	budget  int // initial budget per team, -1 none
 
+	phase        gc.GamePhase // normal, extra time (Overtime) or penalty shoot-out
 	state        gc.State
 	firstHalf    bool
 	stopped      bool
@@ -248,8 +255,27 @@ func hasKickNone(l gc.Layout) bool {
 	return l == gc.LayoutSPL18 || l.Family() == gc.FamilyHSL
 }
 
+// primaryRuns reports whether secsRemaining counts down: in PLAYING (unless stopped),
+// and in READY and SET once the half's clock has started, as the GameController's
+// main timer does. In the penalty shoot-out it stands still.
 func (g *game) primaryRuns() bool {
-	return g.state == gc.StatePlaying && !g.stopped
+	switch {
+	case g.phase == gc.GamePhasePenaltyShoot:
+		return false
+	case g.state == gc.StatePlaying:
+		return !g.stopped
+	case g.state == gc.StateReady || g.state == gc.StateSet:
+		return g.secs != g.halfLength()
+	}
+	return false
+}
+
+// halfLength is the length of a half of the current phase.
+func (g *game) halfLength() time.Duration {
+	if g.phase == gc.GamePhaseOvertime {
+		return g.timing.ExtraHalf
+	}
+	return g.timing.Half
 }
 
 func (g *game) penaltiesRun() bool {
@@ -357,9 +383,10 @@ func (g *game) settle(emit func(string)) {
 func (g *game) finishHalf() {
 	g.state = gc.StateFinished
 	g.setPlay = gc.SetPlayNone
+	g.kick = kickNone
 	g.stopped = false
 	g.second, g.secondFor = 0, timerNone
-	if g.firstHalf {
+	if g.firstHalf && g.phase == gc.GamePhaseNormal {
 		g.second, g.secondFor = g.timing.HalfTimeBreak, timerBreak
 	}
 }
@@ -381,12 +408,29 @@ func (g *game) toReady() {
 	g.second, g.secondFor = g.timing.Ready, timerReady
 }
 
+// counted reports whether a team message sent now counts against the budget: in
+// READY, SET and PLAYING, never in the penalty shoot-out.
+func (g *game) counted() bool {
+	return g.phase != gc.GamePhasePenaltyShoot &&
+		(g.state == gc.StateReady || g.state == gc.StateSet || g.state == gc.StatePlaying)
+}
+
+// addBudget adds n messages to the budget of every team whose communication is still
+// legal (additional time, extra time), clamped to the field's 65535.
+func (g *game) addBudget(n int) {
+	for s := range g.team {
+		if t := &g.team[s]; t.budget >= 0 && !t.illegal {
+			t.budget = min(t.budget+n, math.MaxUint16)
+		}
+	}
+}
+
 // teamMessage counts one team message of side with the given payload size, by
 // GameController3's rule. It reports a change description when the team's
 // communication turned illegal.
 func (g *game) teamMessage(side Side, size int) string {
 	t := &g.team[side]
-	if t.budget < 0 || g.state != gc.StateReady && g.state != gc.StateSet && g.state != gc.StatePlaying {
+	if t.budget < 0 || !g.counted() {
 		return ""
 	}
 	t.messages++
@@ -447,7 +491,7 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 		PacketNumber:   number,
 		PlayersPerTeam: uint8(g.players),
 		State:          g.state,
-		GamePhase:      gc.GamePhaseNormal,
+		GamePhase:      g.phase,
 		SetPlay:        g.setPlay,
 		FirstHalf:      g.firstHalf,
 		Stopped:        g.stopped && g.layout.Family() == gc.FamilyHSL,
@@ -469,7 +513,9 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 		ti.FieldPlayerColour = fieldColours[side]
 		if g.layout.HasGoalkeeper() {
 			ti.GoalkeeperColour = keeperColours[side]
-			ti.Goalkeeper = 1
+			if g.phase != gc.GamePhasePenaltyShoot {
+				ti.Goalkeeper = 1
+			}
 		}
 		ti.Score = uint8(min(t.score, math.MaxUint8))
 		if t.budget >= 0 {

@@ -95,6 +95,10 @@ Actions (TEAM is A, B or a team number; names ignore case, - and _ are the same)
   stop | resume                    HSL: play stopped / resumed
   dropball                         kicking team 255
   budget TEAM N                    set the remaining message budget
+  additional-time                  HSL: one more minute, +600 messages per legal team
+  extra-time                       HSL: extra time after a drawn second half,
+                                   +6000 messages per legal team
+  shootout                         HSL: penalty shoot-out (messages never count)
 Timers also act: READY turns SET after the ready time, set plays and kick-offs end,
 penalties run out, the half ends when the clock reaches 0.`
 
@@ -308,6 +312,11 @@ func parseAction(f []string, s Setup) (Action, error) {
 	case "second_half", "secondhalf":
 		if err = want(1, "second-half"); err == nil {
 			a = SecondHalf{}
+		}
+	case "additional_time", "extra_time", "shootout", "penalty_shootout":
+		if err = want(1, verb); err == nil {
+			a = map[string]Action{"additional_time": AdditionalTime{}, "extra_time": ExtraTime{},
+				"shootout": Shootout{}, "penalty_shootout": Shootout{}}[verb]
 		}
 	case "stop", "resume", "dropball", "drop_ball":
 		if err = want(1, verb); err == nil {

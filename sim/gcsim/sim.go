@@ -547,11 +547,13 @@ type GameView struct {
 	// Time is the game time since the start (or the last restart).
 	Time time.Duration `json:"time"`
 
-	State     gc.State   `json:"-"`
-	StateName string     `json:"state"`
-	FirstHalf bool       `json:"firstHalf"`
-	Stopped   bool       `json:"stopped"`
-	SetPlay   gc.SetPlay `json:"-"`
+	State     gc.State `json:"-"`
+	StateName string   `json:"state"`
+	// GamePhase is normal, extra time (2) or the penalty shoot-out (1).
+	GamePhase gc.GamePhase `json:"gamePhase"`
+	FirstHalf bool         `json:"firstHalf"`
+	Stopped   bool         `json:"stopped"`
+	SetPlay   gc.SetPlay   `json:"-"`
 	// SetPlayName is the unified set play name ("none", "corner_kick", ...).
 	SetPlayName string `json:"setPlay"`
 	// KickingTeam is the byte sent: a team number, or 255 for a dropped ball (DropBall)
@@ -607,6 +609,7 @@ func (s *Simulator) viewLocked() GameView {
 		Time:          s.g.now - s.base,
 		State:         g.state,
 		StateName:     strings.ToUpper(g.layout.StateName(g.state)),
+		GamePhase:     g.phase,
 		FirstHalf:     g.firstHalf,
 		Stopped:       g.stopped,
 		SetPlay:       g.setPlay,

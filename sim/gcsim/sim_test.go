@@ -322,12 +322,13 @@ func TestGoalAndSecondHalf(t *testing.T) {
 			t.Errorf("after the goal: %v kicking %d score B %d A %d, want READY %d 1 0",
 				p.State, p.KickingTeam, team(t, p, teamB).Score, team(t, p, teamA).Score, teamA)
 		}
-		// 2 s played before the goal, 8 s after 6 s: the half ends at 14 s.
-		if p := h.at(13900 * ms); p.State != gc.StatePlaying {
-			t.Errorf("at 13.9 s: %v, want PLAYING", p.State)
+		// 2 s played before the goal; the clock, once started, also runs in READY and
+		// SET (the GameController's main timer): the half ends at 12 s.
+		if p := h.at(11900 * ms); p.State != gc.StatePlaying {
+			t.Errorf("at 11.9 s: %v, want PLAYING", p.State)
 		}
-		if p := h.at(14 * time.Second); p.State != gc.StateFinished || !p.FirstHalf || p.SecondaryTime != 3 {
-			t.Errorf("at 14 s: %v firstHalf %v secondaryTime %d, want FINISHED true 3", p.State, p.FirstHalf, p.SecondaryTime)
+		if p := h.at(12 * time.Second); p.State != gc.StateFinished || !p.FirstHalf || p.SecondaryTime != 3 {
+			t.Errorf("at 12 s: %v firstHalf %v secondaryTime %d, want FINISHED true 3", p.State, p.FirstHalf, p.SecondaryTime)
 		}
 		p = h.at(20 * time.Second)
 		if p.State != gc.StateInitial || p.FirstHalf || p.SecsRemaining != 10 {
@@ -697,7 +698,8 @@ func TestSummary(t *testing.T) {
 			{4 * time.Second, "READY    1st half  17 0:0 5  00:19  dropped ball, ready 00:45  A2 pushing 29 s"},
 			{4600 * ms, "SET      1st half  17 0:0 5  00:19  dropped ball  A2 pushing 29 s"},
 			{4900 * ms, "PLAYING  1st half  17 0:0 5  00:19  A2 pushing 29 s"},
-			{5 * time.Second, "READY    1st half  17 0:1 5  00:19  kick-off 17, ready 00:45  A2 pushing 28 s"},
+			// The clock runs in READY and SET once started (the GameController's main timer).
+			{5 * time.Second, "READY    1st half  17 0:1 5  00:18  kick-off 17, ready 00:45  A2 pushing 28 s"},
 		} {
 			h.until(w.at)
 			if got := h.sim.State().Summary(); got != w.want {
@@ -705,7 +707,7 @@ func TestSummary(t *testing.T) {
 			}
 		}
 		h.until(27 * time.Second)
-		want := "FINISHED 1st half  17 0:1 5  00:00, half-time 09:59  A2 pushing 8 s" // penalties wait in FINISHED
+		want := "FINISHED 1st half  17 0:1 5  00:00, half-time 09:56  A2 pushing 10 s" // half over at 23 s; penalties wait in FINISHED
 		if got := h.sim.State().Summary(); got != want {
 			t.Errorf("at the half: Summary\n got %q\nwant %q", got, want)
 		}
