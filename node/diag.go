@@ -224,6 +224,7 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	} else {
 		b.Add("budget_left", "unknown")
 	}
+	b.Add("budget_reserve", st.BudgetReserve).Add("budget_exhausted", st.BudgetExhausted())
 	for _, m := range st.Teammates {
 		b.Add(fmt.Sprintf("clock_offset_%d", m.Player), clockText(m.Clock))
 		if m.Clock.Known {

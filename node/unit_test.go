@@ -172,6 +172,18 @@ func TestTeamStatus(t *testing.T) {
 	if s := teamStatus(st); s.Level != diagnostics.Warn || !strings.HasPrefix(s.Message, "silent: ") {
 		t.Errorf("budget: %d %q", s.Level, s.Message)
 	}
+	// Exhausted: the budget read from the GameController is spent down to the reserve.
+	st.BudgetLeft, st.BudgetReserve = 0, 0
+	st.Budget = team.Verdict{Silent: true, Cause: team.BudgetReserve}
+	s = teamStatus(st)
+	values = map[string]string{}
+	for _, kv := range s.Values {
+		values[kv.Key] = kv.Value
+	}
+	if s.Level != diagnostics.Warn || !strings.HasPrefix(s.Message, "silent: budget exhausted (0 left, reserve 0)") ||
+		values["budget_exhausted"] != "true" || values["budget_left"] != "0" || values["budget_reserve"] != "0" {
+		t.Errorf("exhausted: %d %q, values %v", s.Level, s.Message, values)
+	}
 }
 
 // BenchmarkStatuses measures building the statuses one /diagnostics array holds for a

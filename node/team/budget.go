@@ -84,7 +84,8 @@ const (
 	BudgetUncountedSilent
 	// BudgetPenalised: the robot is penalised; silent.
 	BudgetPenalised
-	// BudgetReserve: the team has only the reserve left; silent.
+	// BudgetReserve: the team has only the reserve left, or nothing (exhausted);
+	// silent until the GameController's figure grows or the state stops counting.
 	BudgetReserve
 	// BudgetAllowance: the allowance bounds the send interval.
 	BudgetAllowance
@@ -124,6 +125,9 @@ type Verdict struct {
 func (v Verdict) Reason() string {
 	switch v.Cause {
 	case BudgetReserve:
+		if v.Remaining == 0 {
+			return fmt.Sprintf("budget exhausted (0 left, reserve %d): a counted message now would be illegal communication", v.Reserve)
+		}
 		return fmt.Sprintf("budget at reserve (%d left, reserve %d)", v.Remaining, v.Reserve)
 	case BudgetAllowance:
 		return fmt.Sprintf("allowance %.2f msg/s per robot (%d left, reserve %d)", v.PerRobot, v.Remaining, v.Reserve)

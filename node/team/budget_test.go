@@ -40,6 +40,13 @@ func TestBudgetDecide(t *testing.T) {
 		t.Fatalf("at reserve not silent: %+v", v)
 	}
 
+	// Nothing left: exhausted.
+	in.Remaining = 0
+	if v := hsl.Decide(in); !v.Silent || v.Cause != BudgetReserve ||
+		v.Reason() != "budget exhausted (0 left, reserve 100): a counted message now would be illegal communication" {
+		t.Fatalf("exhausted: %+v %q", v, v.Reason())
+	}
+
 	// Penalised: silent whatever the budget.
 	in.Remaining = 12000
 	in.Penalised = true

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -730,5 +731,54 @@ func TestPublishErrors(t *testing.T) {
 	c.receive(datagram(dnetFrom(t, 17, 3, 2, 0, nil)))
 	if st := c.Status(); st.Receive.Accepted != 1 || st.Receive.PublishErrors != 1 {
 		t.Fatalf("%+v", st.Receive)
+	}
+}
+
+// TestBudgetExhausted plays the end of a budget on the manual clock, with reserve 0 and
+// the GameController's figures as the HSL 7 GameController sends them: the robot spends
+// the 3 messages left and then sends no counted message, although the GameController's
+// figure lags (it is taken only when it changes) and when it confirms 0; it says why in
+// its status. It talks again when the figure grows (a minute of additional time, +600)
+// and, spending nothing, in the penalty shoot-out, where messages never count.
+func TestBudgetExhausted(t *testing.T) {
+	cfg := testConfig()
+	cfg.Reserve = 0
+	h := newHarness(t, cfg, harnessStart, nil)
+	h.c.SetBehavior(&ballHandling)
+	snap := func(budget int, phase uint8) func(*GameSnapshot) {
+		return func(s *GameSnapshot) {
+			*s = GameSnapshot{Connected: true, State: StatePlaying, GamePhase: phase, SecsRemaining: 1, MessageBudget: budget}
+		}
+	}
+	h.game.set(snap(3, PhaseNormal))
+	h.ticks(300)
+	st := h.checkInvariants()
+	if len(h.broadcasts()) != 3 || st.Send.Sent != 3 || st.BudgetLeft != 0 {
+		t.Fatalf("3 left: %d packets, budget left %d", len(h.broadcasts()), st.BudgetLeft)
+	}
+	if !st.BudgetExhausted() || st.LastDecision != DecisionSilentBudget || st.Budget.Cause != BudgetReserve ||
+		!strings.HasPrefix(st.Budget.Reason(), "budget exhausted (0 left, reserve 0)") {
+		t.Fatalf("exhausted: decision %v, reason %q, exhausted %v", st.LastDecision, st.Budget.Reason(), st.BudgetExhausted())
+	}
+	// The GameController has not counted them yet, then says 0: silent all along.
+	h.game.set(snap(3, PhaseNormal))
+	h.ticks(100)
+	h.game.set(snap(0, PhaseNormal))
+	h.ticks(100)
+	if st := h.checkInvariants(); len(h.broadcasts()) != 3 || st.Send.SilentBudget < 200 {
+		t.Fatalf("after exhaustion: %d packets, %d silent ticks", len(h.broadcasts()), st.Send.SilentBudget)
+	}
+	// A minute of additional time: 600 more.
+	h.game.set(snap(600, PhaseNormal))
+	h.ticks(10)
+	if st := h.checkInvariants(); len(h.broadcasts()) == 3 || st.BudgetExhausted() || st.BudgetLeft != 600-(len(h.broadcasts())-3) {
+		t.Fatalf("after +600: %d packets, budget left %d", len(h.broadcasts()), st.BudgetLeft)
+	}
+	// Penalty shoot-out with nothing left: free.
+	h.game.set(snap(0, PhasePenaltyShoot))
+	before := len(h.broadcasts())
+	h.ticks(30)
+	if st := h.checkInvariants(); len(h.broadcasts()) == before || st.BudgetLeft != 0 || st.Budget.Cause != BudgetUncounted {
+		t.Fatalf("shoot-out: %d packets, budget left %d, cause %v", len(h.broadcasts())-before, st.BudgetLeft, st.Budget.Cause)
 	}
 }

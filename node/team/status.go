@@ -172,6 +172,9 @@ type Status struct {
 	// (the GameController's figure minus the messages counted since).
 	BudgetKnown bool
 	BudgetLeft  int
+	// BudgetReserve is the policy's reserve: with BudgetLeft at or below it the robot
+	// sends no counted message.
+	BudgetReserve int
 
 	// Interval is the send interval in force at the last tick (rounded to whole ticks),
 	// Tier the rate row and Budget the budget verdict behind it.
@@ -193,6 +196,11 @@ type Status struct {
 	Transport transport.Stats
 }
 
+// BudgetExhausted reports whether the team's budget, as the robot reads it from the
+// GameController and counts it down, is spent down to the reserve: no counted message
+// leaves then.
+func (s Status) BudgetExhausted() bool { return s.BudgetKnown && s.BudgetLeft <= s.BudgetReserve }
+
 // IntervalReason explains Interval, e.g. "ball near; allowance 1.98 msg/s per robot
 // (11880 left, reserve 100)".
 func (s Status) IntervalReason() string {
@@ -211,7 +219,7 @@ func (c *Component) Status() Status {
 	s := Status{
 		Team: c.cfg.Team, Player: c.cfg.Player, Format: c.cfg.Format, League: c.cfg.League,
 		Port: c.port, Time: now,
-		BudgetKnown: st.known, BudgetLeft: st.budget,
+		BudgetKnown: st.known, BudgetLeft: st.budget, BudgetReserve: c.policy.Reserve,
 		Interval: st.interval, Tier: st.tier, Budget: st.verdict,
 		LastDecision: st.decision, LastSend: st.lastSend, LastTick: st.lastTick,
 		LastMotion: c.in.motionAt, LastBehavior: c.in.behaviorAt, LastVision: c.in.visionAt,
