@@ -6,7 +6,9 @@
 // It is protocol knowledge only: no sockets, no clock, no state. The rules:
 //
 //	league  size cap  budget                         counted in
-//	hsl     512 B     12 000 messages per game       READY, SET, PLAYING
+//	hsl     512 B     12 000 messages per game,      READY, SET, PLAYING
+//	                  +600 per additional minute,
+//	                  +6 000 at extra time
 //	spl     128 B     1 200 messages per game        STANDBY, READY, SET, PLAYING
 //	hl      512 B     none (GameController v12)      never
 //
