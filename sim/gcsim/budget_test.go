@@ -183,3 +183,21 @@ func TestParseBudgetActions(t *testing.T) {
 		t.Errorf("extra-time in SPL: %v, want ErrAction", err)
 	}
 }
+
+// TestStoppedClock: stopped play halts the kick-off's time in both HSL versions, the
+// game clock only in v19 (GameController 7 lets it run on).
+func TestStoppedClock(t *testing.T) {
+	for _, tc := range []struct {
+		l                 gc.Layout
+		secs, kickOffSecs int32
+	}{{gc.LayoutHSL19, 598, 8}, {gc.LayoutHSL20, 593, 8}} {
+		g := newGame(tc.l, [2]uint8{teamA, teamB}, 5, DefaultTiming().withDefaults(), BudgetHSL)
+		play(t, g, []step{act(Ready{KickOff: SideA}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying}),
+			wait(2 * time.Second), act(Stop{}), wait(5 * time.Second)})
+		var p gc.Packet
+		g.packet(&p, 0)
+		if !p.Stopped || p.SecsRemaining != tc.secs || p.SecondaryTime != tc.kickOffSecs {
+			t.Errorf("%v: stopped %v secs %d kick-off %d, want true %d %d", tc.l, p.Stopped, p.SecsRemaining, p.SecondaryTime, tc.secs, tc.kickOffSecs)
+		}
+	}
+}

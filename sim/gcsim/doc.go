@@ -11,13 +11,16 @@
 // the injected clock. Script steps and the following timers are in game time:
 //
 //	timer               runs while                      at zero
-//	secsRemaining       PLAYING and not stopped (HSL),  FINISHED (half over); after the
-//	                    READY and SET once started      first half the break starts
+//	secsRemaining       PLAYING, READY and SET once     FINISHED (half over); after the
+//	                    started (not in the shoot-out)  first half the break starts
 //	secondaryTime       READY                           SET (ready time over)
 //	                    kick-off in PLAYING             kicking team "none" (SPL v18, HSL)
 //	                    set play                        set play ends
 //	                    half-time break                 nothing
 //	secsTillUnpenalised READY, SET, PLAYING             the player is unpenalised
+//
+// Stopped play (HSL) halts the ready, kick-off and set play times; in HSL v19 also the
+// game clock and the break, which GameController 7 (v20) lets run on.
 //
 // Times are sent rounded up to whole seconds, as GameController3 does. A goal adds to
 // the score, goes back to READY and gives the kick-off to the other team. The second

@@ -255,20 +255,28 @@ func hasKickNone(l gc.Layout) bool {
 	return l == gc.LayoutSPL18 || l.Family() == gc.FamilyHSL
 }
 
-// primaryRuns reports whether secsRemaining counts down: in PLAYING (unless stopped),
-// and in READY and SET once the half's clock has started, as the GameController's
-// main timer does. In the penalty shoot-out it stands still.
+// primaryRuns reports whether secsRemaining counts down: in PLAYING, and in READY and
+// SET once the half's clock has started, as the GameController's main timer does;
+// stopped play halts it only before HSL v20. In the penalty shoot-out it stands still.
 func (g *game) primaryRuns() bool {
+	if g.stopped && g.stopHaltsClock() {
+		return false
+	}
 	switch {
 	case g.phase == gc.GamePhasePenaltyShoot:
 		return false
 	case g.state == gc.StatePlaying:
-		return !g.stopped
+		return true
 	case g.state == gc.StateReady || g.state == gc.StateSet:
 		return g.secs != g.halfLength()
 	}
 	return false
 }
+
+// stopHaltsClock reports whether stopped play halts the game clock and the half-time
+// break: it does in the HSL v19 GameController; from v20 (GameController 7) only the
+// ready, kick-off, set play and penalty times halt.
+func (g *game) stopHaltsClock() bool { return g.layout != gc.LayoutHSL20 }
 
 // halfLength is the length of a half of the current phase.
 func (g *game) halfLength() time.Duration {
@@ -276,6 +284,19 @@ func (g *game) halfLength() time.Duration {
 		return g.timing.ExtraHalf
 	}
 	return g.timing.Half
+}
+
+// secondRuns reports whether secondaryTime counts down: the ready, kick-off and set play
+// times not while play is stopped (the GameController's ReadyOrPlaying and Playing
+// timers), the half-time break also then from HSL v20 on.
+func (g *game) secondRuns() bool {
+	switch g.secondFor {
+	case timerNone:
+		return false
+	case timerBreak:
+		return !g.stopped || !g.stopHaltsClock()
+	}
+	return !g.stopped
 }
 
 func (g *game) penaltiesRun() bool {
@@ -291,7 +312,7 @@ func (g *game) advance(d time.Duration, emit func(string)) {
 		if g.primaryRuns() {
 			step = min(step, g.secs)
 		}
-		if g.secondFor != timerNone {
+		if g.secondRuns() {
 			step = min(step, g.second)
 		}
 		pen := g.penaltiesRun()
@@ -307,7 +328,7 @@ func (g *game) advance(d time.Duration, emit func(string)) {
 		if g.primaryRuns() {
 			g.secs -= step
 		}
-		if g.secondFor != timerNone {
+		if g.secondRuns() {
 			g.second -= step
 		}
 		if pen {

@@ -68,7 +68,11 @@ func TestAgainstGameController(t *testing.T) {
 		{sim: set, real: a(gcapi.WaitForSetPlay), msgs: [2]int{2, 0}},
 		{sim: playing, real: a(gcapi.FreeSetPlay), msgs: [2]int{4, 4}},
 		{wait: 4 * time.Second, msgs: [2]int{1, 2}},
-		{wait: 80 * time.Second, msgs: [2]int{100, 50}}, // kick-off over
+		{sim: Stop{}, real: a(gcapi.StopPlay(false))},
+		{wait: 3 * time.Second, sim: Resume{}, real: a(gcapi.StopPlay(true))}, // the kick-off's time halts
+		{wait: 80 * time.Second, msgs: [2]int{100, 50}},                       // kick-off over
+		{sim: Stop{}, real: a(gcapi.StopPlay(false)), msgs: [2]int{1, 1}},
+		{wait: 5 * time.Second, sim: Resume{}, real: a(gcapi.StopPlay(true))},
 		{sim: Goal{Team: SideB}, real: a(gcapi.Goal(away)), msgs: [2]int{1, 1}},
 		{wait: 5 * time.Second, sim: AdditionalTime{}, real: a(gcapi.AddAdditionalTime)}, // READY: the clock runs
 		{sim: set, real: a(gcapi.WaitForSetPlay)},

@@ -278,10 +278,10 @@ func TestPenaltyCountdown(t *testing.T) {
 		if w := h.whats(); !strings.Contains(w, "penalty of A 3 over") {
 			t.Errorf("changes %q lack the end of the penalty", w)
 		}
-		// Stopped at 5 s: the game clock halts, the packet says stopped.
+		// Stopped at 5 s: the packet says stopped; the v20 game clock runs on.
 		p := h.at(8 * time.Second)
-		if !p.Stopped || p.SecsRemaining != 599 {
-			t.Errorf("at 8 s: stopped %v secs %d, want true 599", p.Stopped, p.SecsRemaining)
+		if !p.Stopped || p.SecsRemaining != 596 {
+			t.Errorf("at 8 s: stopped %v secs %d, want true 596", p.Stopped, p.SecsRemaining)
 		}
 	})
 }
@@ -695,11 +695,11 @@ func TestSummary(t *testing.T) {
 			{2500 * ms, "PLAYING  1st half  17 0:0 5  00:20  kick-off 17 (00:10)"},
 			{3 * time.Second, "PLAYING  1st half  17 0:0 5  00:19  corner_kick for 5 (00:30)  STOPPED  A2 pushing 30 s"},
 			// HSL: a dropped ball is a global game stuck, READY without a kicking team.
-			{4 * time.Second, "READY    1st half  17 0:0 5  00:19  dropped ball, ready 00:45  A2 pushing 29 s"},
-			{4600 * ms, "SET      1st half  17 0:0 5  00:19  dropped ball  A2 pushing 29 s"},
-			{4900 * ms, "PLAYING  1st half  17 0:0 5  00:19  A2 pushing 29 s"},
+			{4 * time.Second, "READY    1st half  17 0:0 5  00:18  dropped ball, ready 00:45  A2 pushing 29 s"},
+			{4600 * ms, "SET      1st half  17 0:0 5  00:18  dropped ball  A2 pushing 29 s"},
+			{4900 * ms, "PLAYING  1st half  17 0:0 5  00:18  A2 pushing 29 s"},
 			// The clock runs in READY and SET once started (the GameController's main timer).
-			{5 * time.Second, "READY    1st half  17 0:1 5  00:18  kick-off 17, ready 00:45  A2 pushing 28 s"},
+			{5 * time.Second, "READY    1st half  17 0:1 5  00:17  kick-off 17, ready 00:45  A2 pushing 28 s"},
 		} {
 			h.until(w.at)
 			if got := h.sim.State().Summary(); got != w.want {
@@ -707,7 +707,7 @@ func TestSummary(t *testing.T) {
 			}
 		}
 		h.until(27 * time.Second)
-		want := "FINISHED 1st half  17 0:1 5  00:00, half-time 09:56  A2 pushing 10 s" // half over at 23 s; penalties wait in FINISHED
+		want := "FINISHED 1st half  17 0:1 5  00:00, half-time 09:55  A2 pushing 11 s" // half over at 22 s; penalties wait in FINISHED
 		if got := h.sim.State().Summary(); got != want {
 			t.Errorf("at the half: Summary\n got %q\nwant %q", got, want)
 		}
