@@ -91,6 +91,9 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 		writeParamValues(stdout, st)
+		for _, k := range st.KeysRead() {
+			fmt.Fprintln(stdout, k)
+		}
 		return exitOK
 	}
 

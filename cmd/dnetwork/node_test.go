@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +47,33 @@ func TestNodeCheck(t *testing.T) {
 	// The same with the executable called as "dnetwork --ros-args ...".
 	if code, out2, _ := runNodeCmd(t, "--ros-args", "--params-file", params, "-p", "team.port:=57335", "--", "--check"); code != 0 || out2 != out {
 		t.Errorf("--ros-args form: exit %d\n%s", code, out2)
+	}
+}
+
+// TestNodeCheckKeyFile: --check says that it read the key of team.auth_key_file, and
+// never prints the key.
+func TestNodeCheckKeyFile(t *testing.T) {
+	const key = "a team secret for the test"
+	path := filepath.Join(t.TempDir(), "team.key")
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	params := filepath.Join("..", "..", "params", "robot2.yaml")
+	code, out, stderr := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params,
+		"-p", "team.format:=dnet", "-p", "team.auth_key_file:="+path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := fmt.Sprintf("team.auth_key: read a key of %d bytes from %s\n", len(key), path)
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out+stderr, "secret") {
+		t.Errorf("the key is printed:\n%s%s", out, stderr)
+	}
+	// Without a key file, no such line.
+	if _, out, _ := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params); strings.Contains(out, "read a key") {
+		t.Errorf("no key file, yet:\n%s", out)
 	}
 }
 
