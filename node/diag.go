@@ -148,6 +148,13 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 	if len(stale) > 0 {
 		b.Level(diagnostics.Warn, strings.Join(stale, "; "))
 	}
+	var socks []transport.Status
+	for _, w := range n.sockets() {
+		socks = append(socks, w.Status())
+	}
+	if err := interfaceError(socks); err != nil {
+		b.Level(diagnostics.Error, err.Error())
+	}
 	peerValues(b, n.rn.PeerIssues())
 	return b.Done()
 }

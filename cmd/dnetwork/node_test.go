@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
 )
 
 func runNodeCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -35,7 +37,8 @@ func TestNodeListParams(t *testing.T) {
 
 func TestNodeCheck(t *testing.T) {
 	params := filepath.Join("..", "..", "params", "robot2.yaml")
-	code, out, stderr := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params, "-p", "team.port:=57335")
+	// interface lo: the files' auto depends on the machine's interfaces (TestNodeCheckInterface).
+	code, out, stderr := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params, "-p", "team.port:=57335", "-p", "interface:=lo")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -45,7 +48,7 @@ func TestNodeCheck(t *testing.T) {
 		}
 	}
 	// The same with the executable called as "dnetwork --ros-args ...".
-	if code, out2, _ := runNodeCmd(t, "--ros-args", "--params-file", params, "-p", "team.port:=57335", "--", "--check"); code != 0 || out2 != out {
+	if code, out2, _ := runNodeCmd(t, "--ros-args", "--params-file", params, "-p", "team.port:=57335", "-p", "interface:=lo", "--", "--check"); code != 0 || out2 != out {
 		t.Errorf("--ros-args form: exit %d\n%s", code, out2)
 	}
 }
@@ -60,7 +63,7 @@ func TestNodeCheckKeyFile(t *testing.T) {
 	}
 	params := filepath.Join("..", "..", "params", "robot2.yaml")
 	code, out, stderr := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params,
-		"-p", "team.format:=dnet", "-p", "team.auth_key_file:="+path)
+		"-p", "interface:=lo", "-p", "team.format:=dnet", "-p", "team.auth_key_file:="+path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -72,8 +75,30 @@ func TestNodeCheckKeyFile(t *testing.T) {
 		t.Errorf("the key is printed:\n%s%s", out, stderr)
 	}
 	// Without a key file, no such line.
-	if _, out, _ := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params); strings.Contains(out, "read a key") {
+	if _, out, _ := runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params, "-p", "interface:=lo"); strings.Contains(out, "read a key") {
 		t.Errorf("no key file, yet:\n%s", out)
+	}
+}
+
+// TestNodeCheckInterface: --check fails with exit 2 when interface auto finds no usable
+// interface (a machine with only loopback) and names what it saw; interface lo passes.
+func TestNodeCheckInterface(t *testing.T) {
+	ns := netnstest.New(t, "lo")
+	params := filepath.Join("..", "..", "params", "robot2.yaml")
+	var code, loCode int
+	var stderr string
+	if err := ns.Do(func() error {
+		code, _, stderr = runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params)
+		loCode, _, _ = runNodeCmd(t, "node", "--check", "--ros-args", "--params-file", params, "-p", "interface:=lo")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if code != exitUsage || !strings.Contains(stderr, "seen: lo (loopback)") || !strings.Contains(stderr, "interface: lo runs a team") {
+		t.Errorf("auto with only loopback: exit %d, stderr:\n%s", code, stderr)
+	}
+	if loCode != exitOK {
+		t.Errorf("interface lo: exit %d", loCode)
 	}
 }
 
