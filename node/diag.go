@@ -145,8 +145,8 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 			b.Add(sub.Topic()+" dropped", d)
 		}
 	}
-	if len(stale) > 0 {
-		b.Level(diagnostics.Warn, strings.Join(stale, "; "))
+	if w := inputWarning(peerValues(b, n.rn.PeerIssues()), stale); w != "" {
+		b.Level(diagnostics.Warn, w)
 	}
 	var socks []transport.Status
 	for _, w := range n.sockets() {
@@ -155,7 +155,6 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 	if err := interfaceError(socks); err != nil {
 		b.Level(diagnostics.Error, err.Error())
 	}
-	peerValues(b, n.rn.PeerIssues())
 	return b.Done()
 }
 
