@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
@@ -190,8 +191,8 @@ func runSim(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	done := make(chan error, 1)
 	go func() { done <- sim.Run(ctx) }()
 
-	fmt.Fprintf(stdout, "dnetwork sim: %d robots of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d; Go on %d processor(s) (GOMAXPROCS)\n",
-		c.Robots, c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "dnetwork sim: %s of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d; Go on %d processor(s) (GOMAXPROCS)\n",
+		english.Count(c.Robots, "robot"), c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain, runtime.GOMAXPROCS(0))
 	up, upCancel := context.WithTimeout(ctx, simUpTimeout)
 	err = sim.WaitUp(up)
 	upCancel()
