@@ -131,3 +131,32 @@ func TestNodeBadCommandLines(t *testing.T) {
 		})
 	}
 }
+
+// TestUsageColumns: dnetwork --help lists every command with its summary starting in one
+// column, however long the longest name.
+func TestUsageColumns(t *testing.T) {
+	var b strings.Builder
+	usage(&b)
+	col := -1
+	n := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		name, ok := strings.CutPrefix(line, "  ")
+		if !ok {
+			continue
+		}
+		n++
+		name, _, _ = strings.Cut(name, " ")
+		if _, known := commands[name]; !known {
+			t.Fatalf("line %q: %q is not a command", line, name)
+		}
+		start := 2 + len(name) + len(line[2+len(name):]) - len(strings.TrimLeft(line[2+len(name):], " "))
+		if col < 0 {
+			col = start
+		} else if start != col {
+			t.Errorf("line %q: summary at column %d, want %d", line, start, col)
+		}
+	}
+	if n != len(commands) {
+		t.Errorf("%d command lines, want %d:\n%s", n, len(commands), b.String())
+	}
+}
