@@ -182,7 +182,7 @@ func TestParseDefaultRoute(t *testing.T) {
 		ok    bool
 	}{
 		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 4, true},
-		{routeMsg(unix.AF_INET, 16, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 0, false},  // not a default route
+		{routeMsg(unix.AF_INET, 16, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 0, false}, // not a default route
 		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_LOCAL, unix.RTN_UNICAST, 4), 0, false}, // another table
 		{routeMsg(unix.AF_INET, 0, 1000, unix.RTN_UNICAST, 4), 0, false},                // a table in RTA_TABLE
 		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNREACHABLE, 0), 0, false},
