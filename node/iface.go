@@ -46,7 +46,7 @@ func (c Config) checkInterfaces(ifs []transport.Interface) error {
 		if _, err := sel.ResolveFrom(ifs); err != nil {
 			hint := ""
 			if errors.Is(err, transport.ErrNoInterface) {
-				hint = "; interface: lo runs a team of nodes on this one machine"
+				hint = "; interface: lo keeps the node on this machine (team_sim.launch.py runs a team on one)"
 			}
 			errs = append(errs, kindErrorf(ErrInterface, "%s: %v%s", p.name, err, hint))
 		}

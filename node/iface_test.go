@@ -40,7 +40,7 @@ func TestCheckInterfaces(t *testing.T) {
 		mod  func(*Config)
 		want []string // in the error; none: no error
 	}{
-		{"only loopback", loOnly, nil, []string{"interface: ", "seen: lo (loopback)", "interface: lo runs a team of nodes on this one machine"}},
+		{"only loopback", loOnly, nil, []string{"interface: ", "seen: lo (loopback)", "interface: lo keeps the node on this machine (team_sim.launch.py runs a team on one)"}},
 		{"Ethernet and Wi-Fi", two, nil, []string{"interface: ", "auto found 2 usable interfaces: eth0 10.93.1.1/24, wlan0 10.93.2.1/24"}},
 		{"world info follows", two, func(c *Config) { c.Interface, c.WorldInfo.Enabled, c.WorldInfo.Interface = "eth0", true, "auto" },
 			[]string{"worldinfo.interface: ", "wlan0 10.93.2.1/24"}},

@@ -94,7 +94,7 @@ func TestNodeCheckInterface(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if code != exitUsage || !strings.Contains(stderr, "seen: lo (loopback)") || !strings.Contains(stderr, "interface: lo runs a team") {
+	if code != exitUsage || !strings.Contains(stderr, "seen: lo (loopback)") || !strings.Contains(stderr, "interface: lo keeps the node on this machine") {
 		t.Errorf("auto with only loopback: exit %d, stderr:\n%s", code, stderr)
 	}
 	if loCode != exitOK {
