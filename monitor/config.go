@@ -169,6 +169,9 @@ type Config struct {
 	// Tap, if set, gives the transport.Tap of each port's socket when it is created
 	// (dnetwork record writes what the sockets hear to a file with it).
 	Tap func(Port) transport.Tap
+	// Program names the command in log lines and errors: "monitor" by default,
+	// "record" for dnetwork record, which listens the same way.
+	Program string
 }
 
 // DefaultConfig returns a configuration for the GameController and return ports, following
@@ -199,6 +202,7 @@ func (c Config) withDefaults() Config {
 	c.MaxSources = cmp.Or(c.MaxSources, d.MaxSources)
 	c.Clock = cmp.Or(c.Clock, d.Clock)
 	c.Logger = cmp.Or(c.Logger, slog.Default())
+	c.Program = cmp.Or(c.Program, "monitor")
 	c.Field = cmp.Or(c.Field, LeagueField(c.League))
 	return c
 }

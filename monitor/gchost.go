@@ -45,7 +45,7 @@ func (m *Monitor) isLocal(a netip.Addr) bool {
 	}
 	as, err := m.localAddrs()
 	if err != nil {
-		m.cfg.Logger.Warn("monitor: cannot list this host's addresses", "err", err)
+		m.cfg.Logger.Warn(m.cfg.Program+": cannot list this host's addresses", "err", err)
 		return false
 	}
 	for _, b := range as {
@@ -70,20 +70,20 @@ func (m *Monitor) checkGCHost(a netip.Addr) {
 			continue
 		}
 		if m.cfg.KeepReturnPort {
-			m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host and the monitor holds its return "+
+			m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host and dnetwork %s holds its return "+
 				"port %d: unicast return packets reach only one socket, so the GameController may show the robots "+
-				"offline. Restart the monitor without keeping the return port (or run it on another host).",
-				a, gamecontroller.ReturnPort)
-			m.cfg.Logger.Warn("monitor: "+m.gc.warning, "gamecontroller", a)
+				"offline. Restart dnetwork %[2]s without keeping the return port (or run it on another host).",
+				a, m.cfg.Program, gamecontroller.ReturnPort)
+			m.cfg.Logger.Warn(m.cfg.Program+": "+m.gc.warning, "gamecontroller", a)
 			continue
 		}
 		l.released = true
 		if l.stop != nil {
 			l.stop()
 		}
-		m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host: the monitor closed its return port "+
+		m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host: dnetwork %s closed its return port "+
 			"%d so that the GameController receives the robots' return packets (unicast reaches only one socket). "+
-			"Return packets are not shown; run the monitor on another host to see them.", a, gamecontroller.ReturnPort)
-		m.cfg.Logger.Warn("monitor: "+m.gc.warning, "gamecontroller", a)
+			"Return packets are not received here; run dnetwork %[2]s on another host to get them.", a, m.cfg.Program, gamecontroller.ReturnPort)
+		m.cfg.Logger.Warn(m.cfg.Program+": "+m.gc.warning, "gamecontroller", a)
 	}
 }

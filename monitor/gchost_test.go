@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"cmp"
 	"context"
 	"net/netip"
 	"strings"
@@ -26,9 +27,14 @@ func TestGCHostReleasesReturnPort(t *testing.T) {
 		{"this host", netip.MustParseAddrPort("10.9.9.1:3838"), false, true, true},
 		{"loopback", netip.MustParseAddrPort("127.0.0.1:40000"), false, true, true},
 		{"this host, keep", netip.MustParseAddrPort("10.9.9.1:3838"), true, true, false},
+		{"this host, record", netip.MustParseAddrPort("10.9.9.1:3838"), false, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _ := newTest(t, Config{Ports: DefaultPorts(), KeepReturnPort: tc.keep})
+			var program string
+			if strings.HasSuffix(tc.name, "record") {
+				program = "record" // dnetwork record: its messages name it, not the monitor
+			}
+			m, _ := newTest(t, Config{Ports: DefaultPorts(), KeepReturnPort: tc.keep, Program: program})
 			m.localAddrs = func() ([]netip.Addr, error) {
 				return []netip.Addr{netip.MustParseAddr("10.9.9.1"), netip.MustParseAddr("127.0.0.1")}, nil
 			}
@@ -48,6 +54,10 @@ func TestGCHostReleasesReturnPort(t *testing.T) {
 			}
 			if tc.local && !strings.Contains(gv.Warning, "3939") {
 				t.Errorf("warning %q does not name the return port", gv.Warning)
+			}
+			if want := "dnetwork " + cmp.Or(program, "monitor"); tc.local && (!strings.Contains(gv.Warning, want) ||
+				program != "" && strings.Contains(gv.Warning, "monitor")) {
+				t.Errorf("warning %q does not name %s alone", gv.Warning, want)
 			}
 		})
 	}

@@ -101,7 +101,7 @@ func (m *Monitor) newListener(p Port) (*listener, error) {
 	}
 	w, err := transport.New(tc)
 	if err != nil {
-		return nil, fmt.Errorf("monitor: %s: %w", p.Name(), err)
+		return nil, fmt.Errorf("%s: %s: %w", m.cfg.Program, p.Name(), err)
 	}
 	return &listener{port: p, w: w}, nil
 }
@@ -171,7 +171,7 @@ func (m *Monitor) WaitUp(ctx context.Context) error {
 	m.mu.Unlock()
 	for _, l := range ls {
 		if err := l.w.WaitUp(ctx); err != nil {
-			return fmt.Errorf("monitor: %s: %w", l.port.Name(), err)
+			return fmt.Errorf("%s: %s: %w", m.cfg.Program, l.port.Name(), err)
 		}
 	}
 	return nil
@@ -216,10 +216,10 @@ func (m *Monitor) follow(t uint8) {
 	}
 	l, err := m.newListener(p)
 	if err != nil {
-		m.cfg.Logger.Warn("monitor: cannot follow team", "team", t, "err", err)
+		m.cfg.Logger.Warn(m.cfg.Program+": cannot follow team", "team", t, "err", err)
 		return
 	}
 	m.listeners = append(m.listeners, l)
-	m.cfg.Logger.Info("monitor: following team named by the GameController", "team", t, "port", p.Port)
+	m.cfg.Logger.Info(m.cfg.Program+": following team named by the GameController", "team", t, "port", p.Port)
 	m.spawn(l)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
@@ -103,10 +104,10 @@ func (n *Node) kernelUDP(now time.Time) dm.DiagnosticStatus {
 		b.Level(diagnostics.OK, fmt.Sprintf("%d receive errors since start", d.InErrors))
 	}
 	if grew.InCsumErrors > 0 {
-		b.Level(diagnostics.Warn, fmt.Sprintf("%d datagrams with a bad UDP checksum since the last report: the link corrupts packets", grew.InCsumErrors))
+		b.Level(diagnostics.Warn, english.Count(grew.InCsumErrors, "datagram")+" with a bad UDP checksum since the last report: the link corrupts packets")
 	}
 	if grew.RcvbufErrors > 0 {
-		b.Level(diagnostics.Warn, fmt.Sprintf("%d datagrams dropped for a full receive buffer since the last report: raise receive_buffer, or a process reads too slowly", grew.RcvbufErrors))
+		b.Level(diagnostics.Warn, english.Count(grew.RcvbufErrors, "datagram")+" dropped for a full receive buffer since the last report: raise receive_buffer, or a process reads too slowly")
 	}
 	return b.Add("receive_buffer_errors", d.RcvbufErrors).Add("checksum_errors", d.InCsumErrors).
 		Add("other_errors", d.OtherErrors()).Add("receive_errors", d.InErrors).
@@ -145,10 +146,16 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 			b.Add(sub.Topic()+" dropped", d)
 		}
 	}
-	if len(stale) > 0 {
-		b.Level(diagnostics.Warn, strings.Join(stale, "; "))
+	if w := inputWarning(peerValues(b, n.rn.PeerIssues()), stale); w != "" {
+		b.Level(diagnostics.Warn, w)
 	}
-	peerValues(b, n.rn.PeerIssues())
+	var socks []transport.Status
+	for _, w := range n.sockets() {
+		socks = append(socks, w.Status())
+	}
+	if err := interfaceError(socks); err != nil {
+		b.Level(diagnostics.Error, err.Error())
+	}
 	return b.Done()
 }
 
@@ -216,7 +223,7 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	for i, m := range st.Teammates {
 		mates[i] = fmt.Sprint(m.Player)
 	}
-	b.Level(diagnostics.OK, fmt.Sprintf("%d teammates online, %s", len(st.Teammates), st.LastDecision))
+	b.Level(diagnostics.OK, fmt.Sprintf("%s online, %s", english.Count(len(st.Teammates), "teammate"), st.LastDecision))
 	b.Add("teammates_online", len(st.Teammates)).Add("teammates", strings.Join(mates, " ")).
 		Add("format", st.Format).Add("port", st.Port)
 	if st.BudgetKnown {
@@ -260,13 +267,13 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 		b.Level(diagnostics.Warn, "last packet not sent: "+st.LastDecision.String())
 	}
 	if r.Conflict > 0 {
-		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets from another robot with our player number %d", r.Conflict, st.Player))
+		b.Level(diagnostics.Warn, fmt.Sprintf("%s from another robot with our player number %d", english.Count(r.Conflict, "packet"), st.Player))
 	}
 	if w := teamlinks.Warnings(st.Links); len(w) > 0 {
 		b.Level(diagnostics.Warn, "bad link: "+strings.Join(w, "; "))
 	}
 	if r.WrongFormat > 0 {
-		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets in another format: a teammate is configured differently", r.WrongFormat))
+		b.Level(diagnostics.Warn, english.Count(r.WrongFormat, "packet")+" in another format: a teammate is configured differently")
 	}
 	return b.Done()
 }
@@ -284,7 +291,7 @@ func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecon
 
 func (n *Node) worldInfoStatus(now time.Time) dm.DiagnosticStatus {
 	st := n.wi.Status()
-	b := diagnostics.NewStatus(DiagWorldInfo).Level(diagnostics.OK, fmt.Sprintf("%d senders", len(st.Senders)))
+	b := diagnostics.NewStatus(DiagWorldInfo).Level(diagnostics.OK, english.Count(len(st.Senders), "sender"))
 	var senders []string
 	for _, s := range st.Senders {
 		senders = append(senders, s.Addr.String())
@@ -300,7 +307,7 @@ func (n *Node) worldInfoStatus(now time.Time) dm.DiagnosticStatus {
 func (n *Node) swarmStatus(now time.Time) dm.DiagnosticStatus {
 	st := n.swarm.Status()
 	c := st.Counters
-	b := diagnostics.NewStatus(DiagSwarm).Level(diagnostics.OK, fmt.Sprintf("%d neighbours", len(st.Neighbors)))
+	b := diagnostics.NewStatus(DiagSwarm).Level(diagnostics.OK, english.Count(len(st.Neighbors), "neighbour"))
 	b.Add("name", st.Name).Add("mode", st.Mode).Add("neighbors", strings.Join(st.Neighbors, " ")).
 		Add("send_requests", c.SendRequests).Add("send_accepted", c.SendAccepted).
 		Add("send_rejected", c.SendRejected()).Add("send_errors", c.SendErrors).
@@ -310,7 +317,7 @@ func (n *Node) swarmStatus(now time.Time) dm.DiagnosticStatus {
 		Add("dropped_unknown_source", st.Swarm.UnknownSource).Add("dropped_out_of_range", st.Swarm.OutOfRange).
 		Add("dropped_unbound", st.Swarm.Unbound)
 	if c.SendErrors > 0 {
-		b.Level(diagnostics.Warn, fmt.Sprintf("%d messages not sent", c.SendErrors))
+		b.Level(diagnostics.Warn, english.Count(c.SendErrors, "message")+" not sent")
 	}
 	return b.Done()
 }

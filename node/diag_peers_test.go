@@ -10,7 +10,7 @@ import (
 
 func TestPeerValues(t *testing.T) {
 	b := diagnostics.NewStatus(DiagNode).Level(diagnostics.OK, "running")
-	peerValues(b, []ros.PeerIssue{
+	warn := peerValues(b, []ros.PeerIssue{
 		{Name: "/dnetwork_1/GCInfo", Kind: ros.IncompatibleSubscribers, Count: 2, Last: "DURABILITY"},
 		{Name: "/dnetwork_1/get_parameters", Kind: ros.ForeignRequests, Count: 3, Last: "rmw_fastrtps_cpp"},
 	})
@@ -22,13 +22,33 @@ func TestPeerValues(t *testing.T) {
 	if len(s.Values) != len(want) || s.Values[0] != want[0] || s.Values[1] != want[1] {
 		t.Errorf("values %+v, want %+v", s.Values, want)
 	}
-	if s.Level != diagnostics.Warn || s.Message != "incompatible QoS: /dnetwork_1/GCInfo: 2 incompatible subscribers (DURABILITY)" {
-		t.Errorf("level %d %q", s.Level, s.Message)
+	if warn != "incompatible QoS: /dnetwork_1/GCInfo: 2 incompatible subscribers (DURABILITY)" {
+		t.Errorf("warning %q", warn)
 	}
 	// Unanswerable requests alone are counted, not warned about.
 	b = diagnostics.NewStatus(DiagNode).Level(diagnostics.OK, "running")
-	peerValues(b, []ros.PeerIssue{{Name: "/dnetwork_1/GCMessage", Kind: ros.ForeignRequests, Count: 1}})
-	if s := b.Done(); s.Level != diagnostics.OK || len(s.Values) != 1 {
-		t.Errorf("foreign requests only: level %d, values %+v", s.Level, s.Values)
+	if w := peerValues(b, []ros.PeerIssue{{Name: "/dnetwork_1/GCMessage", Kind: ros.ForeignRequests, Count: 1}}); w != "" || len(b.Done().Values) != 1 {
+		t.Errorf("foreign requests only: warning %q, values %+v", w, b.Done().Values)
+	}
+}
+
+// TestInputWarning: a refused publisher shows in the node's status also while the
+// inputs are stale (a refused publisher's input is stale by definition).
+func TestInputWarning(t *testing.T) {
+	qos := "incompatible QoS: /dbehavior_1/BehaviorInfo: 1 incompatible publishers (RELIABILITY)"
+	stale := []string{"no /dbehavior_1/BehaviorInfo yet"}
+	for _, tc := range []struct {
+		qos   string
+		stale []string
+		want  string
+	}{
+		{"", nil, ""},
+		{"", stale, "no /dbehavior_1/BehaviorInfo yet"},
+		{qos, nil, qos},
+		{qos, stale, qos + "; no /dbehavior_1/BehaviorInfo yet"},
+	} {
+		if got := inputWarning(tc.qos, tc.stale); got != tc.want {
+			t.Errorf("inputWarning(%q, %q) = %q, want %q", tc.qos, tc.stale, got, tc.want)
+		}
 	}
 }

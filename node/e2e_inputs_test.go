@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
@@ -114,5 +117,30 @@ func TestE2EDeferredInputs(t *testing.T) {
 		var s teaminfo.State
 		_, _ = teaminfo.DecodeDNet(buf[:n], &s, nil)
 		t.Errorf("a packet 0.3-2.3 s after the ball was lost (blind interval 8 s): %+v", s)
+	}
+}
+
+// TestE2ERefusedInputWhileStale: with inputs.reliable a best-effort BehaviorInfo
+// publisher is refused, so the input is stale too; the node's status is a warning that
+// names the refusal and its policy all the same, before the stale inputs.
+func TestE2ERefusedInputWhileStale(t *testing.T) {
+	getenv := testEnv(t, domainInputs)
+	cfg := baseConfig(1)
+	cfg.InputsReliable = true
+	cfg.TeamEnabled = false
+	startNode(t, getenv, cfg)
+	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
+	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
+	if _, err := ros.NewPublisher[dmsgs.BehaviorInfo](tester, "/dbehavior_1/BehaviorInfo", ros.QoSSensorData); err != nil {
+		t.Fatal(err)
+	}
+	const status = "dnetwork_1: " + node.DiagNode
+	const want = "incompatible QoS: /dbehavior_1/BehaviorInfo: 1 incompatible publishers (RELIABILITY); no /dmotion_1/MotionInfo yet"
+	a := diags.wait(t, 0, 15*time.Second, "the refusal in robot 1's status", func(a *dm.DiagnosticArray) bool {
+		st, ok := diagStatus(a, status)
+		return ok && strings.HasPrefix(st.Message, "incompatible QoS")
+	})
+	if st, _ := diagStatus(a, status); st.Level != dm.DiagnosticStatusWarn || !strings.HasPrefix(st.Message, want) {
+		t.Errorf("status: level %d %q, want a warning starting %q", st.Level, st.Message, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
@@ -519,7 +520,7 @@ func (n *Node) summary() string {
 	if c.TeamEnabled {
 		s += fmt.Sprintf(", team %s on UDP %d", c.Team.Format, c.Team.TeamPort())
 		if len(c.Team.Peers) > 0 {
-			s += fmt.Sprintf(" to %d peers", len(c.Team.Peers))
+			s += " to " + english.Count(len(c.Team.Peers), "peer")
 		}
 	}
 	if c.WorldInfo.Enabled {

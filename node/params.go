@@ -331,6 +331,9 @@ func (b *binder) declareAs(decl func(string, params.Value, params.Descriptor) (p
 	return v, v.IsSet()
 }
 
+// errRequired marks a required parameter that is not given.
+var errRequired = errors.New("required")
+
 // fail records a value that has the right type but does not parse.
 func (b *binder) fail(name string, err error) {
 	err = &params.ParamError{Name: name, Err: err}
@@ -347,7 +350,7 @@ func (b *binder) requiredInt(name string, p *int, lo, hi int64, desc string) {
 	v, ok := b.declare(name, params.Value{}, params.TypeInteger, desc, "required", params.IntRange(lo, hi, 1))
 	if !ok {
 		if !b.collect && b.s.Has(name) {
-			b.fail(name, fmt.Errorf("required, set it in the parameter file or with -p %s:=<%d..%d>", name, lo, hi))
+			b.fail(name, fmt.Errorf("%w, set it in the parameter file or with -p %s:=<%d..%d>", errRequired, name, lo, hi))
 		}
 		return
 	}

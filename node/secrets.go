@@ -90,3 +90,21 @@ func readKeyFile(path string) (string, error) {
 	}
 	return key, nil
 }
+
+// KeysRead says which keys were read from their files, one line each naming the file
+// and the key's length, never the key: --check prints them, so an operator sees that
+// the file was found and read.
+func (st *Startup) KeysRead() []string {
+	var out []string
+	for _, k := range []struct{ name, key string }{
+		{"team.auth_key", string(st.Config.Team.AuthKey)},
+		{"worldinfo.key", st.Config.WorldInfo.Key},
+	} {
+		file, err := st.Store.GetString(k.name + "_file")
+		if err != nil || file == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: read a key of %d bytes from %s", k.name, len(k.key), file))
+	}
+	return out
+}

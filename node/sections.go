@@ -112,6 +112,47 @@ func unmatchedFiles(ov *params.Overrides, fqn string) (notes []error, err error)
 	return notes, errors.Join(errs...)
 }
 
+// withoutRequiredFrom drops from err (a join of Declare's errors) each "required"
+// error of a parameter that a dnetwork file none of whose sections applies to the
+// node fqn sets: unmatchedFiles reports that file, and naming the parameter too would
+// say it is missing although the file sets it.
+func withoutRequiredFrom(err error, ov *params.Overrides, fqn string) error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err != nil && setByUnmatched(err, ov, fqn) {
+			return nil
+		}
+		return err
+	}
+	var keep []error
+	for _, e := range j.Unwrap() {
+		if !setByUnmatched(e, ov, fqn) {
+			keep = append(keep, e)
+		}
+	}
+	return errors.Join(keep...)
+}
+
+// setByUnmatched reports whether e is a required parameter's error and a dnetwork
+// section that does not apply to the node fqn sets that parameter.
+func setByUnmatched(e error, ov *params.Overrides, fqn string) bool {
+	var pe *params.ParamError
+	if !errors.Is(e, errRequired) || !errors.As(e, &pe) {
+		return false
+	}
+	for _, f := range ov.Files() {
+		for _, k := range f.Keys {
+			if params.MatchNode(k, fqn) || !dnetworkKey.MatchString(k) {
+				continue
+			}
+			if o, ok := ov.Lookup(k, pe.Name); ok && o.Source.File == f.Path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // splitFQN splits "/robot1/dnetwork_1" into "/robot1" and "dnetwork_1".
 func splitFQN(fqn string) (ns, name string) {
 	i := strings.LastIndexByte(fqn, '/')

@@ -47,13 +47,16 @@ func TestSectionMistakes(t *testing.T) {
 		{"namespace", []string{"-r", "__ns:=/team", "--params-file", robot7},
 			[]string{robot7 + ": section dnetwork_3 sets robot_id 7; name it /team/dnetwork_7 or use /**"}, ErrRobotID},
 		{"launch robot_id:=4 params_file:=robot3.yaml", []string{"--params-file", robot3, "--params-file", launch, "-r", "__node:=dnetwork_4"},
-			[]string{
-				robot3 + ": no section for this node /dnetwork_4 (sections: dnetwork_3 with robot_id 3), so none of its parameters apply; name the section dnetwork_4 or use /**",
-				"parameter 'team_number': required, set it in the parameter file or with -p team_number:=<1..254>",
-			}, ErrSection},
+			[]string{robot3 + ": no section for this node /dnetwork_4 (sections: dnetwork_3 with robot_id 3), so none of its parameters apply; name the section dnetwork_4 or use /**"},
+			ErrSection},
 		{"launch robot_id:=7 with the copied file", []string{"--params-file", robot7, "--params-file", writeFile(t, dir, "launch7", "/**:\n  ros__parameters: {robot_id: 7}\n"), "-r", "__node:=dnetwork_7"},
+			[]string{robot7 + ": no section for this node /dnetwork_7 (sections: dnetwork_3 with robot_id 7), so none of its parameters apply; name the section dnetwork_7 or use /**"},
+			ErrSection},
+		// team_number is required and the file does not set it: that is a second mistake.
+		{"launch robot_id:=7, file without team_number", []string{"--params-file", writeFile(t, dir, "robot7_no_team.yaml", "dnetwork_3:\n  ros__parameters:\n    robot_id: 7\n"),
+			"--params-file", writeFile(t, dir, "launch7b", "/**:\n  ros__parameters: {robot_id: 7}\n"), "-r", "__node:=dnetwork_7"},
 			[]string{
-				robot7 + ": no section for this node /dnetwork_7 (sections: dnetwork_3 with robot_id 7), so none of its parameters apply; name the section dnetwork_7 or use /**",
+				dir + "/robot7_no_team.yaml: no section for this node /dnetwork_7 (sections: dnetwork_3 with robot_id 7), so none of its parameters apply; name the section dnetwork_7 or use /**",
 				"parameter 'team_number': required, set it in the parameter file or with -p team_number:=<1..254>",
 			}, ErrSection},
 		{"robot file of another robot, the rest given by -p", []string{"--params-file", robot3, "-p", "robot_id:=4", "-p", "team_number:=17"},

@@ -52,6 +52,11 @@ func Load(a *rosargs.Args) (*Startup, error) {
 	}
 	cfg, declErr := Declare(store, mine...)
 	warnings, unknown := CheckOverrides(store)
+	if strayErr != nil {
+		// A required parameter that the file for the wrong section sets is missing
+		// only because of that section: its message says it all.
+		declErr = withoutRequiredFrom(declErr, ov, fqn)
+	}
 	if err := errors.Join(declErr, unknown); err != nil {
 		// A parameter file that does not apply is the likely cause: say so first.
 		return nil, errors.Join(append(stray, err)...)

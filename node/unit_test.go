@@ -151,6 +151,11 @@ func TestTeamStatus(t *testing.T) {
 	if s.Level != diagnostics.OK || s.Message != "2 teammates online, sent" {
 		t.Errorf("ok: %d %q", s.Level, s.Message)
 	}
+	one := st
+	one.Teammates = one.Teammates[:1]
+	if s := teamStatus(one); s.Message != "1 teammate online, sent" {
+		t.Errorf("one teammate: %q", s.Message)
+	}
 	values := map[string]string{}
 	for _, kv := range s.Values {
 		values[kv.Key] = kv.Value

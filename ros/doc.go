@@ -65,9 +65,9 @@
 //
 // # Peers that get nothing
 //
-// DDS never matches endpoints of incompatible QoS. A subscription logs the publishers
-// it refuses; a publisher logs each subscription it refuses once, with the peer, its
-// vendor and the policies (for example a transient-local subscription of a volatile
+// DDS never matches endpoints of incompatible QoS. A subscription logs each publisher
+// it refuses once, and a publisher each subscription it refuses, with the peer's
+// participant, its vendor and the policies (for example a transient-local subscription of a volatile
 // topic). Node.PeerIssues counts both, and the unanswerable requests above, for
 // /diagnostics.
 //

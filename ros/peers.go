@@ -219,6 +219,42 @@ func (n *Node) offeredIncompatible(w *dds.Writer, total uint32, policy string) {
 	}
 }
 
+// refusedPublishers logs once each publisher that reader r (of ROS topic name, DDS type
+// typeName, asking QoS asked) refuses, found among the discovered publications of its
+// topic that are not matched and whose QoS offers less than r asks, as
+// offeredIncompatible does for a writer. It reports whether it found any.
+func (n *Node) refusedPublishers(r *dds.Reader, typeName string, asked dds.QoS, name string) bool {
+	pubs, err := n.participant.DiscoveredPublications()
+	if err != nil {
+		return false
+	}
+	matched, err := r.MatchedPublications()
+	if err != nil {
+		return false
+	}
+	identified := false
+	for _, p := range pubs {
+		if p.Topic != r.Topic() || p.Type != typeName || slices.ContainsFunc(matched, func(m dds.Endpoint) bool { return m.GUID == p.GUID }) {
+			continue
+		}
+		why := dds.Incompatibilities(p.QoS, asked)
+		if len(why) == 0 {
+			continue
+		}
+		identified = true
+		if !n.peers.firstTime(p.GUID) {
+			continue
+		}
+		var policies []string
+		for _, i := range why {
+			policies = append(policies, fmt.Sprintf("%s (it offers %s, this subscription asks %s)", i.Policy, i.Offered, i.Requested))
+		}
+		n.log.Warnf("subscription %s cannot receive from publisher %v of participant %v (%s): incompatible QoS %s; no messages arrive from it",
+			name, p.GUID, p.ParticipantGUID, vendorName(p.GUID), strings.Join(policies, ", "))
+	}
+	return identified
+}
+
 // foreignClient reports the middleware of a service client whose request writer is
 // ep when that client does not use rmw_cyclonedds' framing: a Fast DDS writer (vendor
 // id 01.0f in its GUID) without the "clientid=" USER_DATA that rmw_cyclonedds gives

@@ -7,11 +7,18 @@ package ros
 // like a sample (dds.Reader.OnIncompatibleQoS), so the warning comes from the
 // subscription's goroutine at once and nothing polls for it.
 
-// watchQoS has the subscription's reader report refused publishers in the node's log.
+// watchQoS has the subscription's reader report refused publishers in the node's log:
+// each one once, with its participant (Node.refusedPublishers), or, when discovery does
+// not tell which they are, their number and the last policy.
 func (s *Subscription[T, P]) watchQoS() {
+	var zero T
+	typeName := P(&zero).DDSTypeName()
 	s.r.OnIncompatibleQoS(func(total uint32, policy string) {
 		s.incompatible.Store(total)
 		s.node.peers.set(IncompatiblePublishers, s.topic, uint64(total), policy)
+		if s.node.refusedPublishers(s.r, typeName, s.qos, s.topic) {
+			return
+		}
 		s.node.log.Warnf("subscription %s (%s) cannot receive from %d publisher(s) of incompatible QoS, last incompatible policy %s: no messages arrive from them",
 			s.topic, s.qos.Reliability, total, policy)
 	})

@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -22,11 +23,13 @@ func TestIncompatibleQoSLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewPublisher[std_msgs.String](pubNode, "/chatter", QoSSensorData); err != nil {
+	pub, err := NewPublisher[std_msgs.String](pubNode, "/chatter", QoSSensorData)
+	if err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(15 * time.Second)
-	want := "subscription /chatter (reliable) cannot receive from 1 publisher(s) of incompatible QoS, last incompatible policy RELIABILITY"
+	want := fmt.Sprintf("subscription /chatter cannot receive from publisher %v of participant %v (Eclipse Cyclone DDS): incompatible QoS RELIABILITY (it offers best-effort, this subscription asks reliable); no messages arrive from it",
+		pub.GUID(), pubNode.Participant().GUID())
 	for !strings.Contains(logs(), want) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no warning %q in 15 s; log:\n%s", want, logs())

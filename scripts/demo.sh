@@ -4,7 +4,7 @@
 # GameController plays a short scripted game, and the web monitor shows it all. Open
 # the web page printed below; Ctrl-C stops the demo.
 #
-#   DEMO_DURATION  how long the demo runs (default 5m; 0 runs until Ctrl-C)
+#   DEMO_DURATION  how long the game runs from its start (default 5m; 0 runs until Ctrl-C)
 #   DEMO_HTTP      address of the web page (default 127.0.0.1:8080, or any free port
 #                  when 8080 is taken)
 #   Arguments are passed to "dnetwork sim", e.g. ./scripts/demo.sh --robots 6 --speed 2

@@ -23,6 +23,11 @@ import (
 // (slirp4netns, pasta) give a tap device (kind "tun"). A physical NIC has no kind; a
 // dummy, vlan, macvlan or ipvlan link has its own, and macvlan/ipvlan (the engines'
 // way to put a container on the robot's network) do carry broadcasts.
+//
+// A veth alone says little: robots and test namespaces join namespaces with veth pairs
+// on purpose. A container's link is the way out of its namespace: a veth whose peer is
+// in another network namespace (the link has IFLA_LINK_NETNSID), or a tap, that the
+// IPv4 default route goes through (the engine's gateway). Only such links warn.
 
 // containerMarkers are files the container engines create in every container: Docker's
 // /.dockerenv and Podman's /run/.containerenv. Tests replace them.
@@ -45,15 +50,37 @@ func inContainer() bool {
 	return false
 }
 
-// confinedKinds are the link kinds of a container's private network: the veth of a
-// bridge network, the tap ("tun") of a user-mode network.
-var confinedKinds = map[string]bool{"veth": true, "tun": true}
+// Link is what the kernel says of one interface's link.
+type Link struct {
+	// Kind is IFLA_INFO_KIND: "veth", "bridge", "tun", "macvlan", ...; "" for a
+	// physical device.
+	Kind string
+	// OtherNetns says that the link's peer (a veth's other end) is in another network
+	// namespace.
+	OtherNetns bool
+	// DefaultRoute says that an IPv4 default route of the main table goes out through
+	// the interface.
+	DefaultRoute bool
+}
+
+// containerLink reports whether l is a container engine's private network: a veth to
+// another namespace, or a tap, with the default route through it.
+func containerLink(l Link) bool {
+	switch l.Kind {
+	case "veth":
+		return l.OtherNetns && l.DefaultRoute
+	case "tun":
+		return l.DefaultRoute
+	}
+	return false
+}
 
 // ContainerNetworkWarning returns a warning when the process runs in a container and
-// every interface the selector can use is a veth or tap link, the private network of
-// the container engine, which broadcasts do not cross unless the host bridges it to
-// the robot's network; "" otherwise (not in a container, host networking, macvlan,
-// or the interfaces cannot be read).
+// every interface the selector can use is a container link (containerLink), the
+// private network of the container engine, which broadcasts do not cross unless the
+// host bridges it to the robot's network; "" otherwise (not in a container, host
+// networking, macvlan, a veth that is not the way out, or the interfaces cannot be
+// read).
 func ContainerNetworkWarning(spec string) string {
 	if !inContainer() {
 		return ""
@@ -66,16 +93,16 @@ func ContainerNetworkWarning(spec string) string {
 	if err != nil {
 		return ""
 	}
-	kinds, err := LinkKinds()
+	links, err := Links()
 	if err != nil {
 		return ""
 	}
-	return containerWarning(sel, ifs, kinds)
+	return containerWarning(sel, ifs, links)
 }
 
 // containerWarning is ContainerNetworkWarning on a given list of interfaces and their
-// link kinds (by index).
-func containerWarning(sel Selector, ifs []Interface, kinds map[int]string) string {
+// links (by index).
+func containerWarning(sel Selector, ifs []Interface, links map[int]Link) string {
 	var usable []Choice
 	if sel.kind == selAny {
 		usable = upIPv4(ifs)
@@ -91,10 +118,11 @@ func containerWarning(sel Selector, ifs []Interface, kinds map[int]string) strin
 	}
 	var names []string
 	for _, c := range usable {
-		kind := kinds[c.Index]
-		if !confinedKinds[kind] {
+		l := links[c.Index]
+		if !containerLink(l) {
 			return ""
 		}
+		kind := l.Kind
 		if kind == "tun" {
 			kind = "tap"
 		}
@@ -125,41 +153,108 @@ func upIPv4(ifs []Interface) []Choice {
 // network namespace, by interface index: "veth", "bridge", "tun", "dummy", "vlan", ...;
 // a physical device has none and is absent from the map.
 func LinkKinds() (map[int]string, error) {
-	rib, err := syscall.NetlinkRIB(unix.RTM_GETLINK, unix.AF_UNSPEC)
+	links, err := Links()
 	if err != nil {
-		return nil, fmt.Errorf("transport: list links: %w", os.NewSyscallError("netlinkrib", err))
-	}
-	msgs, err := syscall.ParseNetlinkMessage(rib)
-	if err != nil {
-		return nil, fmt.Errorf("transport: list links: %w", err)
+		return nil, err
 	}
 	kinds := make(map[int]string)
-	for _, m := range msgs {
-		if m.Header.Type != unix.RTM_NEWLINK {
-			continue
-		}
-		index, kind, ok := parseLinkKind(m.Data)
-		if ok && kind != "" {
-			kinds[index] = kind
+	for index, l := range links {
+		if l.Kind != "" {
+			kinds[index] = l.Kind
 		}
 	}
 	return kinds, nil
 }
 
-// parseLinkKind reads the interface index and IFLA_INFO_KIND from the payload of an
-// RTM_NEWLINK message (struct ifinfomsg, then attributes); ok is false when the payload
-// is too short for the header. A message without IFLA_LINKINFO gives kind "".
-func parseLinkKind(b []byte) (index int, kind string, ok bool) {
-	if len(b) < unix.SizeofIfInfomsg {
-		return 0, "", false
+// Links returns the link of every interface of the calling thread's network namespace,
+// by interface index, read over netlink: its kind, whether its peer is in another
+// namespace and whether the IPv4 default route goes through it.
+func Links() (map[int]Link, error) {
+	msgs, err := netlinkDump(unix.RTM_GETLINK, unix.AF_UNSPEC)
+	if err != nil {
+		return nil, fmt.Errorf("transport: list links: %w", err)
 	}
-	index = int(int32(binary.NativeEndian.Uint32(b[4:8])))
-	if info, found := rtAttr(b[unix.SizeofIfInfomsg:], unix.IFLA_LINKINFO); found {
-		if k, found := rtAttr(info, unix.IFLA_INFO_KIND); found {
-			kind = strings.TrimRight(string(k), "\x00")
+	links := make(map[int]Link)
+	for _, m := range msgs {
+		if m.Header.Type != unix.RTM_NEWLINK {
+			continue
+		}
+		if index, l, ok := parseLink(m.Data); ok {
+			links[index] = l
 		}
 	}
-	return index, kind, true
+	msgs, err = netlinkDump(unix.RTM_GETROUTE, unix.AF_INET)
+	if err != nil {
+		return nil, fmt.Errorf("transport: list routes: %w", err)
+	}
+	for _, m := range msgs {
+		if m.Header.Type != unix.RTM_NEWROUTE {
+			continue
+		}
+		if index, ok := parseDefaultRoute(m.Data); ok {
+			l := links[index]
+			l.DefaultRoute = true
+			links[index] = l
+		}
+	}
+	return links, nil
+}
+
+// netlinkDump returns the messages of a netlink dump request of type typ.
+func netlinkDump(typ, family int) ([]syscall.NetlinkMessage, error) {
+	rib, err := syscall.NetlinkRIB(typ, family)
+	if err != nil {
+		return nil, os.NewSyscallError("netlinkrib", err)
+	}
+	return syscall.ParseNetlinkMessage(rib)
+}
+
+// parseLinkKind reads the interface index and IFLA_INFO_KIND from the payload of an
+// RTM_NEWLINK message; see parseLink.
+func parseLinkKind(b []byte) (index int, kind string, ok bool) {
+	index, l, ok := parseLink(b)
+	return index, l.Kind, ok
+}
+
+// parseLink reads the interface index, IFLA_INFO_KIND and the presence of
+// IFLA_LINK_NETNSID from the payload of an RTM_NEWLINK message (struct ifinfomsg, then
+// attributes); ok is false when the payload is too short for the header. A message
+// without IFLA_LINKINFO gives kind "".
+func parseLink(b []byte) (index int, l Link, ok bool) {
+	if len(b) < unix.SizeofIfInfomsg {
+		return 0, Link{}, false
+	}
+	index = int(int32(binary.NativeEndian.Uint32(b[4:8])))
+	attrs := b[unix.SizeofIfInfomsg:]
+	if info, found := rtAttr(attrs, unix.IFLA_LINKINFO); found {
+		if k, found := rtAttr(info, unix.IFLA_INFO_KIND); found {
+			l.Kind = strings.TrimRight(string(k), "\x00")
+		}
+	}
+	_, l.OtherNetns = rtAttr(attrs, unix.IFLA_LINK_NETNSID)
+	return index, l, true
+}
+
+// parseDefaultRoute reads the payload of an RTM_NEWROUTE message (struct rtmsg, then
+// attributes) and returns the output interface (RTA_OIF) when it is an IPv4 unicast
+// default route of the main table; ok is false otherwise or when it is malformed.
+func parseDefaultRoute(b []byte) (index int, ok bool) {
+	if len(b) < unix.SizeofRtMsg {
+		return 0, false
+	}
+	family, dstLen, table, typ := b[0], b[1], uint32(b[4]), b[7]
+	attrs := b[unix.SizeofRtMsg:]
+	if t, found := rtAttr(attrs, unix.RTA_TABLE); found && len(t) >= 4 {
+		table = binary.NativeEndian.Uint32(t)
+	}
+	if family != unix.AF_INET || dstLen != 0 || table != unix.RT_TABLE_MAIN || typ != unix.RTN_UNICAST {
+		return 0, false
+	}
+	oif, found := rtAttr(attrs, unix.RTA_OIF)
+	if !found || len(oif) < 4 {
+		return 0, false
+	}
+	return int(int32(binary.NativeEndian.Uint32(oif))), true
 }
 
 // rtAttr returns the payload of the first route attribute of type typ in b, a sequence

@@ -58,8 +58,15 @@ func TestContainerWarning(t *testing.T) {
 	veth := ifc("eth0", 2, up, "10.88.0.5/16")
 	tap := ifc("tap0", 3, up, "10.0.2.100/24")
 	phys := ifc("wlan0", 4, up, "10.0.1.5/24")
-	kinds := map[int]string{2: "veth", 3: "tun", 5: "macvlan"}
+	out := Link{Kind: "veth", OtherNetns: true, DefaultRoute: true} // a bridge network's eth0
+	links := map[int]Link{2: out, 3: {Kind: "tun", DefaultRoute: true}, 5: {Kind: "macvlan", DefaultRoute: true},
+		7: {Kind: "veth", OtherNetns: true}, 8: {Kind: "veth", DefaultRoute: true}, 9: {Kind: "tun"}}
 	macvlan := ifc("eth1", 5, up, "192.168.1.30/24")
+	// veths that are not a container's way out: to another namespace without the default
+	// route (a robot's or a test's link), or with both ends in this namespace.
+	inner := ifc("veth1", 7, up, "10.90.0.1/24")
+	pair := ifc("veth2", 8, up, "10.91.0.1/24")
+	tapOff := ifc("tap1", 9, up, "10.0.3.1/24")
 	tests := []struct {
 		sel  string
 		ifs  []Interface
@@ -80,13 +87,18 @@ func TestContainerWarning(t *testing.T) {
 		{"auto", []Interface{lo}, nil},                                            // nothing but loopback
 		{"lo", []Interface{lo, veth}, nil},                                        // loopback on purpose
 		{"auto", []Interface{lo, ifc("eth0", 2, down, "10.88.0.5/16")}, nil},      // down
+		{"auto", []Interface{lo, inner}, nil},                                     // veth to a namespace, no default route
+		{"veth1", []Interface{lo, inner, veth}, nil},                              // named
+		{"auto", []Interface{lo, pair}, nil},                                      // both ends here
+		{"auto", []Interface{lo, tapOff}, nil},                                    // a tap the default route avoids
+		{"any", []Interface{lo, veth, inner}, nil},                                // one of them is not the way out
 	}
 	for _, tt := range tests {
 		sel, err := ParseSelector(tt.sel)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := containerWarning(sel, tt.ifs, kinds)
+		got := containerWarning(sel, tt.ifs, links)
 		if len(tt.want) == 0 {
 			if got != "" {
 				t.Errorf("%s on %v: warning %q, want none", tt.sel, tt.ifs, got)
@@ -119,26 +131,81 @@ func TestInContainer(t *testing.T) {
 	}
 }
 
+// rtattr encodes one route attribute, padded.
+func rtattr(typ uint16, payload []byte) []byte {
+	a := make([]byte, unix.SizeofRtAttr, unix.SizeofRtAttr+len(payload)+3)
+	binary.NativeEndian.PutUint16(a[0:2], uint16(unix.SizeofRtAttr+len(payload)))
+	binary.NativeEndian.PutUint16(a[2:4], typ)
+	a = append(a, payload...)
+	for len(a)%unix.RTA_ALIGNTO != 0 {
+		a = append(a, 0)
+	}
+	return a
+}
+
+func u32(v uint32) []byte { return binary.NativeEndian.AppendUint32(nil, v) }
+
 // linkMsg builds the payload of an RTM_NEWLINK message with the given index and, when
 // kind is not empty, IFLA_LINKINFO { IFLA_INFO_KIND kind } after another attribute.
 func linkMsg(index int32, kind string) []byte {
 	b := make([]byte, unix.SizeofIfInfomsg)
 	binary.NativeEndian.PutUint32(b[4:8], uint32(index))
-	attr := func(typ uint16, payload []byte) []byte {
-		a := make([]byte, unix.SizeofRtAttr, unix.SizeofRtAttr+len(payload)+3)
-		binary.NativeEndian.PutUint16(a[0:2], uint16(unix.SizeofRtAttr+len(payload)))
-		binary.NativeEndian.PutUint16(a[2:4], typ)
-		a = append(a, payload...)
-		for len(a)%unix.RTA_ALIGNTO != 0 {
-			a = append(a, 0)
-		}
-		return a
-	}
-	b = append(b, attr(unix.IFLA_IFNAME, []byte("eth0\x00"))...)
+	b = append(b, rtattr(unix.IFLA_IFNAME, []byte("eth0\x00"))...)
 	if kind != "" {
-		b = append(b, attr(unix.IFLA_LINKINFO|unix.NLA_F_NESTED, attr(unix.IFLA_INFO_KIND, []byte(kind+"\x00")))...)
+		b = append(b, rtattr(unix.IFLA_LINKINFO|unix.NLA_F_NESTED, rtattr(unix.IFLA_INFO_KIND, []byte(kind+"\x00")))...)
 	}
 	return b
+}
+
+// routeMsg builds the payload of an RTM_NEWROUTE message: family, destination prefix
+// length, table (above 255 in RTA_TABLE), type and output interface (0: none).
+func routeMsg(family, dstLen uint8, table uint32, typ uint8, oif uint32) []byte {
+	b := make([]byte, unix.SizeofRtMsg)
+	b[0], b[1], b[7] = family, dstLen, typ
+	if table < 256 {
+		b[4] = uint8(table)
+	} else {
+		b[4] = unix.RT_TABLE_COMPAT
+		b = append(b, rtattr(unix.RTA_TABLE, u32(table))...)
+	}
+	b = append(b, rtattr(unix.RTA_GATEWAY, []byte{10, 88, 0, 1})...)
+	if oif != 0 {
+		b = append(b, rtattr(unix.RTA_OIF, u32(oif))...)
+	}
+	return b
+}
+
+func TestParseDefaultRoute(t *testing.T) {
+	for _, tt := range []struct {
+		b     []byte
+		index int
+		ok    bool
+	}{
+		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 4, true},
+		{routeMsg(unix.AF_INET, 16, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 0, false}, // not a default route
+		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_LOCAL, unix.RTN_UNICAST, 4), 0, false}, // another table
+		{routeMsg(unix.AF_INET, 0, 1000, unix.RTN_UNICAST, 4), 0, false},                // a table in RTA_TABLE
+		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNREACHABLE, 0), 0, false},
+		{routeMsg(unix.AF_INET6, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4), 0, false},
+		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 0), 0, false}, // multipath: no RTA_OIF
+		{routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4)[:unix.SizeofRtMsg+10], 0, false},
+		{nil, 0, false},
+	} {
+		index, ok := parseDefaultRoute(tt.b)
+		if index != tt.index || ok != tt.ok {
+			t.Errorf("parseDefaultRoute(% x) = %d, %v; want %d, %v", tt.b, index, ok, tt.index, tt.ok)
+		}
+	}
+}
+
+func FuzzParseDefaultRoute(f *testing.F) {
+	f.Add(routeMsg(unix.AF_INET, 0, unix.RT_TABLE_MAIN, unix.RTN_UNICAST, 4))
+	f.Add(routeMsg(unix.AF_INET, 0, 1000, unix.RTN_UNICAST, 4))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if index, ok := parseDefaultRoute(b); !ok && index != 0 {
+			t.Fatalf("not ok but index %d", index)
+		}
+	})
 }
 
 func TestParseLinkKind(t *testing.T) {
@@ -155,10 +222,21 @@ func TestParseLinkKind(t *testing.T) {
 		{linkMsg(9, "veth")[:10], 0, "", false},
 		{nil, 0, "", false},
 	} {
+		if _, l, _ := parseLink(tt.b); l.OtherNetns {
+			t.Errorf("parseLink(% x): peer in another namespace, yet no IFLA_LINK_NETNSID", tt.b)
+		}
 		index, kind, ok := parseLinkKind(tt.b)
 		if index != tt.index || kind != tt.kind || ok != tt.ok {
 			t.Errorf("parseLinkKind(% x) = %d, %q, %v; want %d, %q, %v", tt.b, index, kind, ok, tt.index, tt.kind, tt.ok)
 		}
+	}
+}
+
+// TestParseLinkNetns: IFLA_LINK_NETNSID marks a link whose peer is in another namespace.
+func TestParseLinkNetns(t *testing.T) {
+	b := append(linkMsg(5, "veth"), rtattr(unix.IFLA_LINK_NETNSID, u32(0))...)
+	if index, l, ok := parseLink(b); !ok || index != 5 || l != (Link{Kind: "veth", OtherNetns: true}) {
+		t.Errorf("parseLink = %d, %+v, %v; want 5, a veth to another namespace", index, l, ok)
 	}
 }
 
@@ -238,12 +316,35 @@ func TestNetnsPodmanNetwork(t *testing.T) {
 		t.Errorf("host with a real interface: warning %q", h.warning)
 	}
 
+	// Without a default route the veth is a link to another namespace like a test's
+	// or a robot's: no warning.
 	c := look(ctr)
 	if c.err != nil || c.choice.Name != "eth0" || c.choice.Addr.String() != "10.88.0.5/16" {
 		t.Errorf("auto in the container = %v, %v; want eth0 10.88.0.5/16", c.choice, c.err)
 	}
 	if got := kindOf(c, ctr, "eth0"); got != "veth" {
 		t.Errorf("container: link kind of eth0 = %q, want veth", got)
+	}
+	if c.warning != "" {
+		t.Errorf("a veth without the default route: warning %q", c.warning)
+	}
+	// The engine's network: the default route goes through the veth to the bridge.
+	ctr.IP(t, "route", "add", "default", "via", "10.88.0.1")
+	c = look(ctr)
+	var links map[int]Link
+	var idx int
+	if err := ctr.Do(func() error {
+		ifi, err := interfaceByName("eth0")
+		idx = ifi.Index
+		if err == nil {
+			links, err = Links()
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if l := links[idx]; l != (Link{Kind: "veth", OtherNetns: true, DefaultRoute: true}) {
+		t.Errorf("container: eth0's link %+v, want a veth to another namespace with the default route", l)
 	}
 	if !strings.Contains(c.warning, "eth0 (veth, 10.88.0.5/16)") || !strings.Contains(c.warning, "--network=host") {
 		t.Errorf("container on a bridge network: warning %q, want one naming eth0 and host networking", c.warning)

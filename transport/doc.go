@@ -77,9 +77,11 @@
 // report the choice; a line is logged whenever the worker goes up or down.
 //
 // Inside a container the other way round matters: [ContainerNetworkWarning] says when
-// every interface the selector can use is a veth or tap link (the kernel's link kind,
-// read over netlink by [LinkKinds]), the private network of a container engine, which
-// broadcasts do not cross; the node logs it at start-up.
+// every interface the selector can use is a veth to another namespace or a tap that the
+// default route goes through (the kernel's link kind, peer namespace and routes, read
+// over netlink by [Links]), the private network of a container engine, which broadcasts
+// do not cross; the node logs it at start-up. Other veths (a robot's, a test's) do not
+// warn.
 //
 // The socket is bound to 0.0.0.0:port and, unless the selector is "any", to the chosen
 // device with SO_BINDTODEVICE. The kernel then delivers only datagrams that arrived on

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -303,8 +304,8 @@ func runGCSim(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	st := sim.Stats()
-	fmt.Fprintf(out, "gc-sim: stopped after %.1fs: %d control packets (%d send errors); %d return packets (%d malformed, %d from other teams); %d robots heard\n",
-		time.Since(start).Seconds(), st.Packets, st.SendErrors, st.Returns, st.Malformed, st.Foreign, len(sim.Robots()))
+	fmt.Fprintf(out, "gc-sim: stopped after %.1fs: %d control packets (%d send errors); %d return packets (%d malformed, %d from other teams); %s heard\n",
+		time.Since(start).Seconds(), st.Packets, st.SendErrors, st.Returns, st.Malformed, st.Foreign, english.Count(len(sim.Robots()), "robot"))
 	fmt.Fprintf(out, "gc-sim: final state: %s\n", sim.State().Summary())
 	return 0
 }

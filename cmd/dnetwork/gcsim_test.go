@@ -106,7 +106,7 @@ func TestGCSimEndToEnd(t *testing.T) {
 		"2nd half", "| setplay goal_kick A", "| game over",
 		"robots at ", "1 good, 0 bad, 0 offline",
 		"gc-sim: final state: FINISHED 2nd half  17 1:0 5  00:00",
-		"(1 malformed, 0 from other teams); 1 robots heard",
+		"(1 malformed, 0 from other teams); 1 robot heard",
 	} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, res.stdout)

@@ -90,7 +90,14 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		for _, w := range st.Warnings {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
+		if err := st.Config.CheckInterfaces(); err != nil {
+			fmt.Fprintf(stderr, "dnetwork node: no interface for the sockets:\n%s\n", indent(err.Error()))
+			return exitUsage
+		}
 		writeParamValues(stdout, st)
+		for _, k := range st.KeysRead() {
+			fmt.Fprintln(stdout, k)
+		}
 		return exitOK
 	}
 
@@ -104,6 +111,10 @@ func runNode(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	defer rn.Close()
 	for _, w := range st.Warnings {
 		rn.Logger().Warnf("%s", w)
+	}
+	if err := st.Config.CheckInterfaces(); err != nil {
+		// The sockets wait for the interfaces to change; /diagnostics says ERROR meanwhile.
+		rn.Logger().Errorf("no interface for the sockets: %v", err)
 	}
 	rn.Logger().Infof("Go code runs on %d processor(s); the GOMAXPROCS environment variable sets another number", runtime.GOMAXPROCS(0))
 	if err := node.Run(ctx, rn, st.Config); err != nil {

@@ -291,6 +291,10 @@ func TestNodeStartupErrors(t *testing.T) {
 			if code != exitUsage || !strings.HasPrefix(out, "dnetwork node: bad parameters:\n") || !strings.Contains(out, tc.want) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and the line\n  %s", code, out, tc.want)
 			}
+			// Every file sets team_number: a line saying it is required would be wrong.
+			if strings.Contains(out, "'team_number': required") {
+				t.Errorf("stderr says team_number is required:\n%s", out)
+			}
 		})
 	}
 }

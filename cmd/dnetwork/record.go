@@ -41,11 +41,13 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if code := parseFlags(fs, args,
 		"usage: dnetwork record [flags]",
 		"",
-		"Listens, without sending anything, on the ports dnetwork monitor listens on (the",
-		"GameController, return packets, the team ports, and the team ports of the teams the",
-		"GameController names) and writes every datagram to a pcapng file, one interface per",
-		"port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay.",
-		"The same port-sharing rules as for the monitor apply (see dnetwork monitor -h).",
+		"Listens, without sending anything, to the GameController (3838), the robots' return",
+		"packets (3939), the team ports and the team ports of the teams the GameController",
+		"names, and writes every datagram to a pcapng file, one interface per port, for",
+		"Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay. The sockets",
+		"share their ports (SO_REUSEADDR) with a node or GameController on the same host; on",
+		"the GameController's host the return port 3939 is closed once it is heard (unicast",
+		"reaches only one socket; --keep-return-port: only a warning).",
 	); code >= 0 {
 		return code
 	}
@@ -76,6 +78,7 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	}
 	errw := &syncWriter{w: stderr}
 	cfg.Logger = slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg.Program = "record"
 	cfg.Tap = func(p monitor.Port) transport.Tap {
 		return w.Tap(w.AddInterface(p.Name(), fmt.Sprintf("udp port %d on %s", p.Port, cfg.Interface)), cfg.Clock.Now)
 	}

@@ -150,7 +150,7 @@ func TestRecordHelp(t *testing.T) {
 			t.Errorf("record -h lacks %s:\n%s", want, help)
 		}
 	}
-	for _, unwanted := range []string{"-league", "-offline", "-remove", "-window", "-auth-key", "see below"} {
+	for _, unwanted := range []string{"-league", "-offline", "-remove", "-window", "-auth-key", "see below", "the monitor", "monitor -h"} {
 		if strings.Contains(help, unwanted) {
 			t.Errorf("record -h shows %q, which record does not use:\n%s", unwanted, help)
 		}

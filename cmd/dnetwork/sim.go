@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
@@ -80,7 +81,7 @@ func parseSimFlags(args []string, stderr io.Writer) (*simOptions, int) {
 		half     = fs.Duration("half", 0, "length of a half (0: the script's; the built-in game uses 1m)")
 		speed    = fs.Float64("speed", def.Speed, "game seconds per real second (GameController and robots)")
 		loop     = fs.Bool("loop", def.Loop, "restart the game 5 s after it ends")
-		duration = fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
+		duration = fs.Duration("duration", 0, "stop this long after the game started (0: run until Ctrl-C)")
 		httpAddr = fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (\"\": none, port 0: any free port)")
 		dom      = fs.Int("domain", domain, "ROS domain of the nodes (default: $ROS_DOMAIN_ID or 0)")
 		format   = fs.String("format", def.Format.String(), "team packet format: dnet or zju")
@@ -185,18 +186,13 @@ func runSim(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "dnetwork sim: %v\n", err)
 		return 1
 	}
-	if o.duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.duration)
-		defer cancel()
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- sim.Run(ctx) }()
 
-	fmt.Fprintf(stdout, "dnetwork sim: %d robots of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d; Go on %d processor(s) (GOMAXPROCS)\n",
-		c.Robots, c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "dnetwork sim: %s of team %d against team %d, GameController %s, script %s, speed %g; ROS domain %d; Go on %d processor(s) (GOMAXPROCS)\n",
+		english.Count(c.Robots, "robot"), c.Team, c.Opponent, c.Layout, o.scriptName, c.Speed, c.Domain, runtime.GOMAXPROCS(0))
 	up, upCancel := context.WithTimeout(ctx, simUpTimeout)
 	err = sim.WaitUp(up)
 	upCancel()
@@ -208,6 +204,12 @@ func runSim(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 		fmt.Fprintf(stderr, "dnetwork sim: %v\n", errors.Join(runErr, err))
 		return 1
+	}
+	if o.duration > 0 {
+		// --duration (the demo's DEMO_DURATION) counts from the game's start, not from
+		// the start-up before it.
+		stop := time.AfterFunc(o.duration, cancel)
+		defer stop.Stop()
 	}
 	if c.Listener != nil {
 		fmt.Fprintf(stdout, "dnetwork sim: web page http://%s/ (state at /api/state)\n", c.Listener.Addr())

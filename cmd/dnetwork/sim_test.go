@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -311,5 +312,25 @@ func TestProgress(t *testing.T) {
 	}
 	if log.String() != "log\n" {
 		t.Errorf("log %q", log.String())
+	}
+}
+
+// TestSimDuration: --duration (the demo's DEMO_DURATION) counts from the game's start:
+// the summary's elapsed game time is the duration, however long the start-up took.
+func TestSimDuration(t *testing.T) {
+	if !dds.Available {
+		t.Skip("needs Cyclone DDS (cgo)")
+	}
+	var stdout, stderr syncbuf.Buffer
+	const d = 2 * time.Second
+	code := runSim(context.Background(), []string{"--robots", "1", "--domain", fmt.Sprint(domainSim), "--progress", "1h",
+		"--duration", d.String(), "--loop=false"}, nil, &stdout, &stderr)
+	m := regexp.MustCompile(`stopped after ([0-9.]+)s`).FindStringSubmatch(stdout.String())
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d, no summary\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	// The summary has one decimal; the stop comes a moment after the duration.
+	if got, _ := strconv.ParseFloat(m[1], 64); got < d.Seconds() || got > d.Seconds()+0.5 {
+		t.Errorf("stopped after %ss of game, want %v", m[1], d)
 	}
 }

@@ -67,20 +67,23 @@ func (s *suite) launchErrors(t *testing.T, domain int) {
 		name string
 		args []string
 		want []string // in this order
+		not  string   // a message the output must not have
 	}{
 		{"no robot file for robot_id", []string{"dnetwork.launch.py", "robot_id:=6"},
-			[]string{"robot_id:=6 has no parameter file: " + filepath.Join(share, "robot6.yaml") + " does not exist"}},
+			[]string{"robot_id:=6 has no parameter file: " + filepath.Join(share, "robot6.yaml") + " does not exist"}, ""},
 		{"params_file missing", []string{"dnetwork.launch.py", "robot_id:=2", "params_file:=" + filepath.Join(s.tmp, "none.yaml")},
-			[]string{"params_file:=" + filepath.Join(s.tmp, "none.yaml") + " does not exist"}},
+			[]string{"params_file:=" + filepath.Join(s.tmp, "none.yaml") + " does not exist"}, ""},
 		{"robot file of another robot", []string{"dnetwork.launch.py", "robot_id:=4", "params_file:=" + filepath.Join(share, "robot3.yaml")},
 			[]string{"robot3.yaml: no section for this node /dnetwork_4 (sections: dnetwork_3 with robot_id 3)", "name the section dnetwork_4 or use /**",
 				"process has died", "exit code 2",
-				"dnetwork_4 exited with code 2 (bad parameters or arguments; its messages are above): ending the launch with an error"}},
+				"dnetwork_4 exited with code 2 (bad parameters or arguments; its messages are above): ending the launch with an error"}, ""},
 		{"copied robot file", []string{"dnetwork.launch.py", "robot_id:=7", "params_file:=" + copied},
 			[]string{copied + ": no section for this node /dnetwork_7 (sections: dnetwork_3 with robot_id 7)",
-				"dnetwork_7 exited with code 2"}},
+				"dnetwork_7 exited with code 2"},
+			// The file sets team_number: the one message is the section's.
+			"'team_number': required"},
 		{"team launch", []string{"team_sim.launch.py", "robots:=2", "params_file:=" + copied},
-			[]string{"exited with code 2", "ending the launch with an error"}},
+			[]string{"exited with code 2", "ending the launch with an error"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, code := s.launchOnce(t, domain, tc.args...)
@@ -94,6 +97,9 @@ func (s *suite) launchErrors(t *testing.T, domain int) {
 					t.Fatalf("exit %d; the output lacks %q (in this order):\n%s", code, want, tail(out))
 				}
 				rest = rest[i+len(want):]
+			}
+			if tc.not != "" && strings.Contains(out, tc.not) {
+				t.Errorf("the output has %q:\n%s", tc.not, tail(out))
 			}
 		})
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/english"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/idletick"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
@@ -189,10 +190,10 @@ func Socket(name string, st transport.Stats, ch transport.Choice, up bool, lastE
 		b.Level(Warn, fmt.Sprintf("%d of %d datagrams dropped", bad, st.Received))
 	}
 	if st.KernelDrops > 0 && st.KernelDrops*10 > st.Received+st.KernelDrops {
-		b.Level(Warn, fmt.Sprintf("%d datagrams dropped by the kernel (a full receive buffer or bad checksums: see kernel udp)", st.KernelDrops))
+		b.Level(Warn, english.Count(st.KernelDrops, "datagram")+" dropped by the kernel (a full receive buffer or bad checksums: see kernel udp)")
 	}
 	if st.SendErrors > 0 && st.SendErrors*10 > st.Sent+st.SendErrors {
-		b.Level(Warn, fmt.Sprintf("%d sends failed", st.SendErrors))
+		b.Level(Warn, english.Count(st.SendErrors, "send")+" failed")
 	}
 	iface := ch.String()
 	if ch.IsAny() {

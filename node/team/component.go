@@ -258,8 +258,14 @@ func (c *Component) Run(ctx context.Context) error {
 			}
 		case d, ok := <-dg:
 			if !ok {
-				// The socket's worker stopped (shutdown in progress); keep ticking so
-				// the send counters show the failures until ctx ends.
+				if ctx.Err() != nil {
+					// A normal stop: the socket's worker ends with ctx, and this select
+					// may see its closed queue before ctx.Done.
+					c.flush()
+					return nil
+				}
+				// The socket's worker stopped on its own; keep ticking so the send
+				// counters show the failures until ctx ends.
 				dg = nil
 				c.log.Warn("team socket closed")
 				continue

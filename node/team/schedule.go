@@ -81,13 +81,7 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 			}
 		case <-c.poke:
 			if ctx.Err() != nil {
-				if hc != nil {
-					hc.SetHandler(nil) // waits for a call in progress, which takes runMu
-				}
-				c.runMu.Lock()
-				c.tm = nil // a firing of tm that comes late finds Run gone (onTimer)
-				c.flush()
-				c.runMu.Unlock()
+				c.stopTimed(hc)
 				return nil
 			}
 			c.runMu.Lock()
@@ -104,6 +98,12 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 				c.hook(eventPlan)
 			}
 		case d, ok := <-dg:
+			if !ok && ctx.Err() != nil {
+				// A normal stop: the socket's worker ends with ctx and closes its queue,
+				// which may come before the poke (AfterFunc runs on its own goroutine).
+				c.stopTimed(hc)
+				return nil
+			}
 			c.runMu.Lock()
 			if !ok {
 				dg = nil
@@ -122,6 +122,18 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 			}
 		}
 	}
+}
+
+// stopTimed ends a timed Run: no more datagrams handed over (hc, nil for none), no more
+// firings of its timer, and what is held is published.
+func (c *Component) stopTimed(hc bus.HandlerConn) {
+	if hc != nil {
+		hc.SetHandler(nil) // waits for a call in progress, which takes runMu
+	}
+	c.runMu.Lock()
+	c.tm = nil // a firing of tm that comes late finds Run gone (onTimer)
+	c.flush()
+	c.runMu.Unlock()
 }
 
 // replanState is a timed Run's pending plan: a datagram handled since the last plan
