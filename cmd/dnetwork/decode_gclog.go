@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net/netip"
+	"os"
 	"slices"
 	"time"
 
@@ -185,4 +187,29 @@ func writeGameLog(files []string, form gclog.Form, out, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "dnetwork decode: GameController log (%s form): %d status messages, %d team messages; %d other datagrams left out\n",
 		form, status, team, skipped)
 	return 0
+}
+
+// readGameLogFile reads the entries of path if it is a GameController log (ok false
+// if it is not one). On a bad entry it returns the entries before it and the error.
+func readGameLogFile(path string) (entries []gclog.Entry, ok bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if head, _ := br.Peek(512); !gclog.IsLog(head) {
+		return nil, false, nil
+	}
+	r := gclog.NewReader(br)
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return entries, true, nil
+		}
+		if err != nil {
+			return entries, true, fmt.Errorf("%s: %w", path, err)
+		}
+		entries = append(entries, e)
+	}
 }

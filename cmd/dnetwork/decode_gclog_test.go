@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -199,5 +200,101 @@ func TestDecodeToGameLog(t *testing.T) {
 	}
 	if code, _, stderr := runDecodeCmd(t, "", "--to-gclog", "--gclog-form", "json", path); code != 2 || !strings.Contains(stderr, "want tag or key") {
 		t.Errorf("--gclog-form json: exit %d, %s", code, stderr)
+	}
+}
+
+// TestReplayGameLog sends a real log's status and team messages to the ports they are
+// mapped to, in order; a truncated log sends those before the bad entry and exits 2,
+// a log of an unknown version sends nothing.
+func TestReplayGameLog(t *testing.T) {
+	data, err := os.ReadFile(gameLogs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := readGameLog(t, data)
+	listen := func() *net.UDPConn {
+		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	status, team := listen(), listen()
+	to := "3939=" + status.LocalAddr().String() + ",10017=" + team.LocalAddr().String()
+	lines := strings.SplitAfter(string(data), "\n")
+	bad := es[30]
+	dir := t.TempDir()
+	truncated := filepath.Join(dir, "truncated.yaml")
+	version := filepath.Join(dir, "version.yaml")
+	if err := os.WriteFile(truncated, []byte(strings.Join(lines[:bad.Line+1], "")+"    nan"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(version, bytes.Replace(data, []byte("      version: 1\n"), []byte("      version: 3\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file    string
+		entries []gclog.Entry
+		code    int
+		stderr  string
+	}{
+		{gameLogs[1], es, 0, ""},
+		{truncated, es[:30], 2, "entry 31 (line " + strconv.Itoa(bad.Line) + "): gclog: log truncated"},
+		{version, nil, 2, "unknown log version 3"},
+	} {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			var out, errb strings.Builder
+			code := dispatch(context.Background(), []string{"replay", "--to", to, "--speed", "0", "--interface", "lo", c.file}, strings.NewReader(""), &out, &errb)
+			if code != c.code || !strings.Contains(errb.String(), c.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errb.String(), c.code, c.stderr)
+			}
+			var want [2][][]byte
+			for _, e := range c.entries {
+				switch e.Kind {
+				case gclog.KindStatusMessage:
+					want[0] = append(want[0], e.Message.Data)
+				case gclog.KindTeamMessage:
+					want[1] = append(want[1], e.Message.Data)
+				}
+			}
+			if n := len(want[0]) + len(want[1]); n > 0 && !strings.Contains(out.String(), strconv.Itoa(n)+" sent, 0 unmapped") {
+				t.Errorf("summary: %s", out.String())
+			}
+			buf := make([]byte, 2048)
+			for i, conn := range []*net.UDPConn{status, team} {
+				for j, w := range want[i] {
+					_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+					n, err := conn.Read(buf)
+					if err != nil || !bytes.Equal(buf[:n], w) {
+						t.Fatalf("port %d, datagram %d: %x, %v; want %x", i, j, buf[:n], err, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMonitorReplayGameLog serves a real log on the monitor's page; a log of an unknown
+// version is refused.
+func TestMonitorReplayGameLog(t *testing.T) {
+	var out, errb strings.Builder
+	if code := dispatch(context.Background(), []string{"monitor", "--replay", gameLogs[0], "--http", "127.0.0.1:0", "--duration", "300ms"},
+		strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "replaying "+gameLogs[0]+": 39 GameController log messages over 26s") {
+		t.Errorf("monitor --replay: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	data, err := os.ReadFile(gameLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := filepath.Join(t.TempDir(), "version.yaml")
+	if err := os.WriteFile(version, bytes.Replace(data, []byte("      version: 1\n"), []byte("      version: 9\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := dispatch(context.Background(), []string{"monitor", "--replay", version, "--http", "127.0.0.1:0", "--duration", "300ms"},
+		strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "entry 1 (line 2): gclog: unknown log version 9") {
+		t.Errorf("monitor --replay of version 9: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
