@@ -402,3 +402,33 @@ func TestNotALog(t *testing.T) {
 		}
 	}
 }
+
+// TestGameStateMembers: a game state without the members a monitor can do without is
+// read; one without its state is not.
+func TestGameStateMembers(t *testing.T) {
+	data, err := os.ReadFile(fixtures[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, e := range entryText(data) {
+		if strings.Contains(e, "    gameState:\n") {
+			text = e
+			break
+		}
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if !strings.Contains(l, "messageBudget:") && !strings.Contains(l, "      stopped:") {
+			kept = append(kept, l)
+		}
+	}
+	es, err := readAll(t, []byte(strings.Join(kept, "")))
+	if err != nil || len(es) != 1 || es[0].GameState.Teams[0].MessageBudget != 0 || es[0].GameState.State != "ready" {
+		t.Fatalf("without messageBudget and stopped: %v, %+v", err, es)
+	}
+	noState := strings.Replace(text, "      state: ready\n", "", 1)
+	if _, err := readAll(t, []byte(noState)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "no state") {
+		t.Fatalf("without state: %v", err)
+	}
+}

@@ -436,10 +436,20 @@ func (d *decoder) timer(n *yaml.Node) Timer {
 }
 
 func (d *decoder) gameState(n *yaml.Node) *GameState {
-	g := &GameState{
-		Sides: d.str(n, "sides"), Stopped: d.bool(n, "stopped"), Phase: d.str(n, "phase"),
-		State: d.str(n, "state"), SetPlay: d.str(n, "setPlay"),
-		PrimaryTimer: d.timer(d.member(n, "primaryTimer", true)), SecondaryTimer: d.timer(d.member(n, "secondaryTimer", true)),
+	g := &GameState{Phase: d.str(n, "phase"), State: d.str(n, "state"), SetPlay: d.str(n, "setPlay")}
+	// Members a monitor can do without are optional, so that a GameController that
+	// drops one still has its logs read.
+	if d.has(n, "sides") {
+		g.Sides = d.str(n, "sides")
+	}
+	if d.has(n, "stopped") {
+		g.Stopped = d.bool(n, "stopped")
+	}
+	if t := d.member(n, "primaryTimer", false); t != nil {
+		g.PrimaryTimer = d.timer(t)
+	}
+	if t := d.member(n, "secondaryTimer", false); t != nil {
+		g.SecondaryTimer = d.timer(t)
 	}
 	if k := d.member(n, "kickingSide", false); k != nil && k.Tag != "!!null" {
 		g.KickingSide = d.scalar(k, "kickingSide")
@@ -454,10 +464,24 @@ func (d *decoder) gameState(n *yaml.Node) *GameState {
 	return g
 }
 
+// has reports whether the mapping n holds key.
+func (d *decoder) has(n *yaml.Node, key string) bool {
+	return d.member(n, key, false) != nil
+}
+
 func (d *decoder) team(n *yaml.Node) Team {
-	t := Team{Score: uint8(d.uint(n, "score", 8)), PenaltyCounter: uint32(d.uint(n, "penaltyCounter", 32)),
-		TimeoutBudget: uint32(d.uint(n, "timeoutBudget", 32)), MessageBudget: uint32(d.uint(n, "messageBudget", 32)),
-		IllegalCommunication: d.bool(n, "illegalCommunication"), PenaltyShot: uint32(d.uint(n, "penaltyShot", 32))}
+	t := Team{Score: uint8(d.uint(n, "score", 8))}
+	for _, m := range []struct {
+		key string
+		v   *uint32
+	}{{"penaltyCounter", &t.PenaltyCounter}, {"timeoutBudget", &t.TimeoutBudget}, {"messageBudget", &t.MessageBudget}, {"penaltyShot", &t.PenaltyShot}} {
+		if d.has(n, m.key) {
+			*m.v = uint32(d.uint(n, m.key, 32))
+		}
+	}
+	if d.has(n, "illegalCommunication") {
+		t.IllegalCommunication = d.bool(n, "illegalCommunication")
+	}
 	if k := d.member(n, "goalkeeper", false); k != nil && k.Tag != "!!null" {
 		t.Goalkeeper = uint8(d.uint(n, "goalkeeper", 8))
 	}
@@ -470,8 +494,11 @@ func (d *decoder) team(n *yaml.Node) Team {
 		return t
 	}
 	for _, p := range ps.Content {
-		pl := Player{Penalty: d.str(p, "penalty"), PenaltyTimer: d.timer(d.member(p, "penaltyTimer", true))}
-		if c := d.member(p, "cautions", false); c != nil {
+		pl := Player{Penalty: d.str(p, "penalty")}
+		if pt := d.member(p, "penaltyTimer", false); pt != nil {
+			pl.PenaltyTimer = d.timer(pt)
+		}
+		if d.has(p, "cautions") {
 			pl.Cautions = uint8(d.uint(p, "cautions", 8))
 		}
 		t.Players = append(t.Players, pl)
