@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,7 @@ type logRecord struct {
 	Metadata  *gclog.Metadata  `json:"metadata,omitempty"`
 	Action    *gclog.Action    `json:"action,omitempty"`
 	GameState *gclog.GameState `json:"game_state,omitempty"`
+	Data      string           `json:"data,omitempty"` // a monitor request no decoder knows, as hex
 }
 
 // gameLog prints every entry of a GameController log: a status or team message as
@@ -59,7 +61,7 @@ func (r *decodeRun) gameLog(in io.Reader, label string) error {
 			if e.Kind == gclog.KindTeamMessage {
 				info.Team = &m.Team
 			}
-			if v = r.decodeMessage(m.Data, fmt.Sprintf("%s:%d", label, e.Line)); v == nil {
+			if v = r.decodeMessage(e.Kind, m.Data, fmt.Sprintf("%s:%d", label, e.Line)); v == nil {
 				continue
 			}
 		}
@@ -77,17 +79,20 @@ func (r *decodeRun) gameLog(in io.Reader, label string) error {
 }
 
 // decodeMessage decodes a logged datagram with the decoder that recognises it (or the
-// forced one); nil when the forced decoder does not take it.
-func (r *decodeRun) decodeMessage(b []byte, src string) any {
-	r.total++
+// forced one); nil when the forced decoder does not take it. A monitor request no
+// decoder knows is printed as its bytes, not rejected.
+func (r *decodeRun) decodeMessage(kind gclog.Kind, b []byte, src string) any {
 	d := r.forced
 	if d != nil && d.match != nil && !d.match(b) {
-		r.total--
 		return nil
 	}
 	if d == nil {
 		d = r.detect(b)
 	}
+	if d == nil && kind == gclog.KindMonitorRequest && r.forced == nil {
+		return logRecord{Protocol: "gclog", Data: hex.EncodeToString(b)}
+	}
+	r.total++
 	if d == nil {
 		r.rejected++
 		return errorRecord{Protocol: "unknown", Source: src, Length: len(b),

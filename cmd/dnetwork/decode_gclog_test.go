@@ -298,3 +298,25 @@ func TestMonitorReplayGameLog(t *testing.T) {
 		t.Errorf("monitor --replay of version 9: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// TestDecodeGameLogMonitorRequest: a logged monitor request is printed as its bytes, not
+// rejected.
+func TestDecodeGameLogMonitorRequest(t *testing.T) {
+	var b bytes.Buffer
+	w := gclog.NewWriter(&b, gclog.FormTag)
+	if err := w.Write(gclog.Entry{Time: time.Second, Kind: gclog.KindMonitorRequest,
+		Message: &gclog.Message{Host: netip.MustParseAddr("10.0.0.9"), Data: []byte("RGTr\x00")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	code, recs, stderr := runDecodeCmd(t, b.String())
+	if code != 0 || len(recs) != 1 || recs[0]["kind"] != "monitorRequest" || recs[0]["host"] != "10.0.0.9" {
+		t.Fatalf("exit %d, %v\n%s", code, recs, stderr)
+	}
+	// Unless a decoder knows monitor requests, its bytes.
+	if r := recs[0]; r["protocol"] == "gclog" && r["data"] != "5247547200" {
+		t.Errorf("record %v", r)
+	}
+}
