@@ -63,10 +63,10 @@ func runReplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		"tcpdump) or the status and team messages of GameController logs (to ports 3939 and",
 		"10000 + team; a bad entry ends the log and the exit status is 2) again, in file",
 		"order and at the recorded pace, each to the address its recorded destination port",
-		"is mapped to; unmapped datagrams are skipped. Point it at",
-		"loopback or a test network only: it sends real GameController and team packets.",
+		"is mapped to; unmapped datagrams are skipped. Point it at loopback or a test",
+		"network only: it sends real GameController and team packets.",
 		"  dnetwork replay --to 3838=127.0.0.1:3838 robot3.pcapng   # drive a node on this host",
-		"  dnetwork replay --to 10017=127.0.0.1:10017 log_....yaml   # a game's team messages",
+		"  dnetwork replay --to 10017=127.0.0.1:10017 log_*.yaml   # a game's team messages",
 	); code >= 0 {
 		return code
 	}
