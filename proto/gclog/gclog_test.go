@@ -432,3 +432,17 @@ func TestGameStateMembers(t *testing.T) {
 		t.Fatalf("without state: %v", err)
 	}
 }
+
+// TestLongEntry: an entry longer than maxEntry is refused, not buffered without bound.
+func TestLongEntry(t *testing.T) {
+	for _, in := range []string{
+		"- timestamp:\n    secs: " + strings.Repeat("1", maxEntry+1) + "\n", // one long line
+		"- timestamp:\n" + strings.Repeat("    secs: 1\n", maxEntry/12+1),   // many lines
+	} {
+		_, err := readAll(t, []byte(in))
+		var le *Error
+		if !errors.As(err, &le) || !errors.Is(err, ErrMalformed) || le.Entry != 1 || le.Line != 1 {
+			t.Errorf("%v, want an *Error naming entry 1 at line 1", err)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		frag, err := r.br.ReadSlice('\n')
 		line = append(line, frag...)
 		if len(line) > maxEntry {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", r.line+1, maxEntry)
+			return nil, fmt.Errorf("%w: line %d is longer than %d bytes", ErrMalformed, r.line+1, maxEntry)
 		}
 		switch {
 		case err == nil:
@@ -134,7 +134,10 @@ func (r *Reader) chunk() ([]byte, int, error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
-			return nil, 0, err
+			if buf == nil {
+				start = r.line + 1
+			}
+			return nil, 0, &Error{Entry: r.entries + 1, Line: start, Err: err}
 		}
 		if len(line) == 0 { // end of input
 			if buf == nil {
