@@ -59,7 +59,11 @@ func (w *Writer) Write(e Entry) error {
 	if e.Kind == KindTeamMessage {
 		fmt.Fprintf(w.bw, "%steam: %d\n", ind, e.Message.Team)
 	}
-	fmt.Fprintf(w.bw, "%shost: %s\n%sdata: %s\n", ind, e.Message.Host.Unmap(), ind, yamlString(base64.StdEncoding.EncodeToString(e.Message.Data)))
+	host := e.Message.Host.Unmap().String()
+	if strings.Contains(host, ":") { // IPv6: quoted, as a YAML emitter quotes what starts with ':'
+		host = `"` + host + `"`
+	}
+	fmt.Fprintf(w.bw, "%shost: %s\n%sdata: %s\n", ind, host, ind, yamlString(base64.StdEncoding.EncodeToString(e.Message.Data)))
 	return nil
 }
 
