@@ -108,6 +108,9 @@
 // position, PortSilent otherwise (there is no socket to be up or down).
 // RecordingLeague tells a recording's league from its GameController packets, which the
 // replay's size cap, budget rules and field follow unless the league is given.
+// NewLogPlayer replays a GameController log alike: its status and team messages are the
+// datagrams, its actions are ReplayView.Events over the whole log, and ReplayView.GameState
+// is the log's latest game state at the position.
 //
 // # HTTP
 //

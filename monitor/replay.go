@@ -13,6 +13,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	"github.com/robocup-dnetwork/dnetwork/proto/gclog"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
@@ -52,6 +53,10 @@ type ReplayView struct {
 	Speed     float64   `json:"speed"`
 	Packets   int       `json:"packets"`
 	Played    int       `json:"played"`
+	// Set when a GameController log is replayed: its actions over the whole log, and
+	// the game's state the log holds at the position (nil before its first).
+	Events    []ReplayEvent    `json:"events,omitempty"`
+	GameState *gclog.GameState `json:"game_state,omitempty"`
 }
 
 // replayPacket is one datagram of a recording with the port it is observed on.
@@ -66,9 +71,11 @@ type replayPacket struct {
 // moment shows what a live monitor would have shown then). Its methods are safe for
 // concurrent use.
 type Player struct {
-	cfg   Config
-	pkts  []replayPacket // in time order
-	ports []Port
+	cfg      Config
+	pkts     []replayPacket // in time order
+	ports    []Port
+	from, to time.Time    // the recording's span
+	log      *logTimeline // a GameController log's states and actions; nil for a recording
 
 	mu      sync.Mutex
 	m       *Monitor
@@ -88,6 +95,17 @@ type Player struct {
 // datagram the recording host sent is left out when the host also recorded receiving
 // it (its own broadcasts). The replay starts paused at the first datagram.
 func NewPlayer(cfg Config, pkts []capture.Packet) (*Player, error) {
+	pl := buildPlayer(cfg, pkts)
+	if len(pl.pkts) == 0 {
+		return nil, ErrNoPackets
+	}
+	pl.from, pl.to = pl.pkts[0].d.Time, pl.pkts[len(pl.pkts)-1].d.Time
+	return pl, pl.begin()
+}
+
+// buildPlayer makes a paused Player of pkts (of the ports cfg names, in time order, own
+// broadcasts once), without its span and monitor.
+func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
 	gcPort, retPort := uint16(GameControllerPort), uint16(ReturnPort)
 	known := map[uint16]Port{}
 	for _, p := range cfg.Ports {
@@ -142,15 +160,17 @@ func NewPlayer(cfg Config, pkts []capture.Packet) (*Player, error) {
 		pl.pkts = append(pl.pkts, replayPacket{port: port, d: transport.Datagram{
 			Payload: p.Payload, Src: p.Src, Dst: p.Dst, Interface: p.Interface, Time: p.Time}})
 	}
-	if len(pl.pkts) == 0 {
-		return nil, ErrNoPackets
-	}
 	slices.SortStableFunc(pl.pkts, func(a, b replayPacket) int { return a.d.Time.Compare(b.d.Time) })
-	if err := pl.reset(pl.pkts[0].d.Time); err != nil {
-		return nil, err
+	return pl
+}
+
+// begin starts the replay, paused at its start.
+func (p *Player) begin() error {
+	if err := p.reset(p.from); err != nil {
+		return err
 	}
-	pl.advance(pl.pkts[0].d.Time)
-	return pl, nil
+	p.advance(p.from)
+	return nil
 }
 
 // reset starts a fresh monitor at t, before the first packet. p.mu is held (or p is new).
@@ -193,7 +213,7 @@ func (p *Player) advance(t time.Time) {
 
 // span returns the recording's first and last time.
 func (p *Player) span() (time.Time, time.Time) {
-	return p.pkts[0].d.Time, p.pkts[len(p.pkts)-1].d.Time
+	return p.from, p.to
 }
 
 // Seek moves the replay to offset from the recording's start (clamped to the
@@ -275,6 +295,9 @@ func (p *Player) State() Snapshot {
 	s.Replay = &ReplayView{Start: start, End: end, DurationS: end.Sub(start).Seconds(),
 		PositionS: p.pos.Sub(start).Seconds(), Playing: p.playing, Speed: p.speed,
 		Packets: len(p.pkts), Played: p.next}
+	if p.log != nil {
+		p.log.view(s.Replay, p.pos)
+	}
 	for _, port := range p.ports {
 		v := *p.counts[port]
 		if last, ok := p.last[port]; ok && p.pos.Sub(last) <= p.m.cfg.OfflineAfter {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robocup-dnetwork/dnetwork/proto/gclog"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
@@ -91,6 +92,8 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		proto = fs.String("proto", "auto", "protocol to decode (auto detects the binary protocols)")
 		raw   = fs.Bool("raw", false, "each input file (or stdin) is one raw binary packet instead of hex lines")
 		port  = fs.Int("port", 0, "captures: only UDP datagrams from or to this port")
+		toLog = fs.Bool("to-gclog", false, "write the recordings' status and team messages as a GameController log instead")
+		form  = fs.String("gclog-form", "tag", "with --to-gclog: tag (serde_yaml 0.9, upstream GameController) or key (0.8, Debian builds)")
 		opts  decodeOptions
 	)
 	fs.StringVar(&opts.Key, "key", "AllemaniACsX0rz", "worldinfo encryption key string")
@@ -107,6 +110,11 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "are recognised by their magic number: every UDP datagram of a known protocol is")
 		fmt.Fprintln(stderr, "printed with its capture time, addresses, ports, interface and direction; other")
 		fmt.Fprintln(stderr, "frames and datagrams are skipped and counted on stderr.")
+		fmt.Fprintln(stderr, "GameController YAML logs are recognised by their first entry: status and team")
+		fmt.Fprintln(stderr, "messages are decoded with their log time, host and team; game states, actions")
+		fmt.Fprintln(stderr, "and metadata are printed as read. A malformed or truncated log, or one of an")
+		fmt.Fprintln(stderr, "unknown version, ends the run with status 2 after the entries before it.")
+		fmt.Fprintln(stderr, "--to-gclog writes the status and team messages of recordings as such a log.")
 		fmt.Fprintln(stderr, "Exit status is 1 if any packet was rejected.")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "protocols:")
@@ -138,6 +146,22 @@ func runDecode(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *port < 0 || *port > 65535 {
 		fmt.Fprintf(stderr, "dnetwork decode: --port %d outside 0..65535\n", *port)
 		return 2
+	}
+	if *toLog {
+		f := gclog.FormTag
+		switch *form {
+		case "tag":
+		case "key":
+			f = gclog.FormKey
+		default:
+			fmt.Fprintf(stderr, "dnetwork decode: --gclog-form %q: want tag or key\n", *form)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			fmt.Fprintln(stderr, "dnetwork decode: --to-gclog needs recordings (pcap or pcapng files)")
+			return 2
+		}
+		return writeGameLog(fs.Args(), f, stdout, stderr)
 	}
 	dec := &decodeRun{forced: forced, opts: &opts, out: json.NewEncoder(stdout), port: uint16(*port), stderr: stderr}
 	dec.out.SetEscapeHTML(false)
@@ -180,8 +204,12 @@ func (r *decodeRun) file(name string, stdin io.Reader, raw bool) error {
 		in, label = f, name
 	}
 	br := bufio.NewReader(in)
-	if head, _ := br.Peek(4); capture.IsCapture(head) {
+	head, _ := br.Peek(512)
+	if capture.IsCapture(head) {
 		return r.capture(br, label)
+	}
+	if gclog.IsLog(head) {
+		return r.gameLog(br, label)
 	}
 	in = br
 	if raw {

@@ -92,7 +92,7 @@ func (r *decodeRun) detect(b []byte) *packetDecoder {
 
 // merged is one JSON object with the members of info followed by those of v (an
 // object too).
-func merged(info captureInfo, v any) json.RawMessage {
+func merged(info, v any) json.RawMessage {
 	a := marshalText(info)
 	b := marshalText(v)
 	if len(b) <= 2 || b[0] != '{' { // not an object, or {}

@@ -45,7 +45,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (port 0: any free port)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
-	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
+	replayFile := fs.String("replay", "", "replay this recording (pcap/pcapng, or a GameController log) on the page instead of listening:\nplay/pause, speed and a time slider over the whole game")
 	listen, display := addListenFlags(fs), addDisplayFlags(fs)
 	if code := parseFlags(fs, args,
 		"usage: dnetwork monitor [flags]",
@@ -65,6 +65,8 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 		"With --replay FILE nothing is opened but the web page: it shows the recording (a",
 		"node's record.* file or dnetwork record's) as the monitor would have shown it live,",
 		"with the league of the recording's GameController packets unless --league is given.",
+		"A GameController YAML log is replayed too: its status and team messages, its actions",
+		"as events on the timeline and its game states beside the slider.",
 	); code >= 0 {
 		return nil, code
 	}
@@ -277,6 +279,9 @@ func runMonitor(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 
 // runMonitorReplay serves the web page for a recording.
 func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.Writer) int {
+	if entries, isLog, err := readGameLogFile(o.replay); isLog {
+		return runMonitorLogReplay(ctx, o, entries, err, stdout, stderr)
+	}
 	pkts, err := capture.ReadFile(o.replay)
 	if err != nil {
 		if len(pkts) == 0 {
@@ -304,13 +309,18 @@ func runMonitorReplay(ctx context.Context, o *monitorOptions, stdout, stderr io.
 		fmt.Fprintf(stderr, "dnetwork monitor: %s: %v\n", o.replay, err)
 		return 2
 	}
+	return serveReplay(ctx, o, p, "datagrams", stdout, stderr)
+}
+
+// serveReplay serves p's page until ctx ends or o.duration passes.
+func serveReplay(ctx context.Context, o *monitorOptions, p *monitor.Player, what string, stdout, stderr io.Writer) int {
 	g, _, ln, stop, code := startPage(ctx, o, p.Run, p.Handler(), stderr)
 	if g == nil {
 		return code
 	}
 	defer stop()
 	r := p.State().Replay
-	fmt.Fprintf(stdout, "dnetwork monitor: replaying %s: %d datagrams over %v from %s\n", o.replay, r.Packets,
+	fmt.Fprintf(stdout, "dnetwork monitor: replaying %s: %d %s over %v from %s\n", o.replay, r.Packets, what,
 		time.Duration(r.DurationS*float64(time.Second)).Round(time.Second), r.Start.Local().Format(time.DateTime))
 	fmt.Fprintf(stdout, "dnetwork monitor: web page http://%s/ (state at /api/state)\n", ln.Addr())
 	if err := g.Wait(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robocup-dnetwork/dnetwork/proto/gclog"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 	"github.com/robocup-dnetwork/dnetwork/transport/replay"
@@ -59,10 +60,13 @@ func runReplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		"usage: dnetwork replay --to PORT=ADDRESS:PORT [flags] FILE ...",
 		"",
 		"Sends the UDP datagrams of pcap/pcapng recordings (a node's record.*, dnetwork record,",
-		"tcpdump) again, in file order and at the recorded pace, each to the address its",
-		"recorded destination port is mapped to; unmapped datagrams are skipped. Point it at",
-		"loopback or a test network only: it sends real GameController and team packets.",
+		"tcpdump) or the status and team messages of GameController logs (to ports 3939 and",
+		"10000 + team; a bad entry ends the log and the exit status is 2) again, in file",
+		"order and at the recorded pace, each to the address its recorded destination port",
+		"is mapped to; unmapped datagrams are skipped. Point it at loopback or a test",
+		"network only: it sends real GameController and team packets.",
 		"  dnetwork replay --to 3838=127.0.0.1:3838 robot3.pcapng   # drive a node on this host",
+		"  dnetwork replay --to 10017=127.0.0.1:10017 log_*.yaml   # a game's team messages",
 	); code >= 0 {
 		return code
 	}
@@ -91,7 +95,21 @@ func runReplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return fail(fmt.Errorf("--speed %v is negative", *speed))
 	}
 	var pkts []capture.Packet
+	badLog := false
 	for _, f := range fs.Args() {
+		es, isLog, err := readGameLogFile(f)
+		if isLog {
+			p := capture.GameLogPackets(es)
+			if err != nil {
+				if errors.Is(err, gclog.ErrVersion) {
+					return fail(err)
+				}
+				badLog = true
+				fmt.Fprintf(stderr, "dnetwork replay: %v (replaying the %d messages before it)\n", err, len(p))
+			}
+			pkts = append(pkts, p...)
+			continue
+		}
 		p, err := capture.ReadFile(f)
 		if err != nil {
 			if len(p) == 0 {
@@ -111,6 +129,9 @@ func runReplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	}
 	if st.SendErrors > 0 {
 		return 1
+	}
+	if badLog {
+		return 2
 	}
 	return 0
 }

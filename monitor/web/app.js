@@ -420,6 +420,7 @@ function drawReplay(state) {
   document.getElementById("replay-time").textContent = `${seconds(replay.position_s)} / ${seconds(replay.duration_s)}`;
   document.body.dataset.replayPosition = replay.position_s.toFixed(1);
   document.body.dataset.replayPlaying = String(replay.playing);
+  drawReplayLog(replay, slider);
   // A link may name a moment (#t=93.5) or start playing (#play): the page moves the
   // slider and plays it as a person would.
   if (!hashApplied) {
@@ -431,6 +432,36 @@ function drawReplay(state) {
     }
     if (/[#&]play\b/.test(location.hash)) document.getElementById("replay-play").click();
   }
+}
+
+// A GameController log's replay: its actions are marks on the slider, and the log's
+// game state and latest action at the position stand beside it.
+function drawReplayLog(r, slider) {
+  const box = document.getElementById("replay-log");
+  const events = r.events || [];
+  if (!events.length && !r.game_state) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const marks = document.getElementById("replay-marks");
+  if (marks.childElementCount !== events.length) {
+    marks.replaceChildren(...events.map((e) => el("option", { value: e.at_s.toFixed(1), label: e.text })));
+    slider.setAttribute("list", "replay-marks");
+  }
+  const past = events.filter((e) => e.at_s <= r.position_s + 0.05);
+  const last = past[past.length - 1];
+  document.getElementById("replay-event").textContent = last ? `${seconds(last.at_s)} ${last.text} (${last.source})` : "";
+  const g = r.game_state;
+  let text = "log: no game state yet";
+  if (g) {
+    text = `${g.phase} · ${g.state}`;
+    if (g.set_play !== "noSetPlay") text += ` · ${g.set_play}`;
+    if (g.kicking_side) text += ` · kicking ${g.kicking_side}`;
+    text += ` · ${g.teams[0].score}:${g.teams[1].score}`;
+    if (g.stopped) text += " · stopped";
+  }
+  document.getElementById("replay-log-state").textContent = text;
 }
 
 function render(state) {

@@ -32,4 +32,8 @@
 // file order with their capture time, addresses, ports and, for recordings made by a
 // Writer, interface and direction. Other frames and IP fragments are skipped and
 // counted. Nothing a file contains can make the Reader panic (fuzzed).
+//
+// GameLogPackets turns a GameController log's status and team messages (package
+// proto/gclog) into the datagrams the GameController received, so that a log replays
+// as a recording does.
 package capture
