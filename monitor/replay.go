@@ -100,7 +100,7 @@ func NewPlayer(cfg Config, pkts []capture.Packet) (*Player, error) {
 			known[p.Port] = p
 		}
 	}
-	cfg.Ports, cfg.FollowGC = nil, true // no sockets
+	cfg.Ports, cfg.FollowGC, cfg.TrueData = nil, true, false // no sockets, nothing sent
 	type echoKey struct {
 		src     netip.AddrPort
 		payload string
