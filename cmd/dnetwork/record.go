@@ -41,11 +41,12 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if code := parseFlags(fs, args,
 		"usage: dnetwork record [flags]",
 		"",
-		"Listens, without sending anything, on the ports dnetwork monitor listens on (the",
-		"GameController, return packets, the team ports, and the team ports of the teams the",
-		"GameController names) and writes every datagram to a pcapng file, one interface per",
-		"port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay.",
-		"The same port-sharing rules as for the monitor apply (see dnetwork monitor -h).",
+		"Listens on the ports dnetwork monitor listens on (the GameController with its true",
+		"data, the return packets it forwards, the team ports, and the team ports of the teams",
+		"the GameController names) and writes every datagram to a pcapng file, one interface",
+		"per port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay.",
+		"Like the monitor it asks the GameController for its monitor channel unless --passive;",
+		"the same port-sharing rules apply (see dnetwork monitor -h).",
 	); code >= 0 {
 		return code
 	}
