@@ -271,10 +271,60 @@ func realGCMonitor(t *testing.T) {
 		t.Errorf("warning %q", w)
 	}
 	t.Logf("after a status message from this host: %s", s.GameController.TrueData.Warning)
+
+	if dir := os.Getenv(realGCGoldenEnv); dir != "" {
+		// A control packet with the pushing penalty of 17/2, the last true-data packet and a
+		// forward, as proto/gamecontroller's golden packets of the real GameController.
+		poll("17/2 penalised in the control packets", 10*time.Second, func(s Snapshot) bool {
+			g := s.GameController.Game
+			return g != nil && g.Teams[0].Players[1].Penalty == "pushing"
+		})
+		writeGoldens(t, dir, capt)
+	}
+}
+
+// realGCGoldenEnv names a directory where TestMonitorChannelRealGC writes what it
+// captured from the real GameControllers, for proto/gamecontroller/testdata:
+//
+//	DNETWORK_REALGC_GOLDEN=$PWD/proto/gamecontroller/testdata go test ./monitor -run TestMonitorChannelRealGC
+const realGCGoldenEnv = "DNETWORK_REALGC_GOLDEN"
+
+func writeGoldens(t *testing.T, dir string, capt *capturedDatagrams) {
+	t.Helper()
+	last := func(k Kind, magic string) []byte {
+		ds := capt.of(k)
+		for i := len(ds) - 1; i >= 0; i-- {
+			if magic == "" || strings.HasPrefix(string(ds[i].Payload), magic) {
+				return ds[i].Payload
+			}
+		}
+		t.Fatalf("no %s %q datagram captured", k, magic)
+		return nil
+	}
+	var p gamecontroller.Packet
+	rgme := last(KindGameController, gamecontroller.MagicControl)
+	if err := gamecontroller.Decode(rgme, &p); err != nil {
+		t.Fatal(err)
+	}
+	name := p.Layout.String()
+	for _, f := range []struct {
+		file, what string
+		b          []byte
+	}{
+		{name + "-real-rgme.hex", "RGme, 17/2 penalised (pushing)", rgme},
+		{name + "-real-rgtd.hex", "RGTD, true data", last(KindGameController, gamecontroller.MagicMonitor)},
+		{name + "-real-forward.hex", "a status message forwarded to port 3940, sent by 10.x.0.2 (17/2)", last(KindForward, "")},
+	} {
+		text := fmt.Sprintf("# %s: %s, %d bytes, captured from the real headless HSL GameController by TestMonitorChannelRealGC (monitor/gcreal_test.go)\n%x\n",
+			name, f.what, len(f.b), f.b)
+		if err := os.WriteFile(filepath.Join(dir, f.file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // checkCaptured decodes what the monitor's sockets captured from the real GameController:
-// control and true-data packets of one layout, and forwarded status messages that are the
+// control and true-data packets of one layout that re-encode byte for byte, and forwarded status messages that are the
 // robot's packets byte for byte after its address.
 func checkCaptured(t *testing.T, capt *capturedDatagrams, gcAddr, robotAddr netip.Addr, robotPkt []byte) {
 	t.Helper()
@@ -288,6 +338,9 @@ func checkCaptured(t *testing.T, capt *capturedDatagrams, gcAddr, robotAddr neti
 		}
 		if d.Src.Addr() != gcAddr || (layout != 0 && p.Layout != layout) {
 			t.Errorf("packet %s %s from %v, want %s from %s", p.Header.Magic(), p.Layout, d.Src, layout, gcAddr)
+		}
+		if out, err := p.MarshalBinary(); err != nil || !bytes.Equal(out, d.Payload) {
+			t.Errorf("%s packet re-encodes as % x (%v), the GameController sent % x", p.Header.Magic(), out, err, d.Payload)
 		}
 		layout = p.Layout
 		kinds[p.Header-gamecontroller.HeaderRGme]++

@@ -63,6 +63,9 @@ func FuzzMonitorChannel(f *testing.F) {
 	msg, _ := rp.MarshalBinary()
 	f.Add(AppendForward(nil, netip.MustParseAddr("10.92.0.2"), msg))
 	f.Add([]byte{1, 2, 3})
+	for _, l := range []string{"hsl19", "hsl20"} { // forwards from the real GameControllers
+		f.Add(readHex(f, goldenPath(l+"-real-forward"))[0])
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if err := DecodeMonitorRequest(b); err == nil {
 			if !bytes.Equal(AppendMonitorRequest(nil), b) {
