@@ -37,9 +37,9 @@
 //
 // With Config.TrueData the monitor speaks the GameController's monitor channel, as the
 // TeamCommunicationMonitor does: it sends "RGTr" to UDP 3636 of every GameController it
-// hears (every second until answered, then every 10 s, since a GameController's senders to
-// a monitor end when sending fails), keeps the true-data packets ("RGTD") apart from the
-// robots' view and takes the status messages the GameController forwards to port 3940 as
+// hears but the HL ones (v12), every second until answered, then every 10 s (since a
+// GameController's senders to a monitor end when sending fails), keeps the true-data
+// packets ("RGTD") apart from the robots' view and takes the status messages the GameController forwards to port 3940 as
 // return packets of the address in their prefix: from any host, the GameController's own
 // included, without a socket on 3939. A GameController ignores requests from a host it has
 // received status messages from; when control packets arrive but requests stay unanswered

@@ -118,7 +118,8 @@ func (m *Monitor) observeForward(p Port, d transport.Datagram) bool {
 // trueRequests returns the GameController hosts to send a monitor request to now, and
 // marks a host that does not answer as refusing. m.mu is held.
 func (m *Monitor) trueRequests(now time.Time) []netip.Addr {
-	if !m.cfg.TrueData {
+	// The HL GameController (protocol v12) has no monitor channel.
+	if !m.cfg.TrueData || (m.gc.has && m.gc.pkt.Layout.Family() == gamecontroller.FamilyHL) {
 		return nil
 	}
 	t := &m.truth
@@ -138,8 +139,8 @@ func (m *Monitor) trueRequests(now time.Time) []netip.Addr {
 		if !h.pending.IsZero() && !h.refused && now.Sub(h.pending) >= trueRefusedAfter && now.Sub(heard) <= trueSilence {
 			h.refused = true
 			t.warning = fmt.Sprintf("the GameController at %s sends control packets but does not answer monitor requests: "+
-				"it refuses a host it has received status messages from (a robot's host, or a node on this host). "+
-				"Run the monitor on a host no robot software runs on.", a)
+				"it refuses a host it has received status messages from (a robot's host, or a node on this host), and "+
+				"gc-sim has no monitor channel. Run the monitor on a host no robot software runs on.", a)
 			m.cfg.Logger.Warn("monitor: "+t.warning, "gamecontroller", a)
 		}
 		silent := now.Sub(h.lastTrue) > trueSilence

@@ -109,6 +109,22 @@ func TestTrueDataRefused(t *testing.T) {
 	}
 }
 
+// TestTrueDataNotHL: the HL GameController has no monitor channel; it is not asked.
+func TestTrueDataNotHL(t *testing.T) {
+	m, _ := newTest(t, Config{Ports: []Port{gcPort, fwdPort}, TrueData: true})
+	g := game{layout: gamecontroller.LayoutHL688, state: gamecontroller.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}}
+	for i := range 10 {
+		now := t0.Add(time.Duration(i) * time.Second)
+		m.Observe(gcPort, dg(g.packet(t), gcSrc, now))
+		if got := m.trueRequests(now); len(got) != 0 {
+			t.Fatalf("requests to an HL GameController: %v", got)
+		}
+	}
+	if td := m.State().GameController.TrueData; td.Refused || td.Warning != "" {
+		t.Fatalf("true data %+v", td)
+	}
+}
+
 // TestTrueDataNeedsGCPort: requests go out from the GameController port's socket.
 func TestTrueDataNeedsGCPort(t *testing.T) {
 	if _, err := New(Config{Ports: []Port{fwdPort}, TrueData: true, Logger: quiet}); err == nil ||
