@@ -4,6 +4,7 @@ package node_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -81,6 +82,9 @@ func TestE2EHSLGameController(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, hslGCBin)); err != nil {
 				t.Skipf("the HSL GameController %s is not available (%v); it lives in ../shared/%s beside the repository", b.name, err, b.dir)
 			}
+			if err := probeHSLGC(t, filepath.Join(dir, hslGCBin)); err != nil {
+				t.Skipf("the HSL GameController %s cannot run here: %v", b.name, err)
+			}
 			netnstest.Require(t)
 			t.Parallel() // each build in its own namespaces; a game takes about 30 s
 			gcNS, robotNS := netnstest.New(t, "hslgc"+b.name), netnstest.New(t, "hslrobot"+b.name)
@@ -92,6 +96,20 @@ func TestE2EHSLGameController(t *testing.T) {
 			t.Logf("robot process:\n%s", out)
 		})
 	}
+}
+
+// probeHSLGC starts the GameController binary with a configuration directory that does not
+// exist: a build that runs here says it cannot read its configuration; one that cannot (a
+// missing library, another architecture) fails before.
+func probeHSLGC(t *testing.T, bin string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	out, err := exec.CommandContext(ctx, bin, filepath.Join(dir, "no-config"), dir, "lo").CombinedOutput()
+	if strings.Contains(string(out), "make_launch_data") {
+		return nil
+	}
+	return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
 }
 
 // sharedDir returns ../shared/name beside the repository (the parent of this package's
@@ -223,6 +241,11 @@ func parseState(line string, m []string, at time.Duration) gcState {
 	return s
 }
 
+// hslColours are the field player and goalkeeper colours of team 17 (home: the first of
+// its colours in the builds' teams.yaml) and team 5 (set by the driver: red, white), which
+// the STATE lines do not print.
+var hslColours = [2][2]uint8{{dmsgs.GCInfoTeamBlue, dmsgs.GCInfoTeamBlue}, {dmsgs.GCInfoTeamRed, dmsgs.GCInfoTeamWhite}}
+
 var gcStates = map[string]uint8{"Initial": dmsgs.GCInfoStateInitial, "Ready": dmsgs.GCInfoStateReady,
 	"Set": dmsgs.GCInfoStateSet, "Playing": dmsgs.GCInfoStatePlaying, "Finished": dmsgs.GCInfoStateFinished}
 
@@ -298,6 +321,8 @@ func (s gcState) want(b hslBuild, m *dmsgs.GCInfo) error {
 	p.check("penalty", m.Penalty, pen)
 	p.check("our_score", m.OurScore, s.score[0])
 	p.check("enemy_score", m.EnemyScore, s.score[1])
+	p.check("team_colour", m.TeamColour, hslColours[0][0])
+	p.check("enemy_colour", m.EnemyColour, hslColours[1][0])
 	s.budgetOK(&p, "message_budget", 0, int(m.MessageBudget))
 	switch s.setPlay {
 	case "NoSetPlay", "KickOff":
@@ -306,6 +331,7 @@ func (s gcState) want(b hslBuild, m *dmsgs.GCInfo) error {
 		p.check("set_play", m.SetPlay, dmsgs.GCInfoSetPlayDirectFreeKick)
 		p.check("our_direct_free_kick", m.OurDirectFreeKick, s.kicking == "Some(Home)")
 		p.check("enemy_direct_free_kick", m.EnemyDirectFreeKick, s.kicking == "Some(Away)")
+		p.check("set_play_team", m.SetPlayTeam, map[string]uint8{"Some(Home)": testTeam, "Some(Away)": otherTeam}[s.kicking])
 	default:
 		return fmt.Errorf("set play %q is not in the scripts", s.setPlay)
 	}
@@ -338,6 +364,9 @@ func (s gcState) wantData(b hslBuild, d *dmsgs.GameControlData) error {
 		name := [2]string{"Home", "Away"}[side]
 		p.check(fmt.Sprintf("teams[%d].team_number", i), tm.TeamNumber, [2]uint8{testTeam, otherTeam}[side])
 		p.check(fmt.Sprintf("teams[%d].score", i), tm.Score, s.score[side])
+		p.check(fmt.Sprintf("teams[%d].field_player_colour", i), tm.FieldPlayerColour, hslColours[side][0])
+		p.check(fmt.Sprintf("teams[%d].goalkeeper_colour", i), tm.GoalkeeperColour, hslColours[side][1])
+		p.check(fmt.Sprintf("teams[%d].goalkeeper", i), tm.Goalkeeper, uint8(1))
 		s.budgetOK(&p, fmt.Sprintf("teams[%d].message_budget", i), side, int(tm.MessageBudget))
 		if len(tm.Players) != 20 {
 			p.check(fmt.Sprintf("teams[%d] players", i), len(tm.Players), 20)
