@@ -171,7 +171,8 @@ func TestRecordHelp(t *testing.T) {
 // monitor channel (the request is in the recording, sent from the GameController port's
 // socket) and records the status messages forwarded to it on their own interface.
 func TestRecordMonitorChannel(t *testing.T) {
-	gcPkt := firstHexPacket(t, "../../testdata/demo/gamecontroller.hex")
+	// A packet of the real HSL GameController (the HL one has no monitor channel).
+	gcPkt := firstHexPacket(t, "../../proto/gamecontroller/testdata/hsl20-real-rgme.hex")
 	gcPort, fwdPort := freeUDPPort(t), freeUDPPort(t)
 	path := filepath.Join(t.TempDir(), "game.pcapng")
 	ctx, cancel := context.WithCancel(context.Background())
