@@ -82,8 +82,8 @@ type fakeRobot struct {
 }
 
 // TestBrowser serves the page for a monitor fed by real UDP, loads it in headless
-// Chromium twice while the robots move, checks that every robot is drawn where it is,
-// and writes a screenshot to build/monitor.png.
+// Chromium twice while the robots move, checks that every robot is drawn where it is and
+// the true data's state beside the robots' one, and writes a screenshot to build/monitor.png.
 func TestBrowser(t *testing.T) {
 	bin := chromium(t)
 	if testing.Short() {
@@ -133,8 +133,12 @@ func TestBrowser(t *testing.T) {
 
 	// send puts one round of packets on the wire at the monitor clock's now: the control
 	// packet, every robot's team message (and every second one's return packet).
+	// The true data (as to a monitor that asked for it) says the game is already in SET.
+	truth := g
+	truth.state = gamecontroller.StateSet
 	send := func(round int) {
 		gc.send(ps[0].Port, g.packet(t))
+		gc.send(ps[0].Port, trueGame(t, truth))
 		for i, r := range robots {
 			if r.once && round > 0 {
 				continue
@@ -195,7 +199,8 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("%d balls drawn, want %d", len(balls), want)
 		}
 		clock := fmt.Sprintf(">%02d:%02d<", g.secs/60, g.secs%60)
-		for _, want := range []string{">PLAYING<", clock, ">2 : 1<", "Team 12", "corner kick", "kick: team 12", "secondary -00:35"} {
+		for _, want := range []string{">PLAYING<", clock, ">2 : 1<", "Team 12", "corner kick", "kick: team 12", "secondary -00:35",
+			"true: SET corner kick (robots see PLAYING)", "true data "} {
 			if !strings.Contains(dom, want) {
 				t.Errorf("page does not show %q", want)
 			}

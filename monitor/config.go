@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
@@ -24,6 +25,9 @@ const (
 	ReturnPort = gamecontroller.ReturnPort
 	// TeamBasePort plus the team number is a team's port for team messages.
 	TeamBasePort = gamecontroller.TeamPortBase
+	// ForwardPort is where a GameController forwards the status messages it receives
+	// to the monitors that asked for its monitor channel (Config.TrueData).
+	ForwardPort = gamecontroller.StatusForwardPort
 	// ZJUPort is the port ZJUDancer robots used for the team messages of every team.
 	ZJUPort = 57335
 )
@@ -61,6 +65,9 @@ const (
 	KindReturn
 	// KindTeam: team messages (zju or dnet TeamInfo) between the robots of a team.
 	KindTeam
+	// KindForward: status messages the GameController forwards to a monitor, each after
+	// the robot's IPv4 address (see Config.TrueData).
+	KindForward
 )
 
 func (k Kind) String() string {
@@ -71,6 +78,8 @@ func (k Kind) String() string {
 		return "return"
 	case KindTeam:
 		return "team"
+	case KindForward:
+		return "forward"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -144,6 +153,11 @@ type Config struct {
 	// robots' unicast return packets away from the GameController; with KeepReturnPort it
 	// only warns.
 	KeepReturnPort bool
+	// TrueData asks every GameController heard for its monitor channel: monitor requests
+	// (UDP 3636) from the GameController port's socket, answered with true-data packets
+	// ("RGTD") on that port and the robots' status messages forwarded to a KindForward
+	// port (ForwardPort), which Ports should then hold. See truedata.go.
+	TrueData bool
 
 	// OfflineAfter is the silence after which a robot (or the GameController) is shown
 	// offline. Default 5 s.
@@ -221,11 +235,14 @@ func (c *Config) validate() error {
 	if len(c.Ports) == 0 && !c.FollowGC {
 		bad("no ports to listen on")
 	}
+	if c.TrueData && !slices.ContainsFunc(c.Ports, func(p Port) bool { return p.Kind == KindGameController }) {
+		bad("true data needs a GameController port to ask from")
+	}
 	seen := map[uint16]bool{}
 	teams := map[uint8]uint16{}
 	for _, p := range c.Ports {
 		switch p.Kind {
-		case KindGameController, KindReturn, KindTeam:
+		case KindGameController, KindReturn, KindTeam, KindForward:
 		default:
 			bad("port %d has unknown kind %d", p.Port, uint8(p.Kind))
 			continue

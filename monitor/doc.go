@@ -1,13 +1,14 @@
 // Package monitor is a passive listener for a RoboCup game's network, in the spirit of the
 // SPL TeamCommunicationMonitor: it hears the GameController, the robots' return packets
-// and the team messages, and shows every robot on a web page and as JSON. It never sends
-// anything (Monitor.Sent stays 0).
+// and the team messages, and shows every robot on a web page and as JSON. It sends nothing
+// but, with Config.TrueData, the GameController's monitor requests (see below).
 //
 // # Ports and what is seen where
 //
 //	port            kind            traffic                                    decoded with
 //	3838            gamecontroller  "RGme"/"RGTD" broadcast by the GameController   proto/gamecontroller
 //	3939            return          "RGrt" unicast from each robot to the GC host   proto/gamecontroller
+//	3940            forward         robot address + "RGrt", from the GameController proto/gamecontroller
 //	10000 + team    team            team messages broadcast by the robots           proto/teaminfo (zju, dnet)
 //	e.g. 57335      team (shared)   ZJUDancer's one port for every team             proto/teaminfo
 //
@@ -33,6 +34,16 @@
 //   - Several simulated robots on one host talk either on per-robot ports (unicast,
 //     which a monitor cannot share without stealing) or on a host-only multicast group,
 //     which Config.Groups joins on every team port.
+//
+// With Config.TrueData the monitor speaks the GameController's monitor channel, as the
+// TeamCommunicationMonitor does: it sends "RGTr" to UDP 3636 of every GameController it
+// hears but the HL ones (v12), every second until answered, then every 10 s (since a
+// GameController's senders to a monitor end when sending fails), keeps the true-data
+// packets ("RGTD") apart from the robots' view and takes the status messages the GameController forwards to port 3940 as
+// return packets of the address in their prefix: from any host, the GameController's own
+// included, without a socket on 3939. A GameController ignores requests from a host it has
+// received status messages from; when control packets arrive but requests stay unanswered
+// for 3 s, gamecontroller.true_data says so (refused, warning), and the log too.
 //
 // With Config.FollowGC the monitor also opens the team port of every team the
 // GameController names, so no team list is needed during a game.
@@ -159,6 +170,10 @@
 //	                     penalty_shot, message_budget (int|null: remaining, as the
 //	                     GameController reports it), players [{player, penalty,
 //	                     secs_till_unpenalised}]}
+//	  true_data          object|null   the monitor channel (Config.TrueData): requested,
+//	                     requests, packets (RGTD), online, age_s, source, forwarded
+//	                     (status messages), refused, warning, game (the last RGTD, as
+//	                     game); robots' penalties come from it while it is online
 //	teams                [object] in drawing order
 //	  team, port         int      port 0: no port of its own
 //	  attacks            string   "right" or "left" on the page

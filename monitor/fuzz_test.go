@@ -34,9 +34,11 @@ func FuzzObserve(f *testing.F) {
 	f.Add(uint8(KindTeam), []byte("DNt\x01\x00"))
 	f.Add(uint8(KindReturn), []byte("RGrt\x02\x05\x01\x02"))
 	f.Add(uint8(0), []byte{})
+	f.Add(uint8(KindGameController), trueGame(f, seedGame))
+	f.Add(uint8(KindForward), gamecontroller.AppendForward(nil, robotSrc.Addr(), returnV4(f, 5, 1, 100, 200, 1, nil, false)))
 	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
 		m, _ := newTest(t, Config{})
-		p := Port{Kind: Kind(kind%3 + 1), Port: 1000}
+		p := Port{Kind: Kind(kind%4 + 1), Port: 1000}
 		if p.Kind == KindTeam {
 			p.Team = 5
 		}
@@ -48,7 +50,11 @@ func FuzzObserve(f *testing.F) {
 			t.Fatalf("undecodable datagram counted %d times as malformed", bad)
 		case ok && bad != 0:
 			t.Fatalf("decodable datagram counted %d times as malformed", bad)
-		case ok && p.Kind == KindGameController && (s.GameController.Packets != 1 || s.GameController.Game == nil):
+		case ok && p.Kind == KindGameController && string(b[:4]) == gamecontroller.MagicMonitor &&
+			(s.GameController.TrueData == nil || s.GameController.TrueData.Packets != 1 || s.GameController.TrueData.Game == nil):
+			t.Fatalf("true data accepted but not shown: %+v", s.GameController.TrueData)
+		case ok && p.Kind == KindGameController && string(b[:4]) != gamecontroller.MagicMonitor &&
+			(s.GameController.Packets != 1 || s.GameController.Game == nil):
 			t.Fatalf("control packet accepted but not shown: %+v", s.GameController)
 		case ok && p.Kind != KindGameController && len(s.Robots) != 1:
 			t.Fatalf("packet accepted but %d robots shown", len(s.Robots))

@@ -133,6 +133,8 @@ func (m *Monitor) Observe(p Port, d transport.Datagram) bool {
 		return m.observeReturn(p, d)
 	case KindTeam:
 		return m.observeTeam(p, d)
+	case KindForward:
+		return m.observeForward(p, d)
 	}
 	return false
 }
@@ -158,6 +160,11 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 		addFaults(&g.faults, f)
 		g.err = msg
 		return false
+	}
+	if p.Header == gamecontroller.HeaderRGTD {
+		// True data answers the monitor's requests; the robots' view stays g.pkt.
+		m.observeTrue(&p, d)
+		return true
 	}
 	if g.has && newGame(&g.pkt, &p) {
 		m.resetGame()

@@ -15,8 +15,8 @@ import (
 )
 
 // Monitor listens to the GameController, the return packets and the team ports and keeps
-// what it hears for Monitor.State. It never sends. Its methods are safe for concurrent
-// use.
+// what it hears for Monitor.State. It sends nothing but, with Config.TrueData, monitor
+// requests to the GameControllers it hears. Its methods are safe for concurrent use.
 type Monitor struct {
 	cfg Config
 	clk clock.Clock
@@ -31,6 +31,7 @@ type Monitor struct {
 	sources   map[addrKey]*source  // faults from addresses no robot is known at
 	teams     map[uint8]*teamStats
 	gc        gcState
+	truth     trueState
 	dropped   uint64 // packets of robots beyond MaxRobots
 	// localAddrs lists this host's addresses (localAddrs; replaced in tests).
 	localAddrs func() ([]netip.Addr, error)
@@ -152,7 +153,9 @@ func (m *Monitor) Run(ctx context.Context) error {
 			now := m.clk.Now()
 			m.mu.Lock()
 			m.prune(now)
+			hosts := m.trueRequests(now)
 			m.mu.Unlock()
+			m.sendTrueRequests(hosts)
 		case <-ctx.Done():
 			done = true
 		}
@@ -190,8 +193,8 @@ func (m *Monitor) Ports() []Port {
 	return ps
 }
 
-// Sent returns the number of datagrams the monitor's sockets sent: always 0, since the
-// monitor is a passive listener. Tests check it.
+// Sent returns the number of datagrams the monitor's sockets sent: 0 unless
+// Config.TrueData, which sends the monitor requests. Tests check it.
 func (m *Monitor) Sent() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -118,7 +118,7 @@ func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
 			known[p.Port] = p
 		}
 	}
-	cfg.Ports, cfg.FollowGC = nil, true // no sockets
+	cfg.Ports, cfg.FollowGC, cfg.TrueData = nil, true, false // no sockets, nothing sent
 	type echoKey struct {
 		src     netip.AddrPort
 		payload string

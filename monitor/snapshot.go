@@ -48,6 +48,9 @@ type GCView struct {
 	Faults    Faults   `json:"faults"`
 	LastError string   `json:"last_error"`
 	Game      *Game    `json:"game"`
+	// TrueData is the GameController's monitor channel; null when it is not requested
+	// and nothing arrived on it.
+	TrueData *TrueDataView `json:"true_data"`
 }
 
 // Game is the content of the last valid control packet.
@@ -295,7 +298,7 @@ func (m *Monitor) State() Snapshot {
 func (m *Monitor) gcView(now time.Time) GCView {
 	g := &m.gc
 	v := GCView{Packets: g.count, Faults: g.faults, LastError: g.err, Games: g.games, Sources: []string{},
-		Local: g.local, Warning: g.warning}
+		Local: g.local, Warning: g.warning, TrueData: m.trueView(now)}
 	if !g.has {
 		return v
 	}
@@ -315,7 +318,12 @@ func (m *Monitor) gcView(now time.Time) GCView {
 		v.Sources = append(v.Sources, a.String())
 	}
 	v.Multiple = len(hosts) > 1
-	p := &g.pkt
+	v.Game = m.gameView(&g.pkt)
+	return v
+}
+
+// gameView returns the content of control packet p. m.mu is held.
+func (m *Monitor) gameView(p *gamecontroller.Packet) *Game {
 	gm := &Game{
 		Layout: p.Layout.String(), Version: p.Layout.Version(), Header: p.Header.Magic(),
 		PacketNumber: p.PacketNumber, PlayersPerTeam: p.PlayersPerTeam,
@@ -347,8 +355,7 @@ func (m *Monitor) gcView(now time.Time) GCView {
 		}
 		gm.Teams[i] = gt
 	}
-	v.Game = gm
-	return v
+	return gm
 }
 
 func stateName(p *gamecontroller.Packet) string {
@@ -456,8 +463,9 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 		v.Auth = r.auth.String()
 	}
 	if gt := m.gcTeam(r.key.team); gt != nil {
-		if ri := m.gc.pkt.Player(teamIndex(&m.gc.pkt, gt), int(r.key.player)); ri != nil {
-			v.Penalty = penaltyName(m.gc.pkt.Layout, ri.Penalty)
+		pk := m.shownPacket(now) // the true data's teams are in the same order
+		if ri := pk.Player(teamIndex(&m.gc.pkt, gt), int(r.key.player)); ri != nil {
+			v.Penalty = penaltyName(pk.Layout, ri.Penalty)
 			v.SecsTillUnpenalised = ri.SecsTillUnpenalised
 			if ri.Penalty != gamecontroller.PenaltyNone {
 				v.Penalised = true

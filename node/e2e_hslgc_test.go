@@ -4,6 +4,7 @@ package node_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -21,39 +22,94 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node"
 )
 
-// The real HSL GameController (GameController3 family, protocol v19), built headless
-// with a scripted game: ../shared/gc3-hsl beside the repository (see its README).
+// The real HSL GameControllers, built headless with a scripted game: ../shared/gc3-hsl
+// (protocol v19) and ../shared/gc20-hsl (GameController 7, protocol v20) beside the
+// repository (see their READMEs).
 const (
-	hslGCDir    = "gc3-hsl"
-	hslGCBin    = "game_controller_headless"
-	hslGCNSEnv  = "DNETWORK_HSLGC_NS"  // the GameController's namespace (child process)
-	hslGCBinEnv = "DNETWORK_HSLGC_BIN" // the GameController's directory (child process)
+	hslGCBin     = "game_controller_headless"
+	hslGCNSEnv   = "DNETWORK_HSLGC_NS"    // the GameController's namespace (child process)
+	hslGCBinEnv  = "DNETWORK_HSLGC_BIN"   // the GameController's directory (child process)
+	hslGCVerEnv  = "DNETWORK_HSLGC_BUILD" // the build's name (child process)
+	hslBudget    = 12000                  // messagesPerTeam of both builds' small_advanced
+	hslMinCounts = 3                      // team messages the GameController must count at least
 )
 
-// TestE2EHSLGameController plays the real HSL GameController against one robot (team
-// 17, player 2): the GameController and the robot are two network namespaces joined by
-// a veth pair. The robot's GCInfo follows every state the GameController prints
-// (state, set play and side, kick-off, stopped, penalty, score, and a dropped ball only
-// in READY/SET after a global game stuck, never for "no kicking team" in ordinary play),
-// and the GameController rates the robot good from its return packets while it runs and
-// offline after it stopped.
+// hslBuild is one GameController build and what its packets carry.
+type hslBuild struct {
+	name    string // subtest
+	dir     string // under ../shared
+	version uint8
+	layout  string // GCInfo.gc_version and GameControlData.layout
+	// penalties are its penalty names (the GameController's Debug names) in wire order.
+	penalties []string
+}
+
+var hslBuilds = []hslBuild{
+	{name: "v19", dir: "gc3-hsl", version: 19, layout: "HSL19", penalties: []string{"NoPenalty", "IllegalPositioning",
+		"MotionInSet", "LocalGameStuck", "IncapableRobot", "PickedUp", "BallHolding", "LeavingTheField",
+		"PlayingWithArmsHands", "Pushing", "SentOff", "Substitute"}},
+	{name: "v20", dir: "gc20-hsl", version: 20, layout: "HSL20", penalties: []string{"NoPenalty", "IllegalPositioning",
+		"MotionInSet", "MotionInStop", "LocalGameStuck", "IncapableRobot", "PickedUp", "BallHolding", "LeavingTheField",
+		"PlayingWithArmsHands", "Pushing", "Cautioned", "SentOff", "Substitute"}},
+}
+
+func hslBuildNamed(name string) (hslBuild, bool) {
+	for _, b := range hslBuilds {
+		if b.name == name {
+			return b, true
+		}
+	}
+	return hslBuild{}, false
+}
+
+// TestE2EHSLGameController plays each real HSL GameController build (a subtest each, in
+// parallel) against one robot (team 17, player 2): the GameController and the robot are
+// two network namespaces joined by a veth pair. The robot's GCInfo and GameControlData
+// follow every state the GameController prints (state, set play and side, kick-off,
+// stopped, every player's penalty, score, budget, and a dropped ball only in READY/SET
+// after a global game stuck, never for "no kicking team" in ordinary play); the team
+// messages the robot broadcasts are counted in the budget of the GameController's
+// packets; and the GameController rates the robot good from its return packets while it
+// runs and offline after it stopped.
 func TestE2EHSLGameController(t *testing.T) {
-	if _, child := netnstest.Child(); child {
-		hslGCRobot(t)
-		return
+	for i, b := range hslBuilds {
+		t.Run(b.name, func(t *testing.T) {
+			if _, child := netnstest.Child(); child {
+				hslGCRobot(t)
+				return
+			}
+			dir := sharedDir(b.dir)
+			if _, err := os.Stat(filepath.Join(dir, hslGCBin)); err != nil {
+				t.Skipf("the HSL GameController %s is not available (%v); it lives in ../shared/%s beside the repository", b.name, err, b.dir)
+			}
+			if err := probeHSLGC(t, filepath.Join(dir, hslGCBin)); err != nil {
+				t.Skipf("the HSL GameController %s cannot run here: %v", b.name, err)
+			}
+			netnstest.Require(t)
+			t.Parallel() // each build in its own namespaces; a game takes about 30 s
+			gcNS, robotNS := netnstest.New(t, "hslgc"+b.name), netnstest.New(t, "hslrobot"+b.name)
+			netnstest.Veth(t, gcNS, "gc0", "", robotNS, "eth0", "")
+			// With a broadcast address, as on a real network: the GameController sends to it.
+			gcNS.IP(t, "addr", "add", fmt.Sprintf("10.%d.0.1/24", 92+i), "brd", "+", "dev", "gc0")
+			robotNS.IP(t, "addr", "add", fmt.Sprintf("10.%d.0.2/24", 92+i), "brd", "+", "dev", "eth0")
+			out := robotNS.Exec(t, t.Name(), hslGCNSEnv+"="+gcNS.Name, hslGCBinEnv+"="+dir, hslGCVerEnv+"="+b.name)
+			t.Logf("robot process:\n%s", out)
+		})
 	}
-	dir := sharedDir(hslGCDir)
-	if _, err := os.Stat(filepath.Join(dir, hslGCBin)); err != nil {
-		t.Skipf("the HSL GameController is not available (%v); it lives in ../shared/%s beside the repository", err, hslGCDir)
+}
+
+// probeHSLGC starts the GameController binary with a configuration directory that does not
+// exist: a build that runs here says it cannot read its configuration; one that cannot (a
+// missing library, another architecture) fails before.
+func probeHSLGC(t *testing.T, bin string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	out, err := exec.CommandContext(ctx, bin, filepath.Join(dir, "no-config"), dir, "lo").CombinedOutput()
+	if strings.Contains(string(out), "make_launch_data") {
+		return nil
 	}
-	netnstest.Require(t)
-	gcNS, robotNS := netnstest.New(t, "hslgc"), netnstest.New(t, "hslrobot")
-	netnstest.Veth(t, gcNS, "gc0", "", robotNS, "eth0", "")
-	// With a broadcast address, as on a real network: the GameController sends to it.
-	gcNS.IP(t, "addr", "add", "10.92.0.1/24", "brd", "+", "dev", "gc0")
-	robotNS.IP(t, "addr", "add", "10.92.0.2/24", "brd", "+", "dev", "eth0")
-	out := robotNS.Exec(t, t.Name(), hslGCNSEnv+"="+gcNS.Name, hslGCBinEnv+"="+dir)
-	t.Logf("robot process:\n%s", out)
+	return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
 }
 
 // sharedDir returns ../shared/name beside the repository (the parent of this package's
@@ -71,22 +127,27 @@ func sharedDir(name string) string {
 	return filepath.Join(filepath.Dir(main), "shared", name)
 }
 
-// gcState is one STATE line of the GameController.
+// gcState is one STATE line of the GameController (lines that differ only in the
+// message budget are one state: the budget falls with every counted team message).
 type gcState struct {
 	line     string
+	phase    string // FirstHalf, SecondHalf, ...
 	state    string // Initial, Ready, Set, Playing, Finished
 	setPlay  string // NoSetPlay, KickOff, DirectFreeKick, ...
 	kicking  string // Some(Home), Some(Away), None
 	stopped  bool
+	homeLeft bool     // sides=HomeDefendsLeftGoal: team 17 is the packet's first team
 	score    [2]uint8 // home 17, away 5
-	pen2     string   // penalty of home player 2, "" for none
+	budget   [2]int   // home 17, away 5, as printed first for this state
+	pens     map[string]string
+	pen2     string // penalty of home player 2, "" for none
 	at       time.Duration
-	finished bool
 }
 
 var (
-	reState  = regexp.MustCompile(`\bstate=(\w+) setPlay=(\w+) kicking=(\S+) stopped=(\w+) .*score\(home17,away5\)=\((\d+),(\d+)\)`)
-	rePen2   = regexp.MustCompile(`pen\[Home#2\]=(\w+)`)
+	reState  = regexp.MustCompile(`\bphase=(\w+) state=(\w+) setPlay=(\w+) kicking=(\S+) stopped=(\w+) sides=(\w+) score\(home17,away5\)=\((\d+),(\d+)\) msgBudget=\((\d+),(\d+)\)`)
+	rePen    = regexp.MustCompile(`pen\[(Home|Away)#(\d+)\]=(\w+)`)
+	reBudget = regexp.MustCompile(`msgBudget=\(\d+,\d+\)`)
 	reOnline = regexp.MustCompile(`\b17/2=(\w+)`)
 )
 
@@ -108,7 +169,7 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 	if err := os.CopyFS(cfg, os.DirFS(filepath.Join(dir, "config"))); err != nil {
 		t.Fatal(err)
 	}
-	g := &hslGC{states: make(chan gcState, 64), online: make(chan string, 64), done: make(chan error, 1), log: &syncbuf.Buffer{}}
+	g := &hslGC{states: make(chan gcState, 256), online: make(chan string, 64), done: make(chan error, 1), log: &syncbuf.Buffer{}}
 	g.cmd = exec.Command("ip", "netns", "exec", ns, filepath.Join(dir, hslGCBin), cfg, t.TempDir(), "gc0", "small_advanced", "no_delay")
 	g.cmd.Env = append(os.Environ(), "GC_SCRIPT="+script, "GC_HOLD_SECS="+strconv.Itoa(hold))
 	g.cmd.Stderr = g.log
@@ -137,6 +198,7 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		lastKey := ""
 		for sc.Scan() {
 			line := sc.Text()
 			fmt.Fprintln(g.log, line)
@@ -148,18 +210,15 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 				}
 				g.online <- r
 			}
-			m := reState.FindStringSubmatch(line)
-			if m == nil || !strings.Contains(line, "STATE") {
+			_, body, ok := strings.Cut(line, " STATE ")
+			m := reState.FindStringSubmatch(body)
+			if !ok || m == nil {
 				continue
 			}
-			s := gcState{line: line, state: m[1], setPlay: m[2], kicking: m[3], stopped: m[4] == "true", at: time.Since(g.start)}
-			h, _ := strconv.Atoi(m[5])
-			a, _ := strconv.Atoi(m[6])
-			s.score = [2]uint8{uint8(h), uint8(a)}
-			if p := rePen2.FindStringSubmatch(line); p != nil && p[1] != "Substitute" {
-				s.pen2 = p[1]
+			if key := reBudget.ReplaceAllString(body, ""); key != lastKey {
+				lastKey = key
+				g.states <- parseState(line, m, time.Since(g.start))
 			}
-			g.states <- s
 		}
 		close(g.states)
 		g.done <- g.cmd.Wait()
@@ -167,50 +226,168 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 	return g
 }
 
-// want reports whether a GCInfo of team 17 (home), player 2 agrees with the state.
-func (s gcState) want(m *dmsgs.GCInfo) error {
-	states := map[string]uint8{"Initial": dmsgs.GCInfoStateInitial, "Ready": dmsgs.GCInfoStateReady,
-		"Set": dmsgs.GCInfoStateSet, "Playing": dmsgs.GCInfoStatePlaying, "Finished": dmsgs.GCInfoStateFinished}
-	st, ok := states[s.state]
-	if !ok {
-		return fmt.Errorf("unknown state %q", s.state)
+func parseState(line string, m []string, at time.Duration) gcState {
+	s := gcState{line: line, phase: m[1], state: m[2], setPlay: m[3], kicking: m[4], stopped: m[5] == "true",
+		homeLeft: m[6] == "HomeDefendsLeftGoal", at: at, pens: map[string]string{}}
+	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	s.score = [2]uint8{uint8(n(7)), uint8(n(8))}
+	s.budget = [2]int{n(9), n(10)}
+	for _, p := range rePen.FindAllStringSubmatch(line, -1) {
+		s.pens[p[1]+"#"+p[2]] = p[3]
 	}
-	dropBall := s.kicking == "None" && (s.state == "Ready" || s.state == "Set")
-	var problems []string
-	check := func(what string, got, want any) {
-		if got != want {
-			problems = append(problems, fmt.Sprintf("%s %v, want %v", what, got, want))
-		}
+	if p := s.pens["Home#2"]; p != "Substitute" {
+		s.pen2 = p
 	}
-	check("connected", m.Connected, true)
-	check("state", m.State, st)
-	check("kickoff", m.Kickoff, s.kicking == "Some(Home)")
-	check("drop_ball", m.DropBall, dropBall)
-	check("stopped", m.Stopped, s.stopped)
-	check("penalised", m.Penalised, s.pen2 != "")
-	check("our_score", m.OurScore, s.score[0])
-	check("enemy_score", m.EnemyScore, s.score[1])
-	switch s.setPlay {
-	case "NoSetPlay", "KickOff":
-		check("set_play", m.SetPlay, dmsgs.GCInfoSetPlayNone)
-	case "DirectFreeKick":
-		check("set_play", m.SetPlay, dmsgs.GCInfoSetPlayDirectFreeKick)
-		check("our_direct_free_kick", m.OurDirectFreeKick, s.kicking == "Some(Home)")
-		check("enemy_direct_free_kick", m.EnemyDirectFreeKick, s.kicking == "Some(Away)")
-	default:
-		return fmt.Errorf("set play %q is not in the scripts", s.setPlay)
+	return s
+}
+
+// hslColours are the field player and goalkeeper colours of team 17 (home: the first of
+// its colours in the builds' teams.yaml) and team 5 (set by the driver: red, white), which
+// the STATE lines do not print.
+var hslColours = [2][2]uint8{{dmsgs.GCInfoTeamBlue, dmsgs.GCInfoTeamBlue}, {dmsgs.GCInfoTeamRed, dmsgs.GCInfoTeamWhite}}
+
+var gcStates = map[string]uint8{"Initial": dmsgs.GCInfoStateInitial, "Ready": dmsgs.GCInfoStateReady,
+	"Set": dmsgs.GCInfoStateSet, "Playing": dmsgs.GCInfoStatePlaying, "Finished": dmsgs.GCInfoStateFinished}
+
+// counting reports whether team messages count against the budget in the state (then the
+// budget moves between STATE lines).
+func (s gcState) counting() bool {
+	return s.state == "Ready" || s.state == "Set" || s.state == "Playing"
+}
+
+// problems collects the fields that disagree with a STATE line.
+type problems []string
+
+func (p *problems) check(what string, got, want any) {
+	if got != want {
+		*p = append(*p, fmt.Sprintf("%s %v, want %v", what, got, want))
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s", strings.Join(problems, "; "))
+}
+
+func (p problems) err() error {
+	if len(p) > 0 {
+		return fmt.Errorf("%s", strings.Join(p, "; "))
 	}
 	return nil
 }
 
-// follow checks that the robot's GCInfo follows every STATE line of g until it prints
-// one with state until; it returns that one.
-func follow(t *testing.T, g *hslGC, infos *collector[dmsgs.GCInfo], until string) gcState {
+// budgetOK checks a team's message budget in a packet against the state: exact where
+// nothing is counted (and always for team 5, which sends nothing), at most the printed
+// one while team 17's messages are counted.
+func (s gcState) budgetOK(p *problems, what string, side int, got int) {
+	if side == 0 && s.counting() {
+		if got > s.budget[0] || got < 0 {
+			*p = append(*p, fmt.Sprintf("%s %d, want at most %d", what, got, s.budget[0]))
+		}
+		return
+	}
+	p.check(what, got, s.budget[side])
+}
+
+// penaltyCode returns the wire code of the penalty the GameController names in build b.
+func (b hslBuild) penaltyCode(name string) (uint8, error) {
+	if name == "" {
+		return 0, nil
+	}
+	for i, n := range b.penalties {
+		if n == name {
+			return uint8(i), nil
+		}
+	}
+	return 0, fmt.Errorf("penalty %q is not one of %s's", name, b.name)
+}
+
+// want reports whether a GCInfo of team 17 (home), player 2 agrees with the state.
+func (s gcState) want(b hslBuild, m *dmsgs.GCInfo) error {
+	st, ok := gcStates[s.state]
+	if !ok {
+		return fmt.Errorf("unknown state %q", s.state)
+	}
+	pen, err := b.penaltyCode(s.pen2)
+	if err != nil {
+		return err
+	}
+	dropBall := s.kicking == "None" && (s.state == "Ready" || s.state == "Set")
+	var p problems
+	p.check("connected", m.Connected, true)
+	p.check("gc_version", m.GCVersion, b.layout)
+	p.check("state", m.State, st)
+	p.check("game_phase", m.GamePhase, uint8(dmsgs.GCInfoGamePhaseNormal))
+	p.check("first_half", m.FirstHalf, s.phase == "FirstHalf")
+	p.check("kickoff", m.Kickoff, s.kicking == "Some(Home)")
+	p.check("drop_ball", m.DropBall, dropBall)
+	p.check("stopped", m.Stopped, s.stopped)
+	p.check("penalised", m.Penalised, s.pen2 != "")
+	p.check("penalty", m.Penalty, pen)
+	p.check("our_score", m.OurScore, s.score[0])
+	p.check("enemy_score", m.EnemyScore, s.score[1])
+	p.check("team_colour", m.TeamColour, hslColours[0][0])
+	p.check("enemy_colour", m.EnemyColour, hslColours[1][0])
+	s.budgetOK(&p, "message_budget", 0, int(m.MessageBudget))
+	switch s.setPlay {
+	case "NoSetPlay", "KickOff":
+		p.check("set_play", m.SetPlay, dmsgs.GCInfoSetPlayNone)
+	case "DirectFreeKick":
+		p.check("set_play", m.SetPlay, dmsgs.GCInfoSetPlayDirectFreeKick)
+		p.check("our_direct_free_kick", m.OurDirectFreeKick, s.kicking == "Some(Home)")
+		p.check("enemy_direct_free_kick", m.EnemyDirectFreeKick, s.kicking == "Some(Away)")
+		p.check("set_play_team", m.SetPlayTeam, map[string]uint8{"Some(Home)": testTeam, "Some(Away)": otherTeam}[s.kicking])
+	default:
+		return fmt.Errorf("set play %q is not in the scripts", s.setPlay)
+	}
+	return p.err()
+}
+
+// wantData reports whether a GameControlData agrees with the state: header, version and
+// layout of the build, every team's number, score and budget, every player's penalty.
+func (s gcState) wantData(b hslBuild, d *dmsgs.GameControlData) error {
+	var p problems
+	p.check("magic", d.Magic, "RGme")
+	p.check("version", d.Version, b.version)
+	p.check("layout", d.Layout, b.layout)
+	p.check("players_per_team", d.PlayersPerTeam, uint8(7))
+	p.check("state", d.State, gcStates[s.state])
+	p.check("game_phase", d.GamePhase, uint8(dmsgs.GCInfoGamePhaseNormal))
+	p.check("first_half", d.FirstHalf, s.phase == "FirstHalf")
+	p.check("stopped", d.Stopped, s.stopped)
+	setPlay := map[string]uint8{"NoSetPlay": dmsgs.GCInfoSetPlayNone, "KickOff": dmsgs.GCInfoSetPlayNone,
+		"DirectFreeKick": dmsgs.GCInfoSetPlayDirectFreeKick}
+	p.check("set_play", d.SetPlay, setPlay[s.setPlay])
+	kicking := map[string]uint8{"Some(Home)": testTeam, "Some(Away)": otherTeam, "None": 255}
+	p.check("kicking_team", d.KickingTeam, kicking[s.kicking])
+	order := [2]int{0, 1} // packet team i is side order[i] (0 home 17, 1 away 5)
+	if !s.homeLeft {
+		order = [2]int{1, 0}
+	}
+	for i, side := range order {
+		tm := &d.Teams[i]
+		name := [2]string{"Home", "Away"}[side]
+		p.check(fmt.Sprintf("teams[%d].team_number", i), tm.TeamNumber, [2]uint8{testTeam, otherTeam}[side])
+		p.check(fmt.Sprintf("teams[%d].score", i), tm.Score, s.score[side])
+		p.check(fmt.Sprintf("teams[%d].field_player_colour", i), tm.FieldPlayerColour, hslColours[side][0])
+		p.check(fmt.Sprintf("teams[%d].goalkeeper_colour", i), tm.GoalkeeperColour, hslColours[side][1])
+		p.check(fmt.Sprintf("teams[%d].goalkeeper", i), tm.Goalkeeper, uint8(1))
+		s.budgetOK(&p, fmt.Sprintf("teams[%d].message_budget", i), side, int(tm.MessageBudget))
+		if len(tm.Players) != 20 {
+			p.check(fmt.Sprintf("teams[%d] players", i), len(tm.Players), 20)
+			continue
+		}
+		for n := 1; n <= 20; n++ {
+			want, err := b.penaltyCode(s.pens[fmt.Sprintf("%s#%d", name, n)])
+			if err != nil {
+				return err
+			}
+			p.check(fmt.Sprintf("teams[%d].players[%d].penalty", i, n-1), tm.Players[n-1].Penalty, want)
+		}
+	}
+	return p.err()
+}
+
+// follow checks that the robot's GCInfo and GameControlData follow every STATE line of g
+// until it prints one with state until; it returns that one.
+func follow(t *testing.T, b hslBuild, g *hslGC, infos *collector[dmsgs.GCInfo], data *collector[dmsgs.GameControlData], until string) gcState {
 	t.Helper()
-	mark := infos.mark()
+	mark, dmark := infos.mark(), data.mark()
 	for {
 		var s gcState
 		select {
@@ -222,15 +399,19 @@ func follow(t *testing.T, g *hslGC, infos *collector[dmsgs.GCInfo], until string
 		case <-time.After(30 * time.Second):
 			t.Fatalf("no STATE line for 30 s, waiting for %s", until)
 		}
+		what := fmt.Sprintf("the GameController's %s %s kicking %s at %.1f s", s.state, s.setPlay, s.kicking, s.at.Seconds())
 		var lastErr error
-		infos.wait(t, mark, 4*time.Second, fmt.Sprintf("GCInfo for the GameController's %s %s kicking %s at %.1f s (%v)",
-			s.state, s.setPlay, s.kicking, s.at.Seconds(), &lastErr), func(m *dmsgs.GCInfo) bool {
-			lastErr = s.want(m)
+		infos.wait(t, mark, 4*time.Second, fmt.Sprintf("GCInfo for %s (%v)", what, &lastErr), func(m *dmsgs.GCInfo) bool {
+			lastErr = s.want(b, m)
 			return lastErr == nil
 		})
-		t.Logf("%5.1f s  %-8s %-14s kicking %-10s stopped %-5v pen %-8s score %v: GCInfo agrees",
-			s.at.Seconds(), s.state, s.setPlay, s.kicking, s.stopped, s.pen2, s.score)
-		mark = infos.mark()
+		data.wait(t, dmark, 4*time.Second, fmt.Sprintf("GameControlData for %s (%v)", what, &lastErr), func(d *dmsgs.GameControlData) bool {
+			lastErr = s.wantData(b, d)
+			return lastErr == nil
+		})
+		t.Logf("%5.1f s  %-8s %-14s kicking %-10s stopped %-5v pen %-8s score %v budget %v: GCInfo and GameControlData agree",
+			s.at.Seconds(), s.state, s.setPlay, s.kicking, s.stopped, s.pen2, s.score, s.budget)
+		mark, dmark = infos.mark(), data.mark()
 		if s.state == until {
 			return s
 		}
@@ -256,17 +437,17 @@ func rating(t *testing.T, g *hslGC, want string, timeout time.Duration) {
 }
 
 // hslGCRobot is the robot process of TestE2EHSLGameController, inside the robot's
-// namespace: it runs the node, then two scripted games of the GameController in the
-// other namespace.
+// namespace: it runs the node, which also broadcasts team messages, then two scripted
+// games of the GameController in the other namespace.
 func hslGCRobot(t *testing.T) {
 	ns, dir := os.Getenv(hslGCNSEnv), os.Getenv(hslGCBinEnv)
-	if ns == "" || dir == "" {
-		t.Fatalf("%s and %s must be set", hslGCNSEnv, hslGCBinEnv)
+	b, ok := hslBuildNamed(os.Getenv(hslGCVerEnv))
+	if ns == "" || dir == "" || !ok {
+		t.Fatalf("%s, %s and %s must be set", hslGCNSEnv, hslGCBinEnv, hslGCVerEnv)
 	}
 	getenv := testEnv(t, domainHSLGC)
 	cfg := baseConfig(2)
 	cfg.Interface = "eth0"
-	cfg.TeamEnabled = false
 	logs := &syncbuf.Buffer{}
 	rn := rosNode(t, getenv, node.NodeName(cfg.RobotID), logs)
 	n, err := node.New(rn, cfg)
@@ -305,25 +486,36 @@ func hslGCRobot(t *testing.T) {
 	}
 	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_2/GCInfo")
+	data := collect[dmsgs.GameControlData](t, tester, "/dnetwork_2/GameControlData")
 	waitMatched(t, "GCInfo", infos.sub.PublisherCount)
+	waitMatched(t, "GameControlData", data.sub.PublisherCount)
+	robotInputs(t, tester, 2) // the node's team messages, which the GameController counts
 
 	// Open play: no kicking team after the kick-off is ordinary play; the global game
 	// stuck is a dropped ball in READY and SET.
 	t.Run("openplay", func(t *testing.T) {
 		g := startHSLGC(t, dir, ns, "openplay", 1)
-		follow(t, g, infos, "Initial")
+		follow(t, b, g, infos, data, "Initial")
 		for range 2 { // READY and SET of the kick-off, then of the dropped ball
-			follow(t, g, infos, "Set")
+			follow(t, b, g, infos, data, "Set")
 		}
-		follow(t, g, infos, "Playing")
+		follow(t, b, g, infos, data, "Playing")
 	})
 
-	// The default game: the robot is rated good while it runs and offline once stopped.
+	// The default game: the robot is rated good while it runs and offline once stopped;
+	// its team messages in READY, SET and PLAYING were counted in the budget that the
+	// GameController's packets carry at half time.
 	t.Run("default", func(t *testing.T) {
 		g := startHSLGC(t, dir, ns, "default", 15)
-		follow(t, g, infos, "Playing")
+		follow(t, b, g, infos, data, "Playing")
 		rating(t, g, "good", 10*time.Second)
-		follow(t, g, infos, "Finished")
+		end := follow(t, b, g, infos, data, "Finished")
+		if used := hslBudget - end.budget[0]; used < hslMinCounts {
+			t.Errorf("the GameController counted %d team messages of team 17 (budget %d at half time), want at least %d",
+				used, end.budget[0], hslMinCounts)
+		} else {
+			t.Logf("the GameController counted %d team messages of team 17; its packets carry the budget %d", used, end.budget[0])
+		}
 		stopNode()
 		rating(t, g, "offline", 14*time.Second)
 	})

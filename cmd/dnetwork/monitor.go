@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "monitor",
-		summary: "watch a game's network passively and serve it as a web page and JSON",
+		summary: "watch a game's network and serve it as a web page and JSON",
 		run:     runMonitor,
 	})
 }
@@ -50,17 +50,20 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorOptions, int) {
 	if code := parseFlags(fs, args,
 		"usage: dnetwork monitor [flags]",
 		"",
-		"Listens, without sending anything, to the GameController (3838), the robots' return",
-		"packets (3939) and the team ports, and serves a web page with the field, every robot's",
-		"pose, ball and role, the game state and clock, message rates, budget use and bad",
-		"packets; GET /api/state returns the same as JSON. Robots are offline after 5 s of",
-		"silence. The sockets share their ports (SO_REUSEADDR), so the monitor runs beside a",
-		"node or a GameController on the same host: it sees every broadcast, but a unicast",
-		"datagram reaches only one socket, normally the one bound last. Return packets are",
-		"unicast to the GameController's host, so there the monitor would take them from a",
-		"GameController started earlier: when it hears the GameController from one of this",
-		"host's addresses it closes the return port 3939 and says so (--keep-return-port: it",
-		"only warns). --return-port 0 leaves the return packets alone from the start.",
+		"Listens to the GameController (3838) and the team ports, and serves a web page with",
+		"the field, every robot's pose, ball and role, the game state and clock, message rates,",
+		"budget use and bad packets; GET /api/state returns the same as JSON. Robots are offline",
+		"after 5 s of silence. Like the TeamCommunicationMonitor it asks each GameController it",
+		"hears for its monitor channel (RGTr to UDP 3636, renewed periodically): the true data",
+		"(RGTD: the state hidden from the robots, penalty timers) and the robots' return packets,",
+		"which the GameController forwards to port 3940, so they are seen from any host, the",
+		"GameController's included. A GameController refuses a host that has sent return packets",
+		"(a robot's); the page and the log say so. The sockets share their ports (SO_REUSEADDR).",
+		"",
+		"--passive sends nothing and listens to the return port 3939 instead; a unicast datagram",
+		"reaches only one socket, normally the one bound last, so on the GameController's host",
+		"the monitor closes the return port 3939 when it hears the GameController from one of",
+		"this host's addresses and says so (--keep-return-port: it only warns).",
 		"",
 		"With --replay FILE nothing is opened but the web page: it shows the recording (a",
 		"node's record.* file or dnetwork record's) as the monitor would have shown it live,",
@@ -101,8 +104,10 @@ func addListenFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 		teams     = fs.String("teams", "", "team numbers to watch, e.g. 5,12 (each on port 10000+team)")
 		teamPorts = fs.String("team-ports", "", "team ports: TEAM=PORT replaces 10000+TEAM, a bare PORT is a port\nseveral teams share (team from each packet), e.g. 5=10005,57335")
 		gcPort    = fs.Uint("gc-port", monitor.GameControllerPort, "GameController port (0: off)")
-		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port (0: off; on the GameController's host see --keep-return-port)")
+		retPort   = fs.Uint("return-port", monitor.ReturnPort, "return packet port with --passive (0: off; on the GameController's host see\n--keep-return-port); without --passive opened only when given")
 		keepRet   = fs.Bool("keep-return-port", false, "keep the return port open when the GameController runs on this host")
+		passive   = fs.Bool("passive", false, "send nothing: do not ask the GameController for its monitor channel (true data\nand forwarded return packets)")
+		fwdPort   = fs.Uint("forward-port", monitor.ForwardPort, "port the GameController forwards the return packets to (0: off)")
 		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
 		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
 	)
@@ -114,14 +119,29 @@ func addListenFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 		for _, p := range []struct {
 			name string
 			v    uint
-		}{{"gc-port", *gcPort}, {"return-port", *retPort}} {
+		}{{"gc-port", *gcPort}, {"return-port", *retPort}, {"forward-port", *fwdPort}} {
 			if p.v > 65535 {
 				return cfg, fmt.Errorf("--%s %d is not a port", p.name, p.v)
 			}
 		}
-		ports, err := monitorPorts(uint16(*gcPort), uint16(*retPort), *teams, *teamPorts)
+		// With the monitor channel the GameController forwards the return packets, so the
+		// return port (which on its host would take them from it) is opened only when asked.
+		cfg.TrueData = !*passive && *gcPort != 0
+		ret := uint16(*retPort)
+		if cfg.TrueData {
+			ret = 0
+			fs.Visit(func(f *flag.Flag) {
+				if f.Name == "return-port" {
+					ret = uint16(*retPort)
+				}
+			})
+		}
+		ports, err := monitorPorts(uint16(*gcPort), ret, *teams, *teamPorts)
 		if err != nil {
 			return cfg, err
+		}
+		if cfg.TrueData && *fwdPort != 0 {
+			ports = append(ports, monitor.Port{Kind: monitor.KindForward, Port: uint16(*fwdPort)})
 		}
 		cfg.Ports = ports
 		for f := range strings.FieldsFuncSeq(*groups, isListSep) {

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,5 +268,34 @@ func TestMonitorDuration(t *testing.T) {
 		strings.NewReader(""), &syncWriter{w: &stdout}, &syncWriter{w: &stderr})
 	if code != 0 || time.Since(start) > 5*time.Second || !strings.Contains(stdout.String(), "team port ") {
 		t.Errorf("exit %d after %v, stdout %q, stderr %q", code, time.Since(start), stdout.String(), stderr.String())
+	}
+}
+
+// TestMonitorChannelFlags: by default the monitor asks for the monitor channel and takes
+// the return packets from the forward port, not from 3939; --passive listens on 3939.
+func TestMonitorChannelFlags(t *testing.T) {
+	gc := monitor.Port{Kind: monitor.KindGameController, Port: 3838}
+	ret := monitor.Port{Kind: monitor.KindReturn, Port: 3939}
+	fwd := monitor.Port{Kind: monitor.KindForward, Port: 3940}
+	for _, c := range []struct {
+		args     []string
+		trueData bool
+		want     []monitor.Port
+	}{
+		{nil, true, []monitor.Port{gc, fwd}},
+		{[]string{"--passive"}, false, []monitor.Port{gc, ret}},
+		{[]string{"--return-port", "3939"}, true, []monitor.Port{gc, ret, fwd}},
+		{[]string{"--forward-port", "0"}, true, []monitor.Port{gc}},
+		{[]string{"--gc-port", "0", "--teams", "5"}, false, []monitor.Port{ret, monitor.TeamPort(5)}},
+	} {
+		var stderr strings.Builder
+		o, code := parseMonitorFlags(c.args, &stderr)
+		if code >= 0 {
+			t.Errorf("%q: exit %d: %s", c.args, code, stderr.String())
+			continue
+		}
+		if o.cfg.TrueData != c.trueData || !slices.Equal(o.cfg.Ports, c.want) {
+			t.Errorf("%q: true data %v, ports %+v; want %v, %+v", c.args, o.cfg.TrueData, o.cfg.Ports, c.trueData, c.want)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:    "record",
-		summary: "record the GameController, return and team ports passively to a pcapng file",
+		summary: "record the GameController, return and team ports to a pcapng file",
 		run:     runRecord,
 	})
 }
@@ -41,12 +41,17 @@ func runRecord(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if code := parseFlags(fs, args,
 		"usage: dnetwork record [flags]",
 		"",
-		"Listens, without sending anything, to the GameController (3838), the robots' return",
-		"packets (3939), the team ports and the team ports of the teams the GameController",
-		"names, and writes every datagram to a pcapng file, one interface per port, for",
-		"Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay. The sockets",
-		"share their ports (SO_REUSEADDR) with a node or GameController on the same host; on",
-		"the GameController's host the return port 3939 is closed once it is heard (unicast",
+		"Listens to the GameController (3838), the team ports and the team ports of the teams",
+		"the GameController names, and writes every datagram to a pcapng file, one interface per",
+		"port, for Wireshark, dnetwork decode, dnetwork replay and dnetwork monitor --replay. It",
+		"asks each SPL or HSL GameController it hears for its monitor channel (RGTr to UDP 3636):",
+		"the true data (RGTD) and the robots' return packets, forwarded to port 3940, are recorded",
+		"too, from any host. A GameController refuses a host that has sent return packets; the",
+		"log says so. The sockets share their ports (SO_REUSEADDR) with a node or GameController",
+		"on the same host.",
+		"",
+		"--passive sends nothing and listens to the return port 3939 instead; on the",
+		"GameController's host that port is closed once the GameController is heard (unicast",
 		"reaches only one socket; --keep-return-port: only a warning).",
 	); code >= 0 {
 		return code

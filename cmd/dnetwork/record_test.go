@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
+	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
@@ -32,7 +33,7 @@ func TestRecordThenReplay(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- dispatch(ctx, []string{"record", "-o", path, "--interface", "lo", "--gc-port", portText,
-			"--return-port", "0", "--follow-gc=false", "--min-free", "0"}, strings.NewReader(""), &stdout, &stderr)
+			"--return-port", "0", "--follow-gc=false", "--min-free", "0", "--passive"}, strings.NewReader(""), &stdout, &stderr)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(stdout.String(), "recording to") {
@@ -163,5 +164,66 @@ func TestRecordHelp(t *testing.T) {
 		if !strings.Contains(stdout.String()+stderr.String(), "  "+want) {
 			t.Errorf("monitor -h lacks %s", want)
 		}
+	}
+}
+
+// TestRecordMonitorChannel: dnetwork record asks the GameController it hears for its
+// monitor channel (the request is in the recording, sent from the GameController port's
+// socket) and records the status messages forwarded to it on their own interface.
+func TestRecordMonitorChannel(t *testing.T) {
+	// A packet of the real HSL GameController (the HL one has no monitor channel).
+	gcPkt := firstHexPacket(t, "../../proto/gamecontroller/testdata/hsl20-real-rgme.hex")
+	gcPort, fwdPort := freeUDPPort(t), freeUDPPort(t)
+	path := filepath.Join(t.TempDir(), "game.pcapng")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- dispatch(ctx, []string{"record", "-o", path, "--interface", "lo", "--gc-port", gcPort, "--forward-port", fwdPort,
+			"--follow-gc=false", "--min-free", "0", "--flush", "100ms"}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "recording to") {
+		if time.Now().After(deadline) {
+			t.Fatalf("record did not start: %s %s", stdout.String(), stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tx, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	to := func(port string) netip.AddrPort { return netip.MustParseAddrPort("127.0.0.1:" + port) }
+	alive := gamecontroller.NewAlive(17, 2)
+	status, err := alive.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := gamecontroller.AppendForward(nil, netip.MustParseAddr("10.0.0.17"), status)
+	if _, err := tx.WriteToUDPAddrPort(fwd, to(fwdPort)); err != nil {
+		t.Fatal(err)
+	}
+	var request, forwarded bool
+	for !(request && forwarded) {
+		// The GameController is heard every 100 ms; the recorder asks it within a second.
+		if _, err := tx.WriteToUDPAddrPort(gcPkt, to(gcPort)); err != nil {
+			t.Fatal(err)
+		}
+		pk, _ := capture.ReadFile(path)
+		for _, p := range pk {
+			request = request || (p.Dir == transport.Sent && p.Interface == "gamecontroller" &&
+				p.Dst == netip.MustParseAddrPort("127.0.0.1:3636") && gamecontroller.DecodeMonitorRequest(p.Payload) == nil)
+			forwarded = forwarded || (p.Dir == transport.Received && p.Interface == "forward" && bytes.Equal(p.Payload, fwd))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("request recorded %v, forward recorded %v: %s %s", request, forwarded, stdout.String(), stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("record exit %d: %s", code, stderr.String())
 	}
 }

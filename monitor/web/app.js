@@ -214,6 +214,10 @@ function drawHeader(state) {
     let text = `GameController ${gc.online ? "" : "offline · "}${gc.source} · ${game.layout} · ${fmt(gc.rate, 1)}/s`;
     if (gc.multiple) text += ` · ${gc.sources.length} GameControllers: ${gc.sources.join(", ")}`;
     if (gc.warning) text += ` · ⚠ ${gc.warning}`;
+    const td = gc.true_data;
+    if (td && td.online) text += ` · true data ${fmt(td.age_s, 1)} s ago, ${td.forwarded} return packets forwarded`;
+    else if (td && td.requested && !td.refused) text += " · asking for true data…";
+    if (td && td.warning) text += ` · ⚠ ${td.warning}`;
     line.appendChild(document.createTextNode(text));
   }
   const stateEl = document.getElementById("state");
@@ -248,6 +252,12 @@ function drawHeader(state) {
   else if (game.kicking_team_number) detail.push(`kick-off: team ${game.kicking_team_number}`);
   if (game.secondary_time) detail.push(`secondary ${mmss(game.secondary_time)}`);
   detail.push(game.budget_counted ? "budget counting" : "budget paused");
+  // The true data may differ from what the robots are told (e.g. PLAYING during the delay
+  // in which the robots still see SET).
+  const truth = gc.true_data && gc.true_data.online ? gc.true_data.game : null;
+  if (truth && (truth.state !== game.state || truth.set_play !== game.set_play)) {
+    detail.push(`true: ${truth.state.toUpperCase()}${truth.set_play !== "none" ? " " + words(truth.set_play) : ""} (robots see ${game.state.toUpperCase()})`);
+  }
   document.getElementById("detail").textContent = detail.join(" · ");
 }
 

@@ -74,6 +74,13 @@
 // ReturnPacket applies the GameControllers' acceptance rules both when decoding and when
 // encoding, so every packet it encodes is accepted.
 //
+// # Monitor channel
+//
+// A monitor application asks with "RGTr" version 0 (5 bytes, to port 3636) for the
+// true-data packets ("RGTD", decoded as control packets) and the status messages the
+// GameController forwards to port 3940, each after the robot's 4-byte IPv4 address
+// (AppendMonitorRequest, DecodeMonitorRequest, DecodeForward).
+//
 // # GCInfo
 //
 // Derive turns a decoded Packet, our team number and our player number into GCInfo, the

@@ -11,4 +11,9 @@ const (
 	// TeamPortBase plus a team number is that team's port for team messages (the SPL
 	// rule, which the HSL GameController follows when it counts messages).
 	TeamPortBase = 10000
+	// MonitorRequestPort is where GameControllers listen for monitor requests ("RGTr").
+	MonitorRequestPort = 3636
+	// StatusForwardPort is where GameControllers forward the status messages they
+	// receive to each registered monitor, prefixed by the sender's address.
+	StatusForwardPort = 3940
 )
