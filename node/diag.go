@@ -247,7 +247,8 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 		Add("received", r.Received).Add("accepted", r.Accepted).
 		Add("dropped_wrong_size", r.WrongSize).Add("dropped_wrong_format", r.WrongFormat).
 		Add("dropped_foreign_team", r.ForeignTeam).Add("dropped_auth", r.Auth).
-		Add("dropped_malformed", r.Malformed).Add("dropped_own", r.Own).
+		Add("dropped_malformed", r.Malformed).Add("dropped_checksum", r.Checksum).
+		Add("dropped_range", r.Range).Add("dropped_unchecked", r.Unchecked).Add("dropped_own", r.Own).
 		Add("dropped_conflict", r.Conflict).Add("dropped_stale", r.Stale).
 		Add("dropped_duplicate", r.Duplicate).Add("dropped_replay", r.Replay).
 		Add("dropped_unconfirmed", r.Unconfirmed).Add("dropped_late", r.Late).
@@ -266,6 +267,9 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	}
 	if r.WrongFormat > 0 {
 		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets in another format: a teammate is configured differently", r.WrongFormat))
+	}
+	if r.Unchecked > 0 {
+		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets without checksum or tag: a teammate runs an older dnetwork", r.Unchecked))
 	}
 	return b.Done()
 }
