@@ -202,6 +202,7 @@ func gameControllerStatus(st gamecontroller.Status, snap gamecontroller.Snapshot
 		Add("dropped_range", c.Range).Add("dropped_monitor", c.Monitor).
 		Add("dropped_not_our_team", c.NotOurTeam).Add("dropped_player_out_of_range", c.PlayerOutOfRange).
 		Add("dropped_other_game_controller", c.OtherGameController)
+	c.Unconfirmed.Each(func(cause string, n uint64) { b.Add("dropped_unconfirmed_"+cause, n) })
 	if st.ReturnErrors > 0 && st.ReturnErrors*10 > st.ReturnsSent+st.ReturnErrors {
 		b.Level(diagnostics.Warn, fmt.Sprintf("%d return packets failed", st.ReturnErrors))
 	}
