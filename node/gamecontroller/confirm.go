@@ -16,7 +16,7 @@ type doubt uint8
 const (
 	doubtNone    doubt = iota
 	doubtScore         // a score moves by more than +1 (a goal) or -1 (its undo)
-	doubtState         // a state transition the rules do not make in one step
+	doubtState         // a state transition the rules do not make in one step, alone
 	doubtPhase         // the game phase changes during play without a state change
 	doubtSetPlay       // a set play starts without its timer, or turns into another
 	doubtGame          // teams, colours, game type or half change during play
@@ -99,7 +99,7 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	if d := scoreDoubt(prev, next); d != doubtNone {
 		return d
 	}
-	if d := stateDoubt(prev, next); d != doubtNone {
+	if d := stateDoubt(prev, next, elapsed); d != doubtNone {
 		return d
 	}
 	setup := prev.State == gcproto.StateInitial || prev.State == gcproto.StateFinished ||
@@ -150,24 +150,21 @@ func scoreDoubt(prev, next *gcproto.Packet) doubt {
 	return doubtNone
 }
 
-// stateDoubt: the steps of ordinaryStep pass; PLAYING to READY passes with a goal or a
-// new kicking team (a global game stuck, a dropped ball), PLAYING to SET with a new
-// kicking team or set play, or in a penalty shoot-out. Every other step, undo
+// stateDoubt: the steps of ordinaryStep pass; any other step passes with something a
+// GameController changes with it: a goal, a new kicking team (a global game stuck, a
+// dropped ball), a new phase or set play, or a timer that starts (the READY timer, the
+// half-time break, the half's clock reset: HSL's GameController makes PLAYING to READY,
+// PLAYING to INITIAL and READY to FINISHED so). A step with none of these, an undo
 // included, waits for the next packet.
-func stateDoubt(prev, next *gcproto.Packet) doubt {
+func stateDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	from, to := prev.State, next.State
 	if from == to || ordinaryStep[[2]gcproto.State{from, to}] {
 		return doubtNone
 	}
-	kick := next.KickingTeam != prev.KickingTeam
-	if from == gcproto.StatePlaying && to == gcproto.StateReady {
-		goal := next.Teams[0].Score == prev.Teams[0].Score+1 || next.Teams[1].Score == prev.Teams[1].Score+1
-		if goal || kick || next.GamePhase != prev.GamePhase {
-			return doubtNone
-		}
-	}
-	if from == gcproto.StatePlaying && to == gcproto.StateSet &&
-		(kick || next.SetPlay != prev.SetPlay || next.GamePhase == gcproto.GamePhasePenaltyShoot) {
+	secs := int32(elapsed/time.Second) + clockSlackSecs
+	goal := next.Teams[0].Score == prev.Teams[0].Score+1 || next.Teams[1].Score == prev.Teams[1].Score+1
+	timer := clockJump(prev.SecondaryTime, next.SecondaryTime, secs) || clockJump(prev.SecsRemaining, next.SecsRemaining, secs)
+	if goal || timer || next.KickingTeam != prev.KickingTeam || next.GamePhase != prev.GamePhase || next.SetPlay != prev.SetPlay {
 		return doubtNone
 	}
 	return doubtState
@@ -213,7 +210,9 @@ func penaltyDoubt(prev, next *gcproto.Packet, secs int32) doubt {
 			case a.Penalty != gcproto.PenaltyNone:
 				return doubtPenalty
 			case b.SecsTillUnpenalised == 0:
-				return doubtPenalty // an untimed penalty (substitute, manual) waits one packet
+				// An untimed penalty waits one packet: nothing tells it from a corrupted
+				// byte (HSL's GameController sends pushing so).
+				return doubtPenalty
 			}
 			if b.YellowCards > a.YellowCards+1 || b.RedCards > a.RedCards+1 || b.Warnings > a.Warnings+1 {
 				return doubtPenalty

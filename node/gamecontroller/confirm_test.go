@@ -74,6 +74,10 @@ func TestDoubt(t *testing.T) {
 		{"PLAYING to INITIAL", func(p *gcproto.Packet) { p.State = gcproto.StateInitial }, half, "state"},
 		{"global game stuck", func(p *gcproto.Packet) { p.State, p.KickingTeam = gcproto.StateReady, gcproto.KickingTeamNone }, half, ""},
 		{"PLAYING to FINISHED", func(p *gcproto.Packet) { p.State = gcproto.StateFinished }, half, ""},
+		// What HSL's GameController (v19) sends in TestE2EHSLGameController.
+		{"PLAYING to READY with its timer", func(p *gcproto.Packet) { p.State, p.SecondaryTime = gcproto.StateReady, 45 }, half, ""},
+		{"PLAYING to INITIAL, the clock reset", func(p *gcproto.Packet) { p.State, p.SecsRemaining = gcproto.StateInitial, 600 }, half, ""},
+		{"PLAYING to SET with a new kicking team", func(p *gcproto.Packet) { p.State, p.KickingTeam = gcproto.StateSet, otherTeam }, half, ""},
 		{"phase in play", func(p *gcproto.Packet) { p.GamePhase = gcproto.GamePhaseTimeout }, half, "phase"},
 		{"a set play with its timer", func(p *gcproto.Packet) { p.SetPlay, p.SecondaryTime = gcproto.SetPlayCornerKick, 30 }, half, ""},
 		{"a set play without its timer", func(p *gcproto.Packet) { p.SetPlay = gcproto.SetPlayCornerKick }, half, "set_play"},
