@@ -68,7 +68,7 @@
 //
 // Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
 // go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
-// spl. Format dnet (version 2: 109 bytes, 125 signed) carries a sequence number per
+// spl. Format dnet (version 2: 113 bytes with its checksum, 125 signed) carries a sequence number per
 // packet, the ball age, fallen, penalised, voronoi points and a clock echo; with Config.AuthKey every packet is
 // signed with HMAC-SHA-256 (teaminfo.Key). Sequence numbers start at 1 when the
 // component starts; receivers tell a restart from a replay by the stamp, which is our
