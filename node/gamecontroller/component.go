@@ -267,8 +267,12 @@ func (c *Component) handle(d transport.Datagram) {
 	} else if why := c.confirmLocked(p, now); why != doubtNone {
 		c.s.counters.Unconfirmed[why]++
 		c.mu.Unlock()
-		c.warnf(causeUnconfirmed, now, "GameController packet held until the next one confirms it",
-			"from", d.Src, "change", why.String(), "state", p.State.String())
+		// Not a warning: a real GameController's untimed penalty is held too. The count
+		// is in /diagnostics.
+		if ok, suppressed := c.warn.Allow(causeUnconfirmed, now); ok {
+			c.log.Info("GameController packet held until the next one confirms it",
+				"from", d.Src, "change", why.String(), "state", p.State.String(), "suppressed", suppressed)
+		}
 		return
 	}
 	dataChanged := first || !connected || switched || !samePacket(&c.s.last, p)
