@@ -99,7 +99,8 @@
 //
 //	wrong_size   malformed  no packet of the port's protocol has this length
 //	undecodable  malformed  right size, rejected by the decoder (header, version, range,
-//	                        bool byte, reserved bit, NaN, player or team number 0)
+//	                        checksum, bool byte, reserved bit, NaN, player or team
+//	                        number 0), or a dnet packet with neither checksum nor tag
 //	auth         malformed  with Config.AuthKey: a dnet packet without a valid tag
 //	oversize     illegal    decodes, but longer than the league's cap (128 B SPL, 512 B HSL)
 //	wrong_port   illegal    a team message on another team's port

@@ -117,7 +117,13 @@ func (s mate) dnet(t testing.TB, k *teaminfo.Key) []byte {
 	return b
 }
 
-func (s mate) zju() []byte { return teaminfo.AppendZJU(nil, s.state()) }
+func (s mate) zju() []byte {
+	b, err := teaminfo.AppendZJU(nil, s.state())
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
 
 func returnV4(t testing.TB, team, player uint8, x, y, theta float32, ball *[2]float32, fallen bool) []byte {
 	t.Helper()

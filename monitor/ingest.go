@@ -254,7 +254,10 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	switch {
 	case teaminfo.IsDNet(b):
 		format = "dnet"
-		auth, err = teaminfo.DecodeDNet(b, &s, m.key)
+		var dp teaminfo.DNetPacket
+		if auth, err = dp.Decode(b, m.key); err == nil {
+			dp.ToState(&s)
+		}
 		switch {
 		case errors.Is(err, teaminfo.ErrLength):
 			f.WrongSize = 1
@@ -262,6 +265,11 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 			f.Auth = 1
 		case err != nil:
 			f.Undecodable = 1
+		case dp.Unchecked:
+			// Neither tag nor checksum (a node from before the checksum): as the robots
+			// do, the monitor cannot tell it from a corrupted packet.
+			f.Undecodable = 1
+			err = fmt.Errorf("%w: dnet packet without checksum or tag (a dnetwork from before the checksum)", teaminfo.ErrChecksum)
 		}
 	case len(b) == teaminfo.ZJUSize:
 		format = "zju"
@@ -270,9 +278,9 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		}
 	default:
 		f.WrongSize = 1
-		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d or %d bytes, version 1: %d or %d) nor a zju packet (%d bytes)",
-			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetSize, teaminfo.DNetTaggedSize,
-			teaminfo.DNetSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.ZJUSize)
+		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d, %d or %d bytes, version 1: %d, %d or %d) nor a zju packet (%d bytes)",
+			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetCheckedSize, teaminfo.DNetTaggedSize, teaminfo.DNetSize,
+			teaminfo.DNetCheckedSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.DNetSizeV1, teaminfo.ZJUSize)
 	}
 	if err == nil && (s.Team == 0 || s.Player == 0) {
 		f.Undecodable = 1

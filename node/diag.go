@@ -209,6 +209,7 @@ func gameControllerStatus(st gamecontroller.Status, snap gamecontroller.Snapshot
 		Add("dropped_range", c.Range).Add("dropped_monitor", c.Monitor).
 		Add("dropped_not_our_team", c.NotOurTeam).Add("dropped_player_out_of_range", c.PlayerOutOfRange).
 		Add("dropped_other_game_controller", c.OtherGameController)
+	c.Unconfirmed.Each(func(cause string, n uint64) { b.Add("dropped_unconfirmed_"+cause, n) })
 	if st.ReturnErrors > 0 && st.ReturnErrors*10 > st.ReturnsSent+st.ReturnErrors {
 		b.Level(diagnostics.Warn, fmt.Sprintf("%d return packets failed", st.ReturnErrors))
 	}
@@ -255,7 +256,8 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 		Add("received", r.Received).Add("accepted", r.Accepted).
 		Add("dropped_wrong_size", r.WrongSize).Add("dropped_wrong_format", r.WrongFormat).
 		Add("dropped_foreign_team", r.ForeignTeam).Add("dropped_auth", r.Auth).
-		Add("dropped_malformed", r.Malformed).Add("dropped_own", r.Own).
+		Add("dropped_malformed", r.Malformed).Add("dropped_checksum", r.Checksum).
+		Add("dropped_range", r.Range).Add("dropped_unchecked", r.Unchecked).Add("dropped_own", r.Own).
 		Add("dropped_conflict", r.Conflict).Add("dropped_stale", r.Stale).
 		Add("dropped_duplicate", r.Duplicate).Add("dropped_replay", r.Replay).
 		Add("dropped_unconfirmed", r.Unconfirmed).Add("dropped_late", r.Late).
@@ -274,6 +276,9 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 	}
 	if r.WrongFormat > 0 {
 		b.Level(diagnostics.Warn, english.Count(r.WrongFormat, "packet")+" in another format: a teammate is configured differently")
+	}
+	if r.Unchecked > 0 {
+		b.Level(diagnostics.Warn, fmt.Sprintf("%d packets without checksum or tag: a teammate runs an older dnetwork", r.Unchecked))
 	}
 	return b.Done()
 }

@@ -9,7 +9,7 @@ import (
 func init() {
 	registerDecoder(&packetDecoder{
 		proto:   "teaminfo-dnet",
-		summary: `dnetwork TeamInfo ("DNt" magic; --auth-key checks the tag)`,
+		summary: `dnetwork TeamInfo ("DNt" magic; checksum checked; --auth-key checks the tag)`,
 		order:   10,
 		match:   teaminfo.IsDNet,
 		decode:  decodeTeaminfoDNet,
@@ -153,11 +153,13 @@ func decodeTeaminfoZJU(b []byte, _ *decodeOptions) (any, error) {
 // dnetRecord is a dnet packet as printed: the decoded model in SI units, with the same
 // keys as the zju record where the meaning is the same.
 type dnetRecord struct {
-	Protocol          string      `json:"protocol"`
-	Version           int         `json:"version"`
-	Units             jsonUnits   `json:"units"`
-	Tagged            bool        `json:"tagged"`
-	Authenticated     bool        `json:"authenticated"`
+	Protocol      string    `json:"protocol"`
+	Version       int       `json:"version"`
+	Units         jsonUnits `json:"units"`
+	Tagged        bool      `json:"tagged"`
+	Authenticated bool      `json:"authenticated"`
+	// Checked: the packet carries a CRC-32C that matches (a wrong one is an error).
+	Checked           bool        `json:"checked"`
 	TeamNumber        uint8       `json:"team_number"`
 	PlayerNumber      uint8       `json:"player_number"`
 	Seq               uint32      `json:"seq"`
@@ -233,6 +235,7 @@ func decodeTeaminfoDNet(b []byte, o *decodeOptions) (any, error) {
 		Units:             jsonUnits{Length: "m", Angle: "rad", Time: "s"},
 		Tagged:            p.Tagged,
 		Authenticated:     auth == teaminfo.AuthVerified,
+		Checked:           !p.Tagged && !p.Unchecked,
 		TeamNumber:        s.Team,
 		PlayerNumber:      s.Player,
 		Seq:               s.Seq,

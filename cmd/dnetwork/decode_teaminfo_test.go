@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"hash/crc32"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
 const demoKey = "team17-shared-secret"
@@ -115,6 +119,39 @@ func TestDecodeTeaminfoDemo(t *testing.T) {
 	expectFields(t, recs[5], map[string]any{
 		"protocol": "teaminfo-dnet", "version": 2, "tagged": true, "echo.player": 1,
 	})
+}
+
+// TestDecodeTeaminfoChecksum: a packet with its checksum shows checked; one bit flipped
+// is an error naming the checksum, and role 68 one naming the range.
+func TestDecodeTeaminfoChecksum(t *testing.T) {
+	_, pkts := demoTeaminfo(t)
+	var p teaminfo.DNetPacket
+	if _, err := p.Decode(pkts[4], nil); err != nil {
+		t.Fatal(err)
+	}
+	p.Unchecked = false
+	checked, err := p.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(checked)
+	flipped[30] ^= 8
+	role68 := bytes.Clone(checked) // with the checksum recomputed
+	role68[7] = 68
+	n := len(role68) - teaminfo.CRCSize
+	binary.LittleEndian.PutUint32(role68[n:], crc32.Checksum(role68[:n], crc32.MakeTable(crc32.Castagnoli)))
+	text := hex.EncodeToString(checked) + "\n" + hex.EncodeToString(flipped) + "\n" + hex.EncodeToString(role68) + "\n"
+	code, recs, stderr := runDecodeCmd(t, text)
+	if code != 1 || len(recs) != 3 || !strings.Contains(stderr, "2 of 3 packets rejected") {
+		t.Fatalf("exit %d, %d records, stderr %q", code, len(recs), stderr)
+	}
+	expectFields(t, recs[0], map[string]any{"protocol": "teaminfo-dnet", "version": 2, "checked": true, "tagged": false, "ball_age": 0.12})
+	if e, _ := recs[1]["error"].(string); !strings.Contains(e, "checksum mismatch") {
+		t.Errorf("flipped bit: %v", recs[1])
+	}
+	if e, _ := recs[2]["error"].(string); !strings.Contains(e, "role 68") {
+		t.Errorf("role 68: %v", recs[2])
+	}
 }
 
 func TestDecodeTeaminfoAuthKey(t *testing.T) {

@@ -329,6 +329,7 @@ func secs(s float64) time.Duration { return time.Duration(s * float64(time.Secon
 
 func (f *fieldRun) checkUnauthenticated(recs [fieldRobots + 1][]fieldRecord) {
 	t := f.t
+	f.checkNothingCorrupted(recs)
 	fp, c := f.phase(forged), f.phase(corrupt)
 	for id := 1; id <= fieldRobots; id++ {
 		// The filters held: no teammate dropped out while packets from the future came,
@@ -410,4 +411,128 @@ func dnetStamp(b []byte) time.Duration {
 		v |= uint64(b[12+i]) << (8 * i)
 	}
 	return time.Duration(v) * time.Millisecond
+}
+
+// checkNothingCorrupted: without a key, through every phase, no TeamInfo carries a value
+// its sender's inputs did not give it, and no GCInfo a value the GameController did not
+// send (issue 39): corrupted team packets are dropped by checksum and range, corrupted
+// GameController packets are held until the next packet confirms them.
+func (f *fieldRun) checkNothingCorrupted(recs [fieldRobots + 1][]fieldRecord) {
+	t := f.t
+	clean := f.phase("clean")
+	// The rest of each sender's content (not fixed by its inputs) as every robot saw it
+	// before any impairment.
+	rest := map[uint8]map[string]bool{}
+	for id := 1; id <= fieldRobots; id++ {
+		for _, r := range recs[id] {
+			if in := r.Info; in != nil && wall(r).Before(clean.to) {
+				if rest[in.Player] == nil {
+					rest[in.Player] = map[string]bool{}
+				}
+				rest[in.Player][in.Rest] = true
+			}
+		}
+	}
+	near := func(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+	for id := 1; id <= fieldRobots; id++ {
+		var infos, wrong int
+		for _, r := range recs[id] {
+			in := r.Info
+			if in == nil {
+				continue
+			}
+			infos++
+			p := int(in.Player)
+			pose, ball := fieldPose(p), fieldBall(p)
+			if in.Role != fieldRole(p) || !near(in.PosX, pose.X, 0.1) || !near(in.PosY, pose.Y, 0.1) ||
+				!near(in.Theta, pose.Z, 0.3) || !near(in.BallX, ball.X, 0.1) || !near(in.BallY, ball.Y, 0.1) ||
+				in.PlayState != 2 || !in.SeeBall || !rest[in.Player][in.Rest] {
+				wrong++
+				if wrong <= 3 {
+					t.Errorf("robot %d at %v (%s): TeamInfo of player %d carries values it did not send: %+v", id, wall(r), f.phaseAt(wall(r)), p, *in)
+				}
+			}
+		}
+		if len(rest[uint8(id%fieldRobots+1)]) == 0 || infos == 0 {
+			t.Errorf("robot %d: %d TeamInfo messages, no clean content of player %d", id, infos, id%fieldRobots+1)
+		}
+
+		// GCInfo: the game of gc-sim's script (PLAYING, 0:0, first half) throughout, the
+		// clock running down with the system time, the budget never growing.
+		var base *gcRecord
+		var baseAt time.Time
+		var gcs, gcWrong int
+		budget := int32(math.MaxInt32)
+		for _, r := range recs[id] {
+			g := r.GC
+			if g == nil || !g.Connected {
+				continue
+			}
+			if base == nil {
+				if wall(r).Before(clean.from) || !wall(r).Before(clean.to) {
+					continue
+				}
+				base, baseAt = g, wall(r)
+			}
+			gcs++
+			want := *base
+			want.Secs, want.Secondary, want.Budget = g.Secs, g.Secondary, g.Budget
+			secs := float64(base.Secs) - wall(r).Sub(baseAt).Seconds()
+			if *g != want || math.Abs(float64(g.Secs)-secs) > 3 || g.Budget > budget || g.Budget < 0 {
+				gcWrong++
+				if gcWrong <= 3 {
+					t.Errorf("robot %d at %v (%s): GCInfo %+v, the GameController sent %+v with %.0f s left and budget <= %d",
+						id, wall(r), f.phaseAt(wall(r)), *g, *base, secs, budget)
+				}
+			}
+			budget = min(budget, g.Budget)
+		}
+		if base == nil || gcs < 100 {
+			t.Errorf("robot %d: %d GCInfo messages while connected", id, gcs)
+			continue
+		}
+
+		// What the corruption cost, against what the emulator did (random corruption:
+		// the forged packets of the phase before are left out).
+		fp := f.phase(forged)
+		var teamIn, gcIn uint64
+		for from := 0; from <= fieldRobots; from++ {
+			h := f.gc
+			if from > 0 {
+				h = f.robot[from]
+			}
+			if from == id {
+				continue
+			}
+			for _, d := range f.emu.Records(h, f.robot[id]) {
+				if d.Fate != linkemu.Delivered || !d.Corrupted || (!d.Offered.Before(fp.from) && d.Offered.Before(fp.to)) {
+					continue
+				}
+				switch d.Port {
+				case teamPort:
+					teamIn++
+				case 3838: // the GameController's control port
+					gcIn++
+				}
+			}
+		}
+		team, gcd := lastDiag(recs[id], id, "team"), lastDiag(recs[id], id, "gamecontroller")
+		var held []string
+		var heldN uint64
+		for k, v := range gcd {
+			if n, _ := strconv.ParseUint(v, 10, 64); strings.HasPrefix(k, "dropped_unconfirmed_") && n > 0 {
+				held = append(held, strings.TrimPrefix(k, "dropped_unconfirmed_")+" "+v)
+				heldN += n
+			}
+		}
+		slices.Sort(held)
+		if wrong != 0 || gcWrong != 0 || teamIn == 0 || gcIn == 0 || num(t, team, "dropped_checksum") == 0 {
+			t.Errorf("robot %d: %d of %d TeamInfo and %d of %d GCInfo wrong; %d corrupted team and %d GameController datagrams in; team %v",
+				id, wrong, infos, gcWrong, gcs, teamIn, gcIn, team)
+		}
+		t.Logf("robot %d: %d corrupted team datagrams in: dropped %s by checksum, %s by range, %s malformed, %s unconfirmed; %d of %d TeamInfo wrong",
+			id, teamIn, team["dropped_checksum"], team["dropped_range"], team["dropped_malformed"], team["dropped_unconfirmed"], wrong, infos)
+		t.Logf("robot %d: %d corrupted GameController datagrams in: %d held (%s), %s out of range, %s wrong length; %d of %d GCInfo wrong",
+			id, gcIn, heldN, strings.Join(held, ", "), gcd["dropped_range"], gcd["dropped_length"], gcWrong, gcs)
+	}
 }

@@ -5,8 +5,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/internal/linkemu"
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 )
 
@@ -69,8 +72,9 @@ type fieldProc struct {
 }
 
 // TestFieldNetwork runs the field twice, with and without the team key, through the
-// scenarios of issue 23, and checks what every robot published against what the
-// emulator did. It takes about 100 s.
+// scenarios of issues 23 and 39, and checks what every robot published against what
+// the emulator did and what the robots and the GameController sent. It takes about
+// 115 s.
 func TestFieldNetwork(t *testing.T) {
 	netnstest.Require(t)
 	if testing.Short() {
@@ -326,6 +330,9 @@ var (
 	gcLost    = "gamecontroller blackhole"
 	carrier4  = "robot 4 carrier off"
 	recovered = "recovered"
+	// payload is the phase of issue 39: payloads corrupted with a valid UDP checksum,
+	// team packets and GameController packets, without a key.
+	payload = "payload corruption"
 )
 
 func (f *fieldRun) badWiFi() {
@@ -359,7 +366,8 @@ func (f *fieldRun) authenticatedScenario() {
 
 // futureStamp forges what the field test saw poison a robot: a dnet packet's stamp
 // (u48 ms at byte 12) moved 8391858 s ahead, or, every other time, its sequence number
-// (u32 at byte 8) moved 2^30 ahead. Other datagrams are left alone.
+// (u32 at byte 8) moved 2^30 ahead, with the checksum recomputed. Other datagrams are
+// left alone.
 func futureStamp() func([]byte) bool {
 	n := 0
 	return func(p []byte) bool {
@@ -376,9 +384,14 @@ func futureStamp() func([]byte) bool {
 			for i := range 6 {
 				p[12+i] = byte(v >> (8 * i))
 			}
-			return true
+		} else {
+			p[11] += 0x40
 		}
-		p[11] += 0x40
+		// A forger recomputes the checksum of an unsigned packet (only a key stops it).
+		if p[4]&2 != 0 && len(p) > teaminfo.CRCSize {
+			n := len(p) - teaminfo.CRCSize
+			binary.LittleEndian.PutUint32(p[n:], crc32.Checksum(p[:n], crc32.MakeTable(crc32.Castagnoli)))
+		}
 		return true
 	}
 }
@@ -397,6 +410,12 @@ func (f *fieldRun) unauthenticatedScenario() {
 		// filters alone must hold.
 		f.emu.Set(nil, nil, linkemu.Impairment{Corrupt: 0.1, CorruptBits: 4, Duplicate: 0.05, Reorder: 0.2,
 			Delay: 150 * time.Millisecond, Jitter: 20 * time.Millisecond})
+	})
+	f.run(payload, 14*time.Second, func() {
+		// Issue 39: one team packet in twenty and one GameController packet in four
+		// corrupted in their payload, the UDP checksum recomputed.
+		f.emu.Set(nil, nil, linkemu.Impairment{Corrupt: 0.05, CorruptBits: 3})
+		f.emu.Set(f.gc, nil, linkemu.Impairment{Corrupt: 0.25, CorruptBits: 3})
 	})
 	f.run(recovered, 4*time.Second, f.clean)
 }

@@ -39,6 +39,7 @@ type fieldRobot struct {
 type fieldRecord struct {
 	Wall  int64                        `json:"w"`
 	Info  *infoRecord                  `json:"info,omitempty"`
+	GC    *gcRecord                    `json:"gc,omitempty"`
 	Links []linkRecord                 `json:"links,omitempty"`
 	Stamp int64                        `json:"stamp,omitempty"` // TeamLinks.stamp, the robot's clock
 	Diag  map[string]map[string]string `json:"diag,omitempty"`  // status name -> key -> value; "_level", "_message"
@@ -53,6 +54,23 @@ type infoRecord struct {
 	Known              bool
 	Offset, Bound      int64 // ns
 	Recv               int64 // receive_time: the robot's clock, ns
+	// What the sender's inputs fix (cm, degrees) and the rest of its content, as text.
+	PosY, Theta, BallX, BallY float64
+	PlayState                 uint8
+	SeeBall                   bool
+	Rest                      string
+}
+
+// gcRecord is what the checks read of a GCInfo: the values the GameController sent.
+type gcRecord struct {
+	Connected             bool
+	State, Phase, SetPlay uint8
+	Our, Enemy            uint8
+	FirstHalf, Stopped    bool
+	Penalised             bool
+	Penalty, Colour       uint8
+	Secs, Secondary       uint16
+	Budget                int32
 }
 
 // linkRecord is a TeamLink with NaN as null.
@@ -127,7 +145,19 @@ func TestFieldRobot(t *testing.T) {
 			Auth: m.Authenticated, PosX: m.RobotPos.X, Known: m.ClockOffsetKnown,
 			Offset: int64(m.ClockOffset.Sec)*1e9 + int64(m.ClockOffset.Nanosec),
 			Bound:  int64(m.ClockOffsetBound.Sec)*1e9 + int64(m.ClockOffsetBound.Nanosec),
-			Recv:   int64(m.ReceiveTime.Sec)*1e9 + int64(m.ReceiveTime.Nanosec)}})
+			Recv:   int64(m.ReceiveTime.Sec)*1e9 + int64(m.ReceiveTime.Nanosec),
+			PosY:   m.RobotPos.Y, Theta: m.RobotPos.Z, BallX: m.BallField.X, BallY: m.BallField.Y,
+			PlayState: m.State, SeeBall: m.SeeBall,
+			Rest: fmt.Sprint(m.Incapacitated, m.AttackRight, m.Dest, m.FinalDest, m.AttackTarget, m.Priority, m.KickerID,
+				m.SeeCircle, m.SeeGoal, m.BallGlobal, m.CircleField, m.CircleGlobal, m.GoalField, m.GoalGlobal,
+				m.GCConnected, m.GCState, m.GCState2, m.Fallen, m.Penalised, m.GCStopped, m.GamePhase, m.SetPlay)}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ros.NewSubscription[dmsgs.GCInfo](obs, prefix+"GCInfo", ros.QoSDefault, func(m *dmsgs.GCInfo) {
+		write(fieldRecord{GC: &gcRecord{Connected: m.Connected, State: m.State, Phase: m.GamePhase, SetPlay: m.SetPlay,
+			Our: m.OurScore, Enemy: m.EnemyScore, FirstHalf: m.FirstHalf, Stopped: m.Stopped, Penalised: m.Penalised,
+			Penalty: m.Penalty, Colour: m.TeamColour, Secs: m.SecsRemaining, Secondary: m.SecondaryTime, Budget: m.MessageBudget}})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +188,7 @@ func TestFieldRobot(t *testing.T) {
 	}
 
 	// The robot's other nodes: stable, handling the ball (the fastest rate row) at a
-	// place that tells its packets apart (x = 100 cm × id).
+	// place that tells its packets apart (fieldPose).
 	motion, err := ros.NewPublisher[dmsgs.MotionInfo](obs, fmt.Sprintf("/dmotion_%d/MotionInfo", r.ID), ros.QoSDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +204,7 @@ func TestFieldRobot(t *testing.T) {
 	m := &dmsgs.MotionInfo{Stable: true}
 	b := &dmsgs.BehaviorInfo{CurrentRole: fieldRole(r.ID), TeamPlayState: dmsgs.BehaviorInfoStateBallHandling}
 	v := &dmsgs.VisionInfo{SeeBall: true, SeeField: true, LocOK: true,
-		RobotPos: geometry_msgs.Vector3{X: 100 * float64(r.ID)}, BallField: geometry_msgs.Vector3{X: 30}}
+		RobotPos: fieldPose(r.ID), BallField: fieldBall(r.ID)}
 	tk := time.NewTicker(100 * time.Millisecond)
 	defer tk.Stop()
 	code := -1
@@ -200,6 +230,15 @@ loop:
 		t.Fatalf("dnetwork node exited with %d", code)
 	}
 }
+
+// fieldPose is where robot id stands (cm, cm, degrees): a place that tells its
+// packets apart.
+func fieldPose(id int) geometry_msgs.Vector3 {
+	return geometry_msgs.Vector3{X: 100 * float64(id), Y: -37 * float64(id), Z: 10 * float64(id)}
+}
+
+// fieldBall is where robot id sees the ball, relative to itself (cm).
+func fieldBall(id int) geometry_msgs.Vector3 { return geometry_msgs.Vector3{X: 30, Y: 5 * float64(id)} }
 
 // fieldRole is the role robot id announces: striker, defender, supporter, goalie.
 func fieldRole(id int) uint8 { return uint8((id-1)%4 + 1) }

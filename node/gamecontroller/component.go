@@ -73,6 +73,10 @@ type Component struct {
 	teamsSeen    [4]uint64               // team numbers in not-our-team packets since the last warning
 	wasConnected bool
 	tk           ticks // Run's tickers (idle.go)
+	// The packet held for confirmation (confirm.go) and when it came.
+	held    bool
+	heldPkt gcproto.Packet
+	heldAt  time.Time
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
@@ -258,6 +262,19 @@ func (c *Component) handle(d transport.Datagram) {
 	}
 	first := !c.s.valid
 	switched := !first && src != c.s.gc.Addr()
+	if first || !connected || switched {
+		c.held = false // a new GameController, or one back: nothing to compare with
+	} else if why := c.confirmLocked(p, now); why != doubtNone {
+		c.s.counters.Unconfirmed[why]++
+		c.mu.Unlock()
+		// Not a warning: a real GameController's untimed penalty is held too. The count
+		// is in /diagnostics.
+		if ok, suppressed := c.warn.Allow(causeUnconfirmed, now); ok {
+			c.log.Info("GameController packet held until the next one confirms it",
+				"from", d.Src, "change", why.String(), "state", p.State.String(), "suppressed", suppressed)
+		}
+		return
+	}
 	dataChanged := first || !connected || switched || !samePacket(&c.s.last, p)
 	infoChanged := first || !connected || decisive(c.s.info) != decisive(info)
 	if dataChanged {

@@ -257,12 +257,17 @@ func TestGCInfoDerivation(t *testing.T) {
 	budgets := map[gcproto.Layout]int32{hl: -1, spl: 1000, hsl: 1000}
 
 	// One GameController and one component run through every case in turn, as a game
-	// would; a fresh component per case would hide state carried between packets.
+	// would; a fresh component per case would hide state carried between packets. Each
+	// packet is sent twice, as a GameController repeats it: the cases jump between
+	// layouts and situations as no GameController does in one packet, and such a jump
+	// waits for the packet after it (TestConfirm).
 	h := newHarness(t, nil)
 	for i, c := range cases {
 		p := basePacket(c.layout)
-		p.PacketNumber = uint8(i)
+		p.PacketNumber = uint8(2 * i)
 		c.mod(&p)
+		h.send(gcA, &p)
+		p.PacketNumber++
 		h.send(gcA, &p)
 		h.advance(100 * time.Millisecond)
 		// The latest publication may be periodic or on change; either must be current.

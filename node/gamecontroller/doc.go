@@ -16,6 +16,7 @@
 //	NotOurTeam           neither team of the packet is Config.Team               no
 //	PlayerOutOfRange     Config.Player beyond the layout's players (7 in SPL13)  no
 //	OtherGameController  valid for our team, from a GameController not followed  no
+//	Unconfirmed[cause]   from the GameController followed, held (below)          no
 //	Accepted             valid for our team, from the GameController followed    -
 //
 // ("malformed": the datagram is also reported to the socket with ReportMalformed), so
@@ -26,6 +27,21 @@
 // codec is accepted (HL v12 in three sizes, SPL v12 … v18, HSL v19/v20). Warnings about
 // dropped packets are rate-limited to one per cause per Config.WarnInterval; the
 // not-our-team warning names the team numbers seen since the previous one.
+//
+// # Changes no GameController makes in one packet
+//
+// Control packets carry no checksum of their own: one corrupted on the way with a valid
+// UDP checksum decodes. A packet whose change from the last accepted one no
+// GameController makes in one step (confirm.go: a score moving by more than one, a
+// state transition the rules do not allow, a set play or penalty without its timer,
+// teams or colours changing during play, a clock jumping, a budget growing) is held and
+// counted in Counters.Unconfirmed by cause; it is never published itself. The next
+// packet is accepted when it follows the held one (which it confirms: a GameController
+// repeats its packet) or the last accepted one (the held one was corrupted). Ordinary
+// changes, the first packet of a GameController and a packet of another layout (a
+// different GameController program: corruption cannot change the layout) are accepted
+// at once; the
+// built-in games of gc-sim and the captures of real GameControllers hold nothing.
 //
 // # Which GameController is followed
 //

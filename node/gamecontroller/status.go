@@ -22,12 +22,15 @@ type Counters struct {
 	NotOurTeam          uint64 // neither team is ours
 	PlayerOutOfRange    uint64 // our player number does not exist in the layout
 	OtherGameController uint64 // valid for our team, but from a GameController not followed
+	// Unconfirmed: from the GameController followed, but a change no GameController makes
+	// in one packet (confirm.go), by cause: held, never published itself.
+	Unconfirmed Unconfirmed
 }
 
 // Dropped returns the number of datagrams that were not accepted.
 func (c Counters) Dropped() uint64 {
 	return c.Filtered + c.Header + c.Length + c.Version + c.Range + c.Monitor +
-		c.NotOurTeam + c.PlayerOutOfRange + c.OtherGameController
+		c.NotOurTeam + c.PlayerOutOfRange + c.OtherGameController + c.Unconfirmed.Total()
 }
 
 // Malformed returns the drops reported to the socket as malformed (undecodable).

@@ -14,6 +14,7 @@ const (
 	causeNotOurTeam
 	causePlayer
 	causeOtherGC
+	causeUnconfirmed
 	// Warnings only.
 	warnReturn
 	warnPublish

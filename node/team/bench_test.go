@@ -101,7 +101,8 @@ func teammatePacket(b *testing.B, f benchFormat, player uint8) []byte {
 		s.Voronoi[i] = teaminfo.Point{X: float64(i), Y: -float64(i)}
 	}
 	if f.format == FormatZJU {
-		return teaminfo.AppendZJU(nil, &s)
+		b, _ := teaminfo.AppendZJU(nil, &s)
+		return b
 	}
 	var k *teaminfo.Key
 	if f.key != nil {

@@ -100,7 +100,7 @@ func TestParseFormat(t *testing.T) {
 	if _, err := ParseFormat("json"); err == nil {
 		t.Error("json accepted")
 	}
-	if FormatZJU.PacketSize(false) != 296 || FormatDNet.PacketSize(false) != 109 || FormatDNet.PacketSize(true) != 125 {
+	if FormatZJU.PacketSize(false) != 296 || FormatDNet.PacketSize(false) != 113 || FormatDNet.PacketSize(true) != 125 {
 		t.Error("packet sizes")
 	}
 }

@@ -68,7 +68,7 @@
 //
 // Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
 // go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
-// spl. Format dnet (version 2: 109 bytes, 125 signed) carries a sequence number per
+// spl. Format dnet (version 2: 113 bytes with its checksum, 125 signed) carries a sequence number per
 // packet, the ball age, fallen, penalised, voronoi points and a clock echo; with Config.AuthKey every packet is
 // signed with HMAC-SHA-256 (teaminfo.Key). Sequence numbers start at 1 when the
 // component starts; receivers tell a restart from a replay by the stamp, which is our
@@ -96,6 +96,11 @@
 //	foreign-team   another team number (read before the packet is decoded)
 //	auth           with a key: no tag, or a wrong one
 //	malformed      decodes badly (zju bool bytes, dnet reserved bits, player 0)
+//	checksum       dnet: the checksum does not match (corrupted on the way)
+//	range          a value the format does not define (a role or play state out of
+//	               its enum: corrupted, or a teammate of a newer revision)
+//	unchecked      dnet without a key: neither checksum nor tag (a node from before
+//	               the checksum), as a corrupted packet could be
 //	own            our own packet coming back (broadcast or multicast loopback)
 //	conflict       our player number on a packet we did not send
 //	stale          sender time further than MaxAge from our clock (off by default)
@@ -111,8 +116,8 @@
 //	               not published, so TeamInfo never goes back to an older state; its
 //	               clock sample, link figures and budget count as an accepted one's
 //
-// Undecodable datagrams (wrong-size, wrong-format, malformed, auth) are also reported to
-// the socket with ReportMalformed. In the node the team socket's worker calls Prefilter
+// Undecodable datagrams (wrong-size, wrong-format, malformed, checksum, range,
+// unchecked, auth) are also reported to the socket with ReportMalformed. In the node the team socket's worker calls Prefilter
 // before its queue: the drops that need only the size and first bytes (wrong-size,
 // wrong-format by magic, foreign-team) are counted there, the same way, and the socket
 // counts them as filtered instead, so a flood of junk never fills the queue. Accepted

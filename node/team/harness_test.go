@@ -186,7 +186,7 @@ func (h *harness) checkInvariants() Status {
 	if got := uint64(h.rec.Len()); got != r.Accepted {
 		h.t.Errorf("published %d, accepted %d", got, r.Accepted)
 	}
-	undecodable := r.WrongSize + r.WrongFormat + r.Malformed + r.Auth
+	undecodable := r.WrongSize + r.WrongFormat + r.Malformed + r.Checksum + r.Range + r.Unchecked + r.Auth
 	if st.Transport.Malformed != undecodable {
 		h.t.Errorf("socket counted %d malformed, component %d undecodable", st.Transport.Malformed, undecodable)
 	}

@@ -26,7 +26,11 @@ func TestMatesBeforeTheClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := teaminfo.State{Team: 17, Player: 3, Role: teaminfo.RoleSupporter}
-	d := datagram(teaminfo.AppendZJU(nil, &s))
+	b, err := teaminfo.AppendZJU(nil, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := datagram(b)
 	for range 300 {
 		c.receive(d)
 	}

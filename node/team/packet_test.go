@@ -95,12 +95,13 @@ func TestBuildZJUVector(t *testing.T) {
 }
 
 // TestBuildDNetVector feeds a component the values of the dnet golden packet
-// (proto/teaminfo/testdata/dnet-v1.txt), in the robot's units, and expects that packet
-// byte for byte; with a key, the signed golden packet.
+// (proto/teaminfo/testdata/dnet-v2.txt), in the robot's units, and expects that packet
+// byte for byte with its checksum (dnet-v2-checked.hex); with a key, the signed golden
+// packet.
 func TestBuildDNetVector(t *testing.T) {
 	for _, signed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("signed=%v", signed), func(t *testing.T) {
-			want := readHex(t, "dnet-v2.txt")
+			want := readHex(t, "dnet-v2-checked.hex")
 			cfg := testConfig()
 			cfg.Player = 3
 			if signed {

@@ -30,6 +30,9 @@ const (
 	dropWrongSize
 	dropWrongFormat
 	dropMalformed
+	dropChecksum
+	dropRange
+	dropUnchecked
 	dropForeign
 	dropOwn
 	dropConflict
@@ -63,7 +66,7 @@ func (c *Component) receive(d transport.Datagram) bool {
 		}
 	}
 	switch v {
-	case dropWrongSize, dropWrongFormat, dropMalformed, dropAuth:
+	case dropWrongSize, dropWrongFormat, dropMalformed, dropChecksum, dropRange, dropUnchecked, dropAuth:
 		c.conn.ReportMalformed()
 	}
 	c.warnDrop(v, d, now)
@@ -118,6 +121,12 @@ func (c *Component) receive(d transport.Datagram) bool {
 		r.WrongFormat++
 	case dropMalformed:
 		r.Malformed++
+	case dropChecksum:
+		r.Checksum++
+	case dropRange:
+		r.Range++
+	case dropUnchecked:
+		r.Unchecked++
 	case dropForeign:
 		r.ForeignTeam++
 	case dropOwn:
@@ -190,7 +199,11 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 	}
 	switch c.cfg.Format {
 	case FormatZJU:
-		if err := c.rzju.UnmarshalBinary(b); err != nil {
+		err := c.rzju.UnmarshalBinary(b)
+		switch {
+		case errors.Is(err, teaminfo.ErrRange):
+			return dropRange, auth
+		case err != nil:
 			return dropMalformed, auth
 		}
 		c.rzju.ToState(&c.rx)
@@ -203,8 +216,15 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 			return dropWrongFormat, auth
 		case errors.Is(err, teaminfo.ErrLength):
 			return dropWrongSize, auth
+		case errors.Is(err, teaminfo.ErrChecksum):
+			return dropChecksum, auth
+		case errors.Is(err, teaminfo.ErrRange):
+			return dropRange, auth
 		case err != nil:
 			return dropMalformed, auth
+		case c.rdnet.Unchecked && c.key == nil:
+			// A node before the checksum: nothing tells its packet from a corrupted one.
+			return dropUnchecked, auth
 		}
 		auth = a
 		c.rdnet.ToState(&c.rx)
@@ -265,6 +285,10 @@ func dropWarning(v verdict) (cause, string) {
 		return causeWrongFormat, "team packet of another format dropped: is a teammate configured with another format?"
 	case dropMalformed:
 		return causeMalformed, "malformed team packet dropped"
+	case dropRange:
+		return causeRange, "team packet with a value its format does not define dropped (corrupted, or a teammate sends a role or state this node does not know)"
+	case dropUnchecked:
+		return causeUnchecked, "team packet without checksum or tag dropped: a teammate runs a dnetwork from before the checksum; update it, or give the team a key"
 	case dropForeign:
 		return causeForeign, "another team's packet dropped"
 	case dropConflict:

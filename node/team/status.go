@@ -100,6 +100,14 @@ type ReceiveCounters struct {
 	// Malformed: the right format but undecodable (a zju bool byte not 0/1, dnet
 	// reserved bits).
 	Malformed uint64
+	// Checksum: a dnet packet whose checksum does not match: corrupted on the way.
+	Checksum uint64
+	// Range: a value the format does not define (a role or play state out of its
+	// enum): corrupted, or a teammate of a newer revision.
+	Range uint64
+	// Unchecked: without a key, a dnet packet with neither checksum nor tag (a node
+	// from before the checksum): nothing tells it from a corrupted one.
+	Unchecked uint64
 	// ForeignTeam: another team's packet.
 	ForeignTeam uint64
 	// Own: our own packet, echoed back (broadcast or multicast loopback).
@@ -127,7 +135,7 @@ type ReceiveCounters struct {
 
 // Dropped returns the number of received datagrams that were dropped.
 func (r ReceiveCounters) Dropped() uint64 {
-	return r.WrongSize + r.WrongFormat + r.Malformed + r.ForeignTeam + r.Own + r.Conflict +
+	return r.WrongSize + r.WrongFormat + r.Malformed + r.Checksum + r.Range + r.Unchecked + r.ForeignTeam + r.Own + r.Conflict +
 		r.Auth + r.Duplicate + r.Replay + r.Stale + r.Unconfirmed + r.Late
 }
 
@@ -264,6 +272,8 @@ const (
 	causeWrongSize cause = iota
 	causeWrongFormat
 	causeMalformed
+	causeRange
+	causeUnchecked
 	causeForeign
 	causeConflict
 	causeAuth

@@ -3,6 +3,7 @@ package teaminfo
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"strconv"
 	"time"
 )
@@ -27,9 +28,20 @@ const (
 	DNetSizeV1 = 102
 	// DNetTaggedSizeV1 is the size of a version 1 packet with authentication tag.
 	DNetTaggedSizeV1 = DNetSizeV1 + TagSize
+	// CRCSize is the size of the checksum an unsigned packet ends with: CRC-32C
+	// (Castagnoli) of every byte before it, little-endian.
+	CRCSize = 4
+	// DNetCheckedSize is the size of a version 2 packet with checksum, as this package
+	// writes an unsigned packet.
+	DNetCheckedSize = DNetSize + CRCSize
+	// DNetCheckedSizeV1 is the size of a version 1 packet with checksum.
+	DNetCheckedSizeV1 = DNetSizeV1 + CRCSize
 	// MaxEchoHoldMs is the longest hold time the echo field carries, in milliseconds.
 	MaxEchoHoldMs = 0xffff
 )
+
+// castagnoli is the CRC-32C table of the dnet checksum.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Byte offsets of the dnet fields (version 2 is version 1 followed by the echo).
 const (
@@ -77,7 +89,8 @@ const (
 	dnEchoSize    = 7 // echo player, stamp, hold
 
 	hdrTagged   = 0x01 // header flags: authentication tag present
-	hdrReserved = 0xfe
+	hdrChecked  = 0x02 // header flags: CRC-32C present (never with the tag)
+	hdrReserved = 0xfc
 
 	statusFlagMask     = 0x03ff
 	statusVoronoiShift = 10
@@ -161,6 +174,10 @@ type DNetPacket struct {
 	// packet); AppendSigned computes a fresh one.
 	Tagged bool
 	Tag    [TagSize]byte
+	// Unchecked says an untagged packet carries no checksum, as nodes before the
+	// checksum wrote it: Decode sets it for such a packet, and AppendBinary then writes
+	// none. Packets are written with a checksum or a tag otherwise.
+	Unchecked bool
 }
 
 // Auth says how a decoded dnet packet was authenticated.
@@ -193,15 +210,18 @@ func IsDNet(b []byte) bool {
 	return len(b) >= len(DNetMagic) && string(b[:len(DNetMagic)]) == DNetMagic
 }
 
-// DNetPacketSize returns the size of a packet of the current version (DNetVersion) with
-// or without tag.
-func DNetPacketSize(tagged bool) int {
-	n, _ := DNetVersionSize(DNetVersion, tagged)
+// DNetPacketSize returns the size of a packet of the current version (DNetVersion) as
+// this package writes it: with the tag when signed, else with the checksum.
+func DNetPacketSize(signed bool) int {
+	if !signed {
+		return DNetCheckedSize
+	}
+	n, _ := DNetVersionSize(DNetVersion, true)
 	return n
 }
 
-// DNetVersionSize returns the size of a packet of version v with or without tag, and
-// false for a version this package does not know.
+// DNetVersionSize returns the size of a packet of version v with or without tag (and
+// without checksum), and false for a version this package does not know.
 func DNetVersionSize(v uint8, tagged bool) (int, bool) {
 	var n int
 	switch v {
@@ -232,16 +252,28 @@ func (p *DNetPacket) MarshalBinary() ([]byte, error) {
 }
 
 // AppendBinary appends the packet to b: the version's size (DNetSize for version 2,
-// DNetSizeV1 for version 1), plus Tag when p.Tagged. It fails with ErrVersion for a
-// version it does not write, and with ErrRange or ErrReserved when a field holds a code
-// the format cannot carry; b is then returned unchanged.
+// DNetSizeV1 for version 1), plus Tag when p.Tagged, else the checksum unless
+// p.Unchecked. It fails with ErrVersion for a version it does not write, and with
+// ErrRange or ErrReserved when a field holds a code the format cannot carry; b is then
+// returned unchanged.
 func (p *DNetPacket) AppendBinary(b []byte) ([]byte, error) {
-	b, err := p.appendBody(b, p.Tagged)
+	hf := uint8(0)
+	switch {
+	case p.Tagged:
+		hf = hdrTagged
+	case !p.Unchecked:
+		hf = hdrChecked
+	}
+	n := len(b)
+	b, err := p.appendBody(b, hf)
 	if err != nil {
 		return b, err
 	}
-	if p.Tagged {
+	switch hf {
+	case hdrTagged:
 		b = append(b, p.Tag[:]...)
+	case hdrChecked:
+		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[n:], castagnoli))
 	}
 	return b, nil
 }
@@ -253,7 +285,7 @@ func (p *DNetPacket) AppendSigned(b []byte, k *Key) ([]byte, error) {
 		return b, fmt.Errorf("%w: AppendSigned needs a key", ErrKey)
 	}
 	n := len(b)
-	b, err := p.appendBody(b, true)
+	b, err := p.appendBody(b, hdrTagged)
 	if err != nil {
 		return b, err
 	}
@@ -288,6 +320,10 @@ func (p *DNetPacket) check() error {
 		return fmt.Errorf("%w: dnet set_play %d does not fit 4 bits", ErrRange, p.SetPlay)
 	case p.VoronoiLen > MaxVoronoi:
 		return fmt.Errorf("%w: dnet voronoi length %d > %d", ErrRange, p.VoronoiLen, MaxVoronoi)
+	case !Role(p.Role).Valid():
+		return fmt.Errorf("%w: dnet role %d > %d", ErrRange, p.Role, RoleOther)
+	case !PlayState(p.PlayState).Valid():
+		return fmt.Errorf("%w: dnet play state %d > %d", ErrRange, p.PlayState, PlayAssisting)
 	}
 	for i, v := range p.Voronoi {
 		if v.X < UnknownI12 || v.X > maxI12 || v.Y < UnknownI12 || v.Y > maxI12 {
@@ -297,7 +333,7 @@ func (p *DNetPacket) check() error {
 	return nil
 }
 
-func (p *DNetPacket) appendBody(b []byte, tagged bool) ([]byte, error) {
+func (p *DNetPacket) appendBody(b []byte, hf uint8) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return b, err
 	}
@@ -309,9 +345,7 @@ func (p *DNetPacket) appendBody(b []byte, tagged bool) ([]byte, error) {
 	le := binary.LittleEndian
 	copy(w[dnOffMagic:], DNetMagic)
 	w[dnOffVersion] = v
-	if tagged {
-		w[dnOffHeaderFlags] = hdrTagged
-	}
+	w[dnOffHeaderFlags] = hf
 	w[dnOffTeam] = p.Team
 	w[dnOffPlayer] = p.Player
 	w[dnOffRole] = p.Role
@@ -359,12 +393,15 @@ func (p *DNetPacket) UnmarshalBinary(b []byte) error {
 
 // Decode decodes a dnet packet into p, overwriting every field; on error p is unchanged.
 //
-// The cheap checks come first: magic, version (1 or 2), reserved header bits, and a
-// length that matches the version and the tag flag (DNetVersionSize). Then, when k is not nil,
-// the packet must carry a tag that matches k (compared in constant time), else ErrAuth.
-// With k nil a tag is kept but not checked, and the result is AuthUnverified. Only then
-// are the fields parsed; a reserved status or mates bit, or a voronoi length above
-// MaxVoronoi, is rejected.
+// The cheap checks come first: magic, version (1 or 2), reserved header bits (the tag
+// and checksum flags together are reserved too), and a length that matches the version
+// and the flags. Then, when k is not nil, the packet must carry a tag that matches k
+// (compared in constant time), else ErrAuth. With k nil a tag is kept but not checked,
+// and the result is AuthUnverified. A checksum is checked with or without k
+// (ErrChecksum); a packet with neither decodes with Unchecked set. Only then are the
+// fields parsed; a reserved status or mates bit is rejected (ErrReserved), and so is
+// a value the format cannot carry: a voronoi length above MaxVoronoi, a role or
+// play state the format does not define (ErrRange).
 func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 	if len(b) < len(DNetMagic)+1 {
 		return 0, fmt.Errorf("%w: dnet packet of %d bytes is shorter than its header", ErrLength, len(b))
@@ -380,15 +417,19 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 		return 0, fmt.Errorf("%w: dnet packet of %d bytes is shorter than its header", ErrLength, len(b))
 	}
 	hf := b[dnOffHeaderFlags]
-	if hf&hdrReserved != 0 {
+	if hf&hdrReserved != 0 || hf == hdrTagged|hdrChecked {
 		return 0, fmt.Errorf("%w: dnet header flags %#02x", ErrReserved, hf)
 	}
-	tagged := hf&hdrTagged != 0
+	tagged, checked := hf&hdrTagged != 0, hf&hdrChecked != 0
 	body, _ := DNetVersionSize(version, false)
-	if want, _ := DNetVersionSize(version, tagged); len(b) != want {
-		if tagged {
-			return 0, fmt.Errorf("%w: dnet version %d with tag needs %d bytes, got %d", ErrLength, version, want, len(b))
-		}
+	want, _ := DNetVersionSize(version, tagged)
+	switch {
+	case checked && len(b) != body+CRCSize:
+		return 0, fmt.Errorf("%w: dnet version %d with checksum needs %d bytes, got %d", ErrLength, version, body+CRCSize, len(b))
+	case checked:
+	case len(b) != want && tagged:
+		return 0, fmt.Errorf("%w: dnet version %d with tag needs %d bytes, got %d", ErrLength, version, want, len(b))
+	case len(b) != want:
 		return 0, fmt.Errorf("%w: dnet version %d without tag needs %d bytes, got %d", ErrLength, version, want, len(b))
 	}
 	auth := AuthNone
@@ -403,6 +444,11 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 			return 0, fmt.Errorf("%w: dnet tag does not match the key", ErrAuth)
 		}
 		auth = AuthVerified
+	}
+	if checked {
+		if got, sum := binary.LittleEndian.Uint32(b[body:]), crc32.Checksum(b[:body], castagnoli); got != sum {
+			return 0, fmt.Errorf("%w: dnet checksum %#08x, the bytes give %#08x", ErrChecksum, got, sum)
+		}
 	}
 
 	le := binary.LittleEndian
@@ -421,6 +467,12 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 	mates := b[dnOffMates]
 	if mates&^matesMask != 0 {
 		return 0, fmt.Errorf("%w: dnet mates mask %#02x has bits above bit %d", ErrReserved, mates, MaxMates-1)
+	}
+	if r := Role(b[dnOffRole]); !r.Valid() {
+		return 0, fmt.Errorf("%w: dnet role %d > %d", ErrRange, r, RoleOther)
+	}
+	if ps := PlayState(b[dnOffPlayState]); !ps.Valid() {
+		return 0, fmt.Errorf("%w: dnet play state %d > %d", ErrRange, ps, PlayAssisting)
 	}
 	var (
 		echoPlayer uint8
@@ -470,6 +522,7 @@ func (p *DNetPacket) Decode(b []byte, k *Key) (Auth, error) {
 		EchoStampMs:       echoStamp,
 		EchoHoldMs:        echoHold,
 		Tagged:            tagged,
+		Unchecked:         !tagged && !checked,
 	}
 	for i := range q.Voronoi {
 		q.Voronoi[i] = getVoronoi(b[dnOffVoronoi+i*dnVoronoiSize:])

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"math"
 	"strings"
@@ -14,10 +15,12 @@ import (
 // goldenKey is the key of testdata/dnet-v1-tagged.hex.
 const goldenKey = "team17-shared-secret"
 
-// dnetGolden is testdata/dnet-v1.txt field by field.
+// dnetGolden is testdata/dnet-v1.txt field by field: a packet of a node before the
+// checksum (dnet-v1-checked.hex is it with the checksum).
 var dnetGolden = DNetPacket{
-	Version: 1,
-	Team:    17, Player: 3, Role: 2,
+	Version:   1,
+	Unchecked: true,
+	Team:      17, Player: 3, Role: 2,
 	Seq:              0x01020304,
 	StampMs:          1700000000123,
 	Flags:            FlagAttackRight | FlagPriority | FlagSeeBall | FlagSeeGoal | FlagGCConnected,
@@ -133,22 +136,25 @@ func TestDNetSizes(t *testing.T) {
 			t.Errorf("DNetVersionSize(%d, %v) = %d, %v, want %d, %v", tc.v, tc.tagged, n, ok, tc.want, tc.ok)
 		}
 	}
-	if DNetPacketSize(true) != 125 || DNetPacketSize(false) != 109 {
+	if DNetPacketSize(true) != 125 || DNetPacketSize(false) != 113 || DNetCheckedSize != 113 || DNetCheckedSizeV1 != 106 {
 		t.Error("DNetPacketSize does not give version 2 sizes")
+	}
+	if len(readHex(t, "dnet-v1-checked.hex")) != DNetCheckedSizeV1 || len(readHex(t, "dnet-v2-checked.hex")) != DNetCheckedSize {
+		t.Error("checked golden files have the wrong size")
 	}
 }
 
 // goldenCase is one golden packet: its files, its fields and its model.
 type goldenCase struct {
-	plain, tagged string
-	size          int
-	packet        DNetPacket
-	state         State
+	plain, tagged, checked string
+	size                   int
+	packet                 DNetPacket
+	state                  State
 }
 
 var goldenCases = []goldenCase{
-	{"dnet-v1.txt", "dnet-v1-tagged.hex", DNetSizeV1, dnetGolden, dnetGoldenState},
-	{"dnet-v2.txt", "dnet-v2-tagged.hex", DNetSize, dnetGoldenV2, dnetGoldenStateV2},
+	{"dnet-v1.txt", "dnet-v1-tagged.hex", "dnet-v1-checked.hex", DNetSizeV1, dnetGolden, dnetGoldenState},
+	{"dnet-v2.txt", "dnet-v2-tagged.hex", "dnet-v2-checked.hex", DNetSize, dnetGoldenV2, dnetGoldenStateV2},
 }
 
 func TestDNetGolden(t *testing.T) {
@@ -179,12 +185,12 @@ func TestDNetGolden(t *testing.T) {
 			}
 		})
 	}
-	// The model encodes to the current version.
+	// The model encodes to the current version, with the checksum.
 	got, err := AppendDNet(nil, &dnetGoldenStateV2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := readHex(t, "dnet-v2.txt"); !bytes.Equal(got, want) {
+	if want := readHex(t, "dnet-v2-checked.hex"); !bytes.Equal(got, want) {
 		t.Errorf("AppendDNet(golden State):\n got % x\nwant % x", got, want)
 	}
 	// Version 1 content through the model: version 2 without echo.
@@ -192,9 +198,10 @@ func TestDNetGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := readHex(t, "dnet-v2.txt")
+	want := readHex(t, "dnet-v2-checked.hex")[:DNetSize]
 	want[dnOffEchoPlayer], want[dnOffEchoStamp], want[dnOffEchoStamp+1], want[dnOffEchoStamp+2] = 0, 0, 0, 0
 	want[dnOffEchoStamp+3], want[dnOffEchoHold], want[dnOffEchoHold+1] = 0, 0, 0
+	want = binary.LittleEndian.AppendUint32(want, crc32cBitwise(want))
 	if !bytes.Equal(got, want) {
 		t.Errorf("AppendDNet(version 1 State):\n got % x\nwant % x", got, want)
 	}
@@ -245,7 +252,7 @@ func testTaggedGolden(t *testing.T, g goldenCase) {
 		t.Fatalf("with key: auth %v err %v", auth, err)
 	}
 	wantP := g.packet
-	wantP.Tagged = true
+	wantP.Tagged, wantP.Unchecked = true, false
 	copy(wantP.Tag[:], want[g.size:])
 	reportDiff(t, "decoded tagged packet", diff(p, wantP))
 

@@ -45,23 +45,26 @@
 //	295    1 padding
 //
 // Padding is written as zero and ignored on read. Floats are data: NaN and infinities
-// pass through unchanged, bit for bit. Enums are not range-checked. Bool bytes must be 0
-// or 1: a C++ bool holds nothing else, so any other value means the datagram is not a
-// TeamInfo of this revision, and since a zju packet is recognised by its size alone, this
-// is the only other check; such packets fail with [ErrBool].
+// pass through unchanged, bit for bit. Bool bytes must be 0 or 1: a C++ bool holds
+// nothing else, so any other value means the datagram is not a TeamInfo of this
+// revision; such packets fail with [ErrBool]. role and state must be a [Role] and a
+// [PlayState] the enums define, else decoding and encoding fail with [ErrRange]. The
+// format has no checksum: a corrupted float passes unnoticed (use dnet for that).
 //
 // # Format dnet
 //
 // dnet is dnetwork's own format: versioned, fixed-size, little-endian, small enough for
 // the SPL cap of 128 bytes with a tag. Version 2 ([DNetVersion], written) is
-// [DNetSize] = 109 bytes, [DNetTaggedSize] = 125 with the authentication tag; version 1
-// ([DNetVersion1], still read) is the same without the echo: [DNetSizeV1] = 102 bytes,
-// [DNetTaggedSizeV1] = 118 with the tag.
+// [DNetSize] = 109 bytes, followed by the authentication tag ([DNetTaggedSize] = 125) or
+// by a checksum ([DNetCheckedSize] = 113); version 1 ([DNetVersion1], still read) is the
+// same without the echo: [DNetSizeV1] = 102 bytes, 118 with the tag, 106 with the
+// checksum.
 //
 //	off size field               unit / code                       range
 //	  0    3 magic               "DNt" = 44 4e 74
 //	  3    1 version             2 (1: the packet ends after voronoi)
-//	  4    1 header flags        bit 0: tag present; bits 1-7 zero
+//	  4    1 header flags        bit 0: tag present; bit 1: checksum present
+//	                             (not both); bits 2-7 zero
 //	  5    1 team_number
 //	  6    1 player_number
 //	  7    1 role                Role
@@ -95,6 +98,8 @@
 //	103    4 echo_stamp          u32: low 32 bits of that packet's stamp, ms (version 2)
 //	107    2 echo_hold           u16 ms: our stamp - when we received it      (version 2)
 //	109   16 tag                 only when header bit 0 is set (version 1: at 102)
+//	109    4 checksum            only when header bit 1 is set: CRC-32C (Castagnoli)
+//	                             of bytes 0..108, u32 (version 1: at 102, of 0..101)
 //
 // The echo lets a teammate measure its clock against ours, as NTP does: it sent a
 // packet stamped T1 (its clock), we received it at T2 and sent this one at T3 = stamp
@@ -121,10 +126,23 @@
 // [ErrRange]; reserved bits that are set make decoding fail with [ErrReserved].
 //
 // Decoding is strict: magic ([ErrMagic]), version ([ErrVersion]), reserved header bits,
-// then the exact length for the version and the tag flag ([ErrLength]). Versions other
+// then the exact length for the version and the flags ([ErrLength]), the tag or the
+// checksum ([ErrChecksum]), and values the format does not define: a [Role] above
+// [RoleOther] or a [PlayState] above [PlayAssisting] ([ErrRange]; the encoder refuses
+// them too). Versions other
 // than 1 and 2 are rejected; a later version gets its own size and its own conversion
 // to [State]. [DNetPacket.Version] holds the version decoded and chooses the version
 // encoded (0: [DNetVersion]); a version 1 packet cannot carry an echo ([ErrRange]).
+//
+// # Checksum
+//
+// An unsigned packet ends with CRC-32C of every byte before it, so a packet corrupted on
+// the way (a UDP checksum is only 16 bits, and a Wi-Fi driver or relay may recompute it)
+// is rejected: CRC-32C detects every error of up to 5 bits in a packet this size, and
+// other errors with probability 1 - 2^-32. The header's length check catches a flipped
+// flag. It is no protection against a forger, who recomputes it: only a key is.
+// Packets of nodes before the checksum (no tag, no checksum) decode with
+// [DNetPacket.Unchecked] set, for tools; receivers without a key drop them.
 //
 // # Authentication
 //
@@ -133,7 +151,8 @@
 // 16 bytes. [DNetPacket.Decode] with
 // a key checks the tag in constant time before it parses any field and fails with
 // [ErrAuth] on a mismatch or when the packet carries no tag. Without a key a tagged
-// packet decodes with [AuthUnverified]. The tag covers team and player numbers, sequence
+// packet decodes with [AuthUnverified] (corruption of it goes unnoticed: its receivers
+// are meant to have the key). The tag covers team and player numbers, sequence
 // number, stamp and echo, so a [ReplayFilter] fed only verified packets also stops replays
 // (within the limits its documentation states).
 //

@@ -16,13 +16,16 @@ var (
 	ErrVersion = errors.New("teaminfo: unsupported dnet version")
 	// ErrReserved reports a reserved dnet bit that is set.
 	ErrReserved = errors.New("teaminfo: reserved bit set")
-	// ErrRange reports a value the dnet format cannot carry (on encode) or a count out of
-	// its range (on decode).
+	// ErrRange reports a value the format cannot carry: on encode, and on decode a count,
+	// role or play state out of its range.
 	ErrRange = errors.New("teaminfo: value out of range")
 	// ErrAuth reports a dnet packet that failed authentication: its tag does not match the
 	// key, or it carries no tag although a key is required. The message gives no detail
 	// about the expected tag.
 	ErrAuth = errors.New("teaminfo: authentication failed")
+	// ErrChecksum reports an unsigned dnet packet whose CRC-32C does not match its bytes:
+	// it was corrupted on the way.
+	ErrChecksum = errors.New("teaminfo: dnet checksum mismatch")
 	// ErrKey reports an unusable authentication key.
 	ErrKey = errors.New("teaminfo: bad key")
 )

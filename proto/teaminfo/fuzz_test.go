@@ -9,7 +9,7 @@ import (
 )
 
 func isSentinel(err error) bool {
-	for _, s := range []error{ErrLength, ErrBool, ErrMagic, ErrVersion, ErrReserved, ErrRange, ErrAuth, ErrKey} {
+	for _, s := range []error{ErrLength, ErrBool, ErrMagic, ErrVersion, ErrReserved, ErrRange, ErrAuth, ErrKey, ErrChecksum} {
 		if errors.Is(err, s) {
 			return true
 		}
@@ -42,6 +42,9 @@ func FuzzZJU(f *testing.F) {
 				t.Fatalf("error without sentinel: %v", err)
 			}
 			return
+		}
+		if !Role(p.Role).Valid() || !PlayState(p.State).Valid() {
+			t.Fatalf("accepted role %d, state %d", p.Role, p.State)
 		}
 		// Re-encoding gives the input with zeroed padding.
 		want := bytes.Clone(b)
@@ -94,6 +97,11 @@ func FuzzDNet(f *testing.F) {
 	tagged := readHex(f, "dnet-v1-tagged.hex")
 	plain2 := readHex(f, "dnet-v2.txt")
 	tagged2 := readHex(f, "dnet-v2-tagged.hex")
+	checked := readHex(f, "dnet-v1-checked.hex")
+	checked2 := readHex(f, "dnet-v2-checked.hex")
+	f.Add(checked, []byte(goldenKey))
+	f.Add(checked2, []byte("k"))
+	f.Add(checked2[:DNetCheckedSize-1], []byte("k"))
 	f.Add(plain, []byte(goldenKey))
 	f.Add(tagged, []byte(goldenKey))
 	f.Add(tagged, []byte("other key"))
@@ -131,13 +139,19 @@ func FuzzDNet(f *testing.F) {
 		if (auth == AuthUnverified) != p.Tagged || auth == AuthVerified {
 			t.Fatalf("auth %v with tagged %v and no key", auth, p.Tagged)
 		}
+		if !p.Tagged && !p.Unchecked && crc32cBitwise(b[:len(b)-CRCSize]) != binary.LittleEndian.Uint32(b[len(b)-CRCSize:]) {
+			t.Fatal("accepted a packet whose checksum does not match")
+		}
+		if !Role(p.Role).Valid() || !PlayState(p.PlayState).Valid() {
+			t.Fatalf("accepted role %d, play state %d", p.Role, p.PlayState)
+		}
 		out, err := p.MarshalBinary()
 		if err != nil || !bytes.Equal(out, b) {
 			t.Fatalf("round trip: err %v\n got % x\nwant % x", err, out, b)
 		}
 
 		// Through the model: the same bytes in the current version, minus tag and unused
-		// voronoi slots (a version 1 packet gains an empty echo).
+		// voronoi slots (a version 1 packet gains an empty echo), with a fresh checksum.
 		var s State
 		p.ToState(&s)
 		viaState, err := AppendDNet(nil, &s, nil)
@@ -146,8 +160,9 @@ func FuzzDNet(f *testing.F) {
 		}
 		body, _ := DNetVersionSize(p.Version, false)
 		want := append(bytes.Clone(b[:body]), make([]byte, DNetSize-body)...)
-		want[dnOffVersion], want[dnOffHeaderFlags] = DNetVersion, 0
+		want[dnOffVersion], want[dnOffHeaderFlags] = DNetVersion, hdrChecked
 		clear(want[dnOffVoronoi+int(p.VoronoiLen)*dnVoronoiSize : DNetSizeV1])
+		want = binary.LittleEndian.AppendUint32(want, crc32cBitwise(want))
 		if !bytes.Equal(viaState, want) {
 			t.Fatalf("model trip:\n got % x\nwant % x", viaState, want)
 		}

@@ -31,6 +31,23 @@ func readHex(t testing.TB, name string) []byte {
 	return b
 }
 
+// crc32cBitwise is CRC-32C computed bit by bit (reflected polynomial 0x82f63b78,
+// initial value and final xor 0xffffffff): a reference for hash/crc32's table.
+func crc32cBitwise(b []byte) uint32 {
+	c := ^uint32(0)
+	for _, x := range b {
+		c ^= uint32(x)
+		for range 8 {
+			if c&1 != 0 {
+				c = c>>1 ^ 0x82f63b78
+			} else {
+				c >>= 1
+			}
+		}
+	}
+	return ^c
+}
+
 // diff lists the fields in which got and want differ. Floats compare by value with NaN
 // equal to NaN, and -0 equal to 0.
 func diff(got, want any) []string {

@@ -19,6 +19,9 @@ const (
 	RoleOther     Role = 5
 )
 
+// Valid reports whether r is a role the formats define (RoleNone .. RoleOther).
+func (r Role) Valid() bool { return r <= RoleOther }
+
 func (r Role) String() string {
 	switch r {
 	case RoleNone:
@@ -50,6 +53,10 @@ const (
 	PlayInitializing PlayState = 5
 	PlayAssisting    PlayState = 6
 )
+
+// Valid reports whether s is a play state the formats define (PlayInactive ..
+// PlayAssisting).
+func (s PlayState) Valid() bool { return s <= PlayAssisting }
 
 func (s PlayState) String() string {
 	switch s {
@@ -277,12 +284,11 @@ func DecodeZJU(b []byte, s *State) error {
 	return nil
 }
 
-// AppendZJU appends the zju packet for s to b.
-func AppendZJU(b []byte, s *State) []byte {
+// AppendZJU appends the zju packet for s to b; it fails as [ZJUPacket.AppendBinary].
+func AppendZJU(b []byte, s *State) ([]byte, error) {
 	var p ZJUPacket
 	p.FromState(s)
-	b, _ = p.AppendBinary(b) // never fails
-	return b
+	return p.AppendBinary(b)
 }
 
 func zjuPose(v Vector3) Pose {

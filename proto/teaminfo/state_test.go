@@ -34,7 +34,7 @@ func randState(r *rand.Rand) State {
 		AttackRight: r.IntN(2) == 1, Priority: r.IntN(2) == 1, SeeBall: r.IntN(2) == 1,
 		SeeCircle: r.IntN(2) == 1, SeeGoal: r.IntN(2) == 1, GCConnected: r.IntN(2) == 1,
 		GCStopped: r.IntN(2) == 1,
-		Role:      Role(r.Uint32()), PlayState: PlayState(r.Uint32()), KickerID: uint8(r.Uint32()),
+		Role:      Role(r.IntN(int(RoleOther) + 1)), PlayState: PlayState(r.IntN(int(PlayAssisting) + 1)), KickerID: uint8(r.Uint32()),
 		RobotPos: pose(), Dest: pose(), FinalDest: pose(),
 		AttackTarget: pt(), BallField: pt(), BallGlobal: pt(), TeamBallGlobal: pt(),
 		CircleField: pt(), CircleGlobal: pt(), GoalField: pt(), GoalGlobal: pt(),

@@ -112,8 +112,12 @@ func (p *ZJUPacket) MarshalBinary() ([]byte, error) {
 }
 
 // AppendBinary appends the 296-byte memory image of p to b. Padding bytes are written as
-// zero and bools as 0 or 1. It never fails.
+// zero and bools as 0 or 1. A role or state the format does not define fails with
+// ErrRange (receivers reject it), and b is returned unchanged.
 func (p *ZJUPacket) AppendBinary(b []byte) ([]byte, error) {
+	if err := zjuCheckEnums(p.Role, p.State); err != nil {
+		return b, err
+	}
 	n := len(b)
 	b = append(b, make([]byte, ZJUSize)...) // zeroed; allocates only when b lacks room
 	w := b[n : n+ZJUSize]
@@ -161,7 +165,8 @@ func (p *ZJUPacket) AppendBinary(b []byte) ([]byte, error) {
 // [ZJUSize] bytes. Padding bytes are ignored. Every bool byte must be 0 or 1: a C++ bool
 // holds nothing else, so another value means the datagram is not a TeamInfo of this
 // revision (auto-detection has only the length to go on) and it is rejected with
-// [ErrBool]. On error p is left unchanged.
+// [ErrBool]; a role or state the format does not define is rejected with [ErrRange].
+// On error p is left unchanged.
 func (p *ZJUPacket) UnmarshalBinary(b []byte) error {
 	if len(b) != ZJUSize {
 		return fmt.Errorf("%w: zju packet needs %d bytes, got %d", ErrLength, ZJUSize, len(b))
@@ -219,7 +224,21 @@ func (p *ZJUPacket) UnmarshalBinary(b []byte) error {
 	if bad != nil {
 		return bad
 	}
+	if err := zjuCheckEnums(q.Role, q.State); err != nil {
+		return err
+	}
 	*p = q
+	return nil
+}
+
+// zjuCheckEnums fails with ErrRange for a role or state the format does not define.
+func zjuCheckEnums(role, state uint8) error {
+	if !Role(role).Valid() {
+		return fmt.Errorf("%w: zju role %d > %d", ErrRange, role, RoleOther)
+	}
+	if !PlayState(state).Valid() {
+		return fmt.Errorf("%w: zju state %d > %d", ErrRange, state, PlayAssisting)
+	}
 	return nil
 }
 

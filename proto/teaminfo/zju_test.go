@@ -273,8 +273,8 @@ func TestDecodeAppendZJU(t *testing.T) {
 	if err := DecodeZJU(make([]byte, 10), &s); !errors.Is(err, ErrLength) {
 		t.Errorf("DecodeZJU short: %v", err)
 	}
-	out := AppendZJU([]byte{0xee}, &s)
-	if len(out) != 1+ZJUSize || out[0] != 0xee {
+	out, err := AppendZJU([]byte{0xee}, &s)
+	if err != nil || len(out) != 1+ZJUSize || out[0] != 0xee {
 		t.Fatalf("AppendZJU did not append: %d bytes", len(out))
 	}
 	var p ZJUPacket

@@ -1,0 +1,262 @@
+package gamecontroller
+
+import (
+	"time"
+
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+)
+
+// doubt is why a control packet waits for the next one to confirm it: a change from the
+// last accepted packet that no GameController makes in one packet. GameController
+// packets carry no checksum of their own, so a datagram corrupted on the way with a
+// valid UDP checksum decodes; these are the changes such a corruption makes and a
+// GameController does not.
+type doubt uint8
+
+const (
+	doubtNone    doubt = iota
+	doubtScore         // a score moves by more than +1 (a goal) or -1 (its undo)
+	doubtState         // a state transition the rules do not make in one step, alone
+	doubtPhase         // the game phase changes during play without a state change
+	doubtSetPlay       // a set play starts without its timer, or turns into another
+	doubtGame          // teams, colours, game type or half change during play
+	doubtPenalty       // a penalty without its timer, or one penalty turned into another
+	doubtClock         // a clock jumps without an event, or runs faster than time
+	doubtBudget        // a message budget grows, or shrinks faster than robots send
+	numDoubts
+)
+
+var doubtNames = [numDoubts]string{"none", "score", "state", "phase", "set_play", "game", "penalty", "clock", "budget"}
+
+func (d doubt) String() string { return doubtNames[d] }
+
+// Unconfirmed counts control packets held for confirmation, by cause (doubt); each is a
+// drop of Counters: it is never published itself, and the next packet is accepted only
+// when it is a plausible successor of the held one or of the last accepted one.
+type Unconfirmed [numDoubts]uint64
+
+// Each calls f with every cause's name ("score", "state", "phase", "set_play", "game",
+// "penalty", "clock", "budget") and count, in that order.
+func (u Unconfirmed) Each(f func(cause string, n uint64)) {
+	for d := doubtScore; d < numDoubts; d++ {
+		f(d.String(), u[d])
+	}
+}
+
+// Total returns the number of held packets.
+func (u Unconfirmed) Total() uint64 {
+	var n uint64
+	for _, v := range u {
+		n += v
+	}
+	return n
+}
+
+// Slack of the clock checks: packets are stamped on arrival, the GameController's clock
+// ticks in whole seconds, and budgets fall with every team message it counts.
+const (
+	clockSlackSecs  = 2
+	budgetSlack     = 100 // messages
+	budgetPerSecond = 100 // messages a second a team can send (far above any budget rate)
+)
+
+// ordinaryStep is the state transitions a GameController makes in one packet without
+// anything else to show for it (forward play; undo and the rarer steps need a second
+// packet or a matching event, see stateDoubt).
+var ordinaryStep = map[[2]gcproto.State]bool{
+	{gcproto.StateInitial, gcproto.StateReady}:    true,
+	{gcproto.StateInitial, gcproto.StateStandby}:  true,
+	{gcproto.StateInitial, gcproto.StateSet}:      true, // penalty shoot-out
+	{gcproto.StateStandby, gcproto.StateReady}:    true,
+	{gcproto.StateReady, gcproto.StateSet}:        true,
+	{gcproto.StateSet, gcproto.StatePlaying}:      true,
+	{gcproto.StatePlaying, gcproto.StateFinished}: true,
+	{gcproto.StateFinished, gcproto.StateInitial}: true, // the next half
+	{gcproto.StateFinished, gcproto.StateStandby}: true,
+	{gcproto.StateFinished, gcproto.StateReady}:   true,
+	{gcproto.StateFinished, gcproto.StateSet}:     true, // the next penalty shot
+}
+
+// Doubt returns why a GameController would not send next elapsed after prev in one
+// step ("score", "state", ...: the causes of Unconfirmed), or "" when it would: a
+// packet with a doubt waits for the next packet to confirm it.
+func Doubt(prev, next *gcproto.Packet, elapsed time.Duration) string {
+	if d := implausible(prev, next, elapsed); d != doubtNone {
+		return d.String()
+	}
+	return ""
+}
+
+// implausible returns why next is not a change a GameController makes in one packet
+// after prev, elapsed later; doubtNone when it is. It is a pure function of its
+// arguments, and conservative: what real GameControllers send in ordinary play passes.
+func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
+	if next.Layout != prev.Layout {
+		// Another GameController program: corruption does not change a layout (its
+		// version byte and its size must both match).
+		return doubtNone
+	}
+	if d := scoreDoubt(prev, next); d != doubtNone {
+		return d
+	}
+	if d := stateDoubt(prev, next, elapsed); d != doubtNone {
+		return d
+	}
+	setup := prev.State == gcproto.StateInitial || prev.State == gcproto.StateFinished ||
+		next.State == gcproto.StateInitial || next.State == gcproto.StateFinished
+	if next.GamePhase != prev.GamePhase && next.State == prev.State && next.State == gcproto.StatePlaying &&
+		!prev.Stopped && !next.Stopped {
+		return doubtPhase
+	}
+	if !setup && (next.FirstHalf != prev.FirstHalf || next.GameType != prev.GameType ||
+		next.CompetitionType != prev.CompetitionType || next.PlayersPerTeam != prev.PlayersPerTeam ||
+		teamsChanged(prev, next)) {
+		return doubtGame
+	}
+	if !kickingTeamValid(next) && next.KickingTeam != prev.KickingTeam {
+		return doubtGame
+	}
+	event := next.State != prev.State || next.GamePhase != prev.GamePhase || next.SetPlay != prev.SetPlay ||
+		next.FirstHalf != prev.FirstHalf || next.KickingTeam != prev.KickingTeam || next.Stopped != prev.Stopped ||
+		next.Teams[0].Score != prev.Teams[0].Score || next.Teams[1].Score != prev.Teams[1].Score
+	if d := setPlayDoubt(prev, next, elapsed); d != doubtNone {
+		return d
+	}
+	secs := int32(elapsed/time.Second) + clockSlackSecs
+	if !event && (clockJump(prev.SecsRemaining, next.SecsRemaining, secs) || clockJump(prev.SecondaryTime, next.SecondaryTime, secs)) {
+		return doubtClock
+	}
+	if d := penaltyDoubt(prev, next, secs); d != doubtNone {
+		return d
+	}
+	for t := range next.Teams {
+		if !next.Layout.HasMessageBudget() || setup {
+			break
+		}
+		d := int(next.Teams[t].MessageBudget) - int(prev.Teams[t].MessageBudget)
+		if d > 0 || -d > budgetSlack+budgetPerSecond*int(secs) {
+			return doubtBudget
+		}
+	}
+	return doubtNone
+}
+
+func scoreDoubt(prev, next *gcproto.Packet) doubt {
+	for t := range next.Teams {
+		if d := int(next.Teams[t].Score) - int(prev.Teams[t].Score); d > 1 || d < -1 {
+			return doubtScore
+		}
+	}
+	return doubtNone
+}
+
+// stateDoubt: the steps of ordinaryStep pass; any other step passes with something a
+// GameController changes with it: a goal, a new kicking team (a global game stuck, a
+// dropped ball), a new phase or set play, or a timer that starts (the READY timer, the
+// half-time break, the half's clock reset: HSL's GameController makes PLAYING to READY,
+// PLAYING to INITIAL and READY to FINISHED so). A step with none of these, an undo
+// included, waits for the next packet.
+func stateDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
+	from, to := prev.State, next.State
+	if from == to || ordinaryStep[[2]gcproto.State{from, to}] {
+		return doubtNone
+	}
+	secs := int32(elapsed/time.Second) + clockSlackSecs
+	goal := next.Teams[0].Score == prev.Teams[0].Score+1 || next.Teams[1].Score == prev.Teams[1].Score+1
+	timer := clockJump(prev.SecondaryTime, next.SecondaryTime, secs) || clockJump(prev.SecsRemaining, next.SecsRemaining, secs)
+	if goal || timer || next.KickingTeam != prev.KickingTeam || next.GamePhase != prev.GamePhase || next.SetPlay != prev.SetPlay {
+		return doubtNone
+	}
+	return doubtState
+}
+
+// setPlayDoubt: a set play ends at any time; it starts with its preparation timer (the
+// secondary time jumps) or with a change of the state, kicking team or stopped flag,
+// for a team of the game; one set play never turns into another in one packet.
+func setPlayDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
+	if next.SetPlay == prev.SetPlay || next.SetPlay == gcproto.SetPlayNone {
+		return doubtNone
+	}
+	if prev.SetPlay != gcproto.SetPlayNone {
+		return doubtSetPlay
+	}
+	team := next.SetPlayTeam()
+	if team != next.Teams[0].TeamNumber && team != next.Teams[1].TeamNumber {
+		return doubtSetPlay
+	}
+	secs := int32(elapsed/time.Second) + clockSlackSecs
+	timer := clockJump(prev.SecondaryTime, next.SecondaryTime, secs)
+	if timer || next.State != prev.State || next.KickingTeam != prev.KickingTeam || next.Stopped != prev.Stopped {
+		return doubtNone
+	}
+	return doubtSetPlay
+}
+
+// penaltyDoubt: a penalty ends at any time; it starts with its timer; one penalty does
+// not turn into another; a timer does not grow by itself nor run faster than time;
+// cards and warnings come one at a time.
+func penaltyDoubt(prev, next *gcproto.Packet, secs int32) doubt {
+	n := next.Layout.MaxPlayers()
+	for t := range next.Teams {
+		for i := range n {
+			a, b := &prev.Teams[t].Players[i], &next.Teams[t].Players[i]
+			switch {
+			case a.Penalty == b.Penalty:
+				d := int32(b.SecsTillUnpenalised) - int32(a.SecsTillUnpenalised)
+				if b.Penalty != gcproto.PenaltyNone && (d > 0 || -d > secs) {
+					return doubtPenalty
+				}
+			case b.Penalty == gcproto.PenaltyNone:
+			case a.Penalty != gcproto.PenaltyNone:
+				return doubtPenalty
+			case b.SecsTillUnpenalised == 0:
+				// An untimed penalty waits one packet: nothing tells it from a corrupted
+				// byte (HSL's GameController sends pushing so).
+				return doubtPenalty
+			}
+			if b.YellowCards > a.YellowCards+1 || b.RedCards > a.RedCards+1 || b.Warnings > a.Warnings+1 {
+				return doubtPenalty
+			}
+		}
+	}
+	return doubtNone
+}
+
+// clockJump reports whether a running clock moved from a to b other than by counting
+// down at most secs seconds (or standing, or one second up: a tick's rounding).
+func clockJump(a, b, secs int32) bool {
+	d := b - a
+	return d > 1 || -d > secs
+}
+
+func teamsChanged(prev, next *gcproto.Packet) bool {
+	for t := range next.Teams {
+		a, b := &prev.Teams[t], &next.Teams[t]
+		if a.TeamNumber != b.TeamNumber || a.FieldPlayerColour != b.FieldPlayerColour || a.GoalkeeperColour != b.GoalkeeperColour {
+			return true
+		}
+	}
+	return false
+}
+
+// kickingTeamValid reports whether the kicking team is a team of the game or a code
+// for none or a dropped ball.
+func kickingTeamValid(p *gcproto.Packet) bool {
+	k := p.KickingTeam
+	return k == p.Teams[0].TeamNumber || k == p.Teams[1].TeamNumber || k == gcproto.KickingTeamNone ||
+		(p.Layout.Family() == gcproto.FamilyHL && k == gcproto.DropBallJava)
+}
+
+// confirm decides whether p, from the GameController followed and received at now, is
+// accepted: when it is a plausible successor of the last accepted packet, or of the
+// packet held (which it then confirms). Otherwise p is held in place of the one held
+// before, and confirm returns its doubt. Called on Run's goroutine with c.mu held.
+func (c *Component) confirmLocked(p *gcproto.Packet, now time.Time) doubt {
+	d := implausible(&c.s.last, p, now.Sub(c.s.lastValid))
+	if d == doubtNone || (c.held && implausible(&c.heldPkt, p, now.Sub(c.heldAt)) == doubtNone) {
+		c.held = false
+		return doubtNone
+	}
+	c.held, c.heldPkt, c.heldAt = true, *p, now
+	return d
+}

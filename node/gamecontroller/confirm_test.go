@@ -1,0 +1,178 @@
+package gamecontroller
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/pcaptest"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+)
+
+// TestCapturesNeedNoConfirmation: every control packet of the captures of real
+// GameControllers (testdata/captures, and ../shared/captures when present) follows the
+// one before it from the same GameController as a GameController changes a game in
+// one step: none would wait for confirmation.
+func TestCapturesNeedNoConfirmation(t *testing.T) {
+	var files []string
+	for _, dir := range []string{filepath.Join("..", "..", "testdata", "captures"), filepath.Join("..", "..", "..", "shared", "captures")} {
+		m, _ := filepath.Glob(filepath.Join(dir, "*.pcap"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no captures")
+	}
+	for _, f := range files {
+		type last struct {
+			p  gcproto.Packet
+			at time.Duration
+		}
+		prev := map[string]*last{}
+		n := 0
+		for _, d := range pcaptest.ReadUDP(t, f) {
+			var p gcproto.Packet
+			if d.Dst.Port() != gcproto.ControlPort || p.UnmarshalBinary(d.Payload) != nil || p.Header != gcproto.HeaderRGme {
+				continue
+			}
+			src := d.Src.Addr().String()
+			if l := prev[src]; l != nil {
+				if why := Doubt(&l.p, &p, d.At-l.at); why != "" {
+					t.Errorf("%s at %v: %v → %v: %s", f, d.At, l.p.State, p.State, why)
+				}
+			}
+			prev[src] = &last{p, d.At}
+			n++
+		}
+		t.Logf("%s: %d control packets", f, n)
+	}
+}
+
+// confirmBase is an HSL v20 packet in PLAYING, teams 17 and 5.
+func confirmBase() gcproto.Packet {
+	p := basePacket(gcproto.LayoutHSL20)
+	p.State = gcproto.StatePlaying
+	return p
+}
+
+// TestDoubt pins the changes that wait for a second packet and those that do not.
+func TestDoubt(t *testing.T) {
+	base := confirmBase()
+	half := time.Second / 2
+	for _, tc := range []struct {
+		name    string
+		mod     func(p *gcproto.Packet)
+		elapsed time.Duration
+		want    string
+	}{
+		{"nothing", func(p *gcproto.Packet) {}, half, ""},
+		{"a goal", func(p *gcproto.Packet) { p.Teams[0].Score++; p.State = gcproto.StateReady }, half, ""},
+		{"a goal undone", func(p *gcproto.Packet) { p.Teams[1].Score-- }, half, ""},
+		{"score +2", func(p *gcproto.Packet) { p.Teams[0].Score += 2 }, half, "score"},
+		{"score 0:64", func(p *gcproto.Packet) { p.Teams[1].Score = 64 }, half, "score"},
+		{"PLAYING to READY alone", func(p *gcproto.Packet) { p.State = gcproto.StateReady }, half, "state"},
+		{"PLAYING to SET alone", func(p *gcproto.Packet) { p.State = gcproto.StateSet }, half, "state"},
+		{"PLAYING to INITIAL", func(p *gcproto.Packet) { p.State = gcproto.StateInitial }, half, "state"},
+		{"global game stuck", func(p *gcproto.Packet) { p.State, p.KickingTeam = gcproto.StateReady, gcproto.KickingTeamNone }, half, ""},
+		{"PLAYING to FINISHED", func(p *gcproto.Packet) { p.State = gcproto.StateFinished }, half, ""},
+		// What HSL's GameController (v19) sends in TestE2EHSLGameController.
+		{"PLAYING to READY with its timer", func(p *gcproto.Packet) { p.State, p.SecondaryTime = gcproto.StateReady, 45 }, half, ""},
+		{"PLAYING to INITIAL, the clock reset", func(p *gcproto.Packet) { p.State, p.SecsRemaining = gcproto.StateInitial, 600 }, half, ""},
+		{"PLAYING to SET with a new kicking team", func(p *gcproto.Packet) { p.State, p.KickingTeam = gcproto.StateSet, otherTeam }, half, ""},
+		{"phase in play", func(p *gcproto.Packet) { p.GamePhase = gcproto.GamePhaseTimeout }, half, "phase"},
+		{"a set play with its timer", func(p *gcproto.Packet) { p.SetPlay, p.SecondaryTime = gcproto.SetPlayCornerKick, 30 }, half, ""},
+		{"a set play without its timer", func(p *gcproto.Packet) { p.SetPlay = gcproto.SetPlayCornerKick }, half, "set_play"},
+		{"other colours", func(p *gcproto.Packet) { p.Teams[1].FieldPlayerColour ^= 1 }, half, "game"},
+		{"second half in play", func(p *gcproto.Packet) { p.FirstHalf = !p.FirstHalf }, half, "game"},
+		{"kicking team 200", func(p *gcproto.Packet) { p.KickingTeam = 200 }, half, "game"},
+		{"penalty with its timer", func(p *gcproto.Packet) {
+			p.Teams[0].Players[1] = gcproto.RobotInfo{Penalty: 6, SecsTillUnpenalised: 30}
+		}, half, ""},
+		{"penalty without a timer", func(p *gcproto.Packet) { p.Teams[0].Players[1].Penalty = 6 }, half, "penalty"},
+		{"clock ticks", func(p *gcproto.Packet) { p.SecsRemaining-- }, half, ""},
+		{"clock after 10 s lost", func(p *gcproto.Packet) { p.SecsRemaining -= 10 }, 10 * time.Second, ""},
+		{"clock jumps down", func(p *gcproto.Packet) { p.SecsRemaining -= 64 }, half, "clock"},
+		{"clock jumps up", func(p *gcproto.Packet) { p.SecsRemaining += 8 }, half, "clock"},
+		{"budget spent", func(p *gcproto.Packet) { p.Teams[0].MessageBudget -= 20 }, half, ""},
+		{"budget grows", func(p *gcproto.Packet) { p.Teams[0].MessageBudget++ }, half, "budget"},
+		{"budget falls 4096", func(p *gcproto.Packet) { p.Teams[1].MessageBudget -= 4096 }, half, "budget"},
+	} {
+		next := base
+		tc.mod(&next)
+		if got := Doubt(&base, &next, tc.elapsed); got != tc.want {
+			t.Errorf("%s: doubt %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestConfirm: on a manual clock, a packet with a change no GameController makes in one
+// step is held, counted by cause and never published; the next packet is published when
+// it follows the held one (confirming it) or the last published one (the held one was
+// corrupted); ordinary changes are published at once.
+func TestConfirm(t *testing.T) {
+	h := newHarness(t, nil)
+	p := confirmBase()
+	send := func(mod func(p *gcproto.Packet)) {
+		q := p
+		mod(&q)
+		q.PacketNumber = p.PacketNumber + 1
+		h.send(gcA, &q)
+		p.PacketNumber++
+		h.advance(500 * time.Millisecond)
+	}
+	same := func(*gcproto.Packet) {}
+	send(same)
+	base := h.data.Len()
+	st := h.c.Status().Counters
+
+	// A corrupted packet (score 0:64) between two good ones: never published.
+	send(func(q *gcproto.Packet) { q.Teams[1].Score = 64 })
+	if n := h.c.Status().Counters.Unconfirmed[doubtScore]; n != st.Unconfirmed[doubtScore]+1 {
+		t.Fatalf("score 0:64: unconfirmed %d", n)
+	}
+	if info := h.lastInfo(); info.EnemyScore == 64 || h.c.Snapshot().EnemyScore == 64 {
+		t.Fatal("score 0:64 published")
+	}
+	send(same)
+	if info := h.lastInfo(); info.EnemyScore != p.Teams[1].Score || h.data.Len() != base {
+		t.Fatalf("after the good packet: score %d, %d data messages", info.EnemyScore, h.data.Len()-base)
+	}
+
+	// A real change of that kind (an undo of two goals at once) repeated: the second
+	// packet confirms it.
+	p.Teams[0].Score += 2
+	send(same)
+	if info := h.lastInfo(); info.OurScore == p.Teams[0].Score {
+		t.Fatal("score +2 published at once")
+	}
+	send(same)
+	if info := h.lastInfo(); info.OurScore != p.Teams[0].Score || h.data.Len() != base+1 {
+		t.Fatalf("score +2 confirmed: published %d, want %d", info.OurScore, p.Teams[0].Score)
+	}
+
+	// Ordinary changes are published with their packet: a goal, SET, PLAYING.
+	p.Teams[1].Score++
+	p.State = gcproto.StateReady
+	send(same)
+	if info := h.lastInfo(); info.EnemyScore != p.Teams[1].Score || info.State != uint8(gcproto.StateReady) {
+		t.Fatalf("goal: %+v", info)
+	}
+	p.State = gcproto.StateSet
+	send(same)
+	p.State = gcproto.StatePlaying
+	send(same)
+	if info := h.lastInfo(); info.State != uint8(gcproto.StatePlaying) {
+		t.Fatalf("playing: %+v", info)
+	}
+
+	// A corrupted state (PLAYING read as SET) is never published.
+	send(func(q *gcproto.Packet) { q.State = gcproto.StateSet })
+	if h.lastInfo().State != uint8(gcproto.StatePlaying) || h.c.Snapshot().State != gcproto.StatePlaying {
+		t.Fatal("corrupted SET published")
+	}
+	send(same)
+	c := h.c.Status().Counters
+	if c.Unconfirmed[doubtState] != st.Unconfirmed[doubtState]+1 || c.Unconfirmed.Total() != st.Unconfirmed.Total()+3 {
+		t.Fatalf("unconfirmed %v", c.Unconfirmed)
+	}
+	h.checkInvariant()
+}
