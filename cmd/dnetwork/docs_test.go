@@ -22,10 +22,16 @@ type docBlock struct {
 // key names a block in the tables below: its file and its first line.
 func (b docBlock) key() docKey {
 	first, _, _ := strings.Cut(b.text, "\n")
-	return docKey{b.file, strings.TrimSpace(first)}
+	return docKey{b.file, first}.norm()
 }
 
 type docKey struct{ file, first string }
+
+// norm returns the key with its first line's runs of white space made one space, so
+// that aligning a block's comments does not change its key.
+func (k docKey) norm() docKey {
+	return docKey{k.file, strings.Join(strings.Fields(k.first), " ")}
+}
 
 // docRun is how TestDocShellBlocks runs a block: setup writes the files the doc
 // assumes into the block's directory; want holds lines the output must contain (what
@@ -159,6 +165,14 @@ func TestDocShellBlocks(t *testing.T) {
 	if err := os.Symlink(self, filepath.Join(bin, "dnetwork")); err != nil {
 		t.Fatal(err)
 	}
+	runs := make(map[docKey]docRun)
+	for k, r := range docBlocksRun {
+		runs[k.norm()] = r
+	}
+	notRun := make(map[docKey]string)
+	for k, why := range docBlocksNotRun {
+		notRun[k.norm()] = why
+	}
 	seen := make(map[docKey]bool)
 	for _, file := range docFiles(t) {
 		for _, b := range shellBlocks(t, file) {
@@ -167,19 +181,19 @@ func TestDocShellBlocks(t *testing.T) {
 				t.Errorf("%s:%d: two blocks begin with %q: the tables cannot tell them apart", file, b.line, k.first)
 			}
 			seen[k] = true
-			run, runs := docBlocksRun[k]
-			_, listed := docBlocksNotRun[k]
+			run, runnable := runs[k]
+			_, listed := notRun[k]
 			switch {
-			case runs && listed:
+			case runnable && listed:
 				t.Errorf("%s:%d: block %q is in both tables", file, b.line, k.first)
-			case runs:
+			case runnable:
 				t.Run(strings.ReplaceAll(file, "/", "_")+":"+k.first, func(t *testing.T) { runDocBlock(t, bin, b, run) })
 			case !listed:
 				t.Errorf("%s:%d: new shell block %q: make it run in docBlocksRun, or give the reason it cannot run offline in docBlocksNotRun (cmd/dnetwork/docs_test.go)", file, b.line, k.first)
 			}
 		}
 	}
-	for _, table := range []map[docKey]bool{docKeys(docBlocksRun), docKeys(docBlocksNotRun)} {
+	for _, table := range []map[docKey]bool{docKeys(runs), docKeys(notRun)} {
 		for k := range table {
 			if !seen[k] {
 				t.Errorf("%s has no shell block beginning with %q: update the table", k.file, k.first)
