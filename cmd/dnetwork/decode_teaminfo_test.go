@@ -183,6 +183,36 @@ func TestDecodeTeaminfoAuthKey(t *testing.T) {
 	})
 }
 
+// TestDecodeTeaminfoSignedDemo keeps testdata/demo/teaminfo-signed.hex (docs/tools.md's
+// --auth-key example) equal to the tagged packets of teaminfo.hex, so both change together.
+func TestDecodeTeaminfoSignedDemo(t *testing.T) {
+	_, pkts := demoTeaminfo(t)
+	raw, err := os.ReadFile("../../testdata/demo/teaminfo-signed.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var signed [][]byte
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			b, err := hex.DecodeString(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			signed = append(signed, b)
+		}
+	}
+	if len(signed) != 2 || !bytes.Equal(signed[0], pkts[3]) || !bytes.Equal(signed[1], pkts[5]) {
+		t.Fatalf("teaminfo-signed.hex holds %d packets, not teaminfo.hex's two tagged ones", len(signed))
+	}
+	code, recs, stderr := runDecodeCmd(t, string(raw), "--auth-key", demoKey)
+	if code != 0 || len(recs) != 2 {
+		t.Fatalf("exit %d, %d records, stderr %q", code, len(recs), stderr)
+	}
+	for _, r := range recs {
+		expectFields(t, r, map[string]any{"tagged": true, "authenticated": true})
+	}
+}
+
 func TestDecodeTeaminfoMutants(t *testing.T) {
 	_, pkts := demoTeaminfo(t)
 	zju, plain, tagged := pkts[0], pkts[2], pkts[3]

@@ -16,6 +16,8 @@
 //   - ros2 param list / get / set / describe / dump, including a refused set and its reason;
 //   - an rclpy publisher of robot 1's MotionInfo, BehaviorInfo and VisionInfo whose
 //     values arrive field by field on robot 2's TeamInfo;
+//   - the README's rclpy example, as written: it publishes, and SIGINT (also when
+//     started with SIGINT ignored) or SIGTERM ends it with exit 0 and no traceback;
 //   - an rclcpp subscriber built in the same workspace receiving TeamInfo;
 //   - diagnostic_aggregator with launch/diagnostics.launch.py (where it is installed);
 //   - Ctrl-C of the launch: every process exits cleanly;

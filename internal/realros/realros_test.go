@@ -379,6 +379,7 @@ func (s *suite) team(t *testing.T) {
 			t.Logf("launch output:\n%s", tail(launch.out.String()))
 		}
 	})
+	t.Run("README rclpy example", func(t *testing.T) { s.readmeRclpy(t, env, domain) })
 	t.Run("rclcpp subscriber", func(t *testing.T) { s.rclcpp(t, env) })
 	t.Run("diagnostic_aggregator", func(t *testing.T) { s.aggregator(t, env, domain) })
 	t.Run("Ctrl-C", func(t *testing.T) {
