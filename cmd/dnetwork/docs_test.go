@@ -48,6 +48,9 @@ var docBlocksRun = map[docKey]docRun{
 		`"tagged":true,"authenticated":true`,
 		`"protocol":"worldinfo"`, `"protocol":"rgrt"`, `"protocol":"sim3d"`,
 	}},
+	{"README.md", "dnetwork decode proto/gclog/testdata/hsl20.yaml | grep teamMessage # a log in the repository"}: {
+		want: []string{`"kind":"teamMessage","host":"10.93.0.2","team":17,"protocol":"teaminfo-dnet"`},
+	},
 	{"docs/parameters.md", "dnetwork node --check --ros-args --params-file robot3.yaml   # prints every value, or the errors"}: {
 		// The team's copy of params/robot3.yaml, its interface set as README says.
 		setup: func(t *testing.T, dir string) {
@@ -90,6 +93,7 @@ var docBlocksNotRun = map[docKey]string{
 	{"docs/ros-interface.md", `ros2 service call /dnetwork_3/GCMessage dmsgs/srv/GCMessage "{message: 0}"   # penalise me`}:       "needs a running node (internal/realros calls the service)",
 	{"docs/ros-interface.md", "sudo apt-get install -y ros-$ROS_DISTRO-rqt-robot-monitor ros-$ROS_DISTRO-diagnostic-aggregator"}:  "needs apt and a display",
 	{"docs/ros-interface.md", "export RMW_IMPLEMENTATION=rmw_cyclonedds_cpp"}:                                                     "needs a running node (internal/realros runs ros2 param)",
+	{"docs/tools.md", "dnetwork decode log_*.yaml # entry, line, log_time_s, kind, host, team, then the packet"}:                  "needs a GameController log of the team's game and a node to replay to; README's block decodes the repository's log",
 	{"docs/tools.md", "dnetwork monitor --teams 5,12 --league spl      # then open http://127.0.0.1:8080/"}:                       "a long-running web server",
 	{"docs/tools.md", "scp 'robot3:.ros/dnetwork/dnetwork_3_*.pcapng' .                   # fetch the robot's recordings"}:        "needs a robot's recordings, tshark, Wireshark; record and replay run until stopped",
 	{"docs/tools.md", "dnetwork gc-sim --teams 17,5 --dest broadcast:eth0                  # real network"}:                       "sends on a real network; runs until stopped",
