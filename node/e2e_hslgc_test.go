@@ -73,15 +73,14 @@ func sharedDir(name string) string {
 
 // gcState is one STATE line of the GameController.
 type gcState struct {
-	line     string
-	state    string // Initial, Ready, Set, Playing, Finished
-	setPlay  string // NoSetPlay, KickOff, DirectFreeKick, ...
-	kicking  string // Some(Home), Some(Away), None
-	stopped  bool
-	score    [2]uint8 // home 17, away 5
-	pen2     string   // penalty of home player 2, "" for none
-	at       time.Duration
-	finished bool
+	line    string
+	state   string // Initial, Ready, Set, Playing, Finished
+	setPlay string // NoSetPlay, KickOff, DirectFreeKick, ...
+	kicking string // Some(Home), Some(Away), None
+	stopped bool
+	score   [2]uint8 // home 17, away 5
+	pen2    string   // penalty of home player 2, "" for none
+	at      time.Duration
 }
 
 var (
