@@ -50,9 +50,13 @@ func TestHandler(t *testing.T) {
 	var queued uint64
 	for _, p := range []string{"p0", "p1", "p2", "p3", "junk", "bad", "junk"} {
 		send(p)
-		q := kernelQueued(t, rx.LocalAddr().Port())
-		if q <= queued {
-			t.Fatalf("while the handler ran: %d bytes in the kernel's queue after %q, %d before; want more", q, p, queued)
+		q, err := kernelQueued(rx.LocalAddr().Port())
+		if err == nil && q <= queued {
+			err = fmt.Errorf("%d bytes in the kernel's queue after %q, %d before; want more", q, p, queued)
+		}
+		if err != nil {
+			release <- struct{}{} // or the worker never stops
+			t.Fatalf("while the handler ran: %v", err)
 		}
 		queued = q
 	}
@@ -104,12 +108,13 @@ func TestHandler(t *testing.T) {
 }
 
 // kernelQueued returns the bytes waiting in the kernel's receive queue of the UDP
-// socket bound to port (the rx_queue column of /proc/net/udp).
-func kernelQueued(t *testing.T, port uint16) uint64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/net/udp")
+// socket bound to port (the rx_queue column of /proc/net/udp), read in the calling
+// thread's network namespace (another test's thread may be in its own).
+func kernelQueued(port uint16) (uint64, error) {
+	const path = "/proc/thread-self/net/udp"
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	local := fmt.Sprintf(":%04X", port)
 	for _, line := range strings.Split(string(b), "\n") {
@@ -120,10 +125,9 @@ func kernelQueued(t *testing.T, port uint16) uint64 {
 		_, rx, _ := strings.Cut(f[4], ":")
 		n, err := strconv.ParseUint(rx, 16, 64)
 		if err != nil {
-			t.Fatalf("/proc/net/udp: %q: %v", line, err)
+			return 0, fmt.Errorf("%s: %q: %v", path, line, err)
 		}
-		return n
+		return n, nil
 	}
-	t.Fatalf("no UDP socket on port %d in /proc/net/udp", port)
-	return 0
+	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
 }

@@ -249,9 +249,13 @@ func TestSocketHandsOver(t *testing.T) {
 	var queued uint64
 	for i := range 5 {
 		send()
-		q := kernelQueued(t, w.LocalAddr().Port())
-		if q <= queued {
-			t.Fatalf("while a packet was handled: %d bytes in the kernel's queue after packet %d, %d before; want more", q, i+1, queued)
+		q, err := kernelQueued(w.LocalAddr().Port())
+		if err == nil && q <= queued {
+			err = fmt.Errorf("%d bytes in the kernel's queue after packet %d, %d before; want more", q, i+1, queued)
+		}
+		if err != nil {
+			close(release) // or the socket's goroutine never returns
+			t.Fatalf("while a packet was handled: %v", err)
 		}
 		queued = q
 	}
@@ -296,12 +300,13 @@ func TestSocketHandsOver(t *testing.T) {
 }
 
 // kernelQueued returns the bytes waiting in the kernel's receive queue of the UDP
-// socket bound to port (the rx_queue column of /proc/net/udp).
-func kernelQueued(t *testing.T, port uint16) uint64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/net/udp")
+// socket bound to port (the rx_queue column of /proc/net/udp), read in the calling
+// thread's network namespace (another test's thread may be in its own).
+func kernelQueued(port uint16) (uint64, error) {
+	const path = "/proc/thread-self/net/udp"
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	local := fmt.Sprintf(":%04X", port)
 	for _, line := range strings.Split(string(b), "\n") {
@@ -312,10 +317,9 @@ func kernelQueued(t *testing.T, port uint16) uint64 {
 		_, rx, _ := strings.Cut(f[4], ":")
 		n, err := strconv.ParseUint(rx, 16, 64)
 		if err != nil {
-			t.Fatalf("/proc/net/udp: %q: %v", line, err)
+			return 0, fmt.Errorf("%s: %q: %v", path, line, err)
 		}
-		return n
+		return n, nil
 	}
-	t.Fatalf("no UDP socket on port %d in /proc/net/udp", port)
-	return 0
+	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
 }
