@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
 	"net/netip"
 	"os"
@@ -208,9 +209,26 @@ func TestSharedPortWithNode(t *testing.T) {
 	if got == "none" {
 		t.Fatal("the unicast datagram reached neither socket")
 	}
-	time.Sleep(50 * time.Millisecond)
+	// A broadcast of another player marks the end: each socket is read in order, so
+	// one that has the marker has every copy of the unicast it was given.
+	marker := mate{team: 5, player: 3}.dnet(t, nil)
+	if _, err := bc.conn.WriteToUDPAddrPort(marker, netip.MustParseAddrPort("127.255.255.255:"+strconv.Itoa(int(port)))); err != nil {
+		t.Fatal(err)
+	}
+	for marked := false; !marked; {
+		select {
+		case d := <-node.Datagrams():
+			marked = bytes.Equal(d.Payload, marker)
+		case <-time.After(waitLimit):
+			t.Fatalf("the marker did not reach the node (stats %+v)", node.Stats())
+		}
+	}
+	eventually(t, "the marker at the monitor", func() bool {
+		r := findRobot(m.State(), 5, 3)
+		return r != nil && r.TeamMsgs.Count == 1
+	})
 	clk.Advance(time.Millisecond)
-	nodeGot := node.Stats().Received - n
+	nodeGot := node.Stats().Received - n - 1
 	monGot := findRobot(m.State(), 5, 2).TeamMsgs.Count - n
 	if nodeGot+monGot != 1 {
 		t.Errorf("unicast reached the node %d times and the monitor %d times, want once in all", nodeGot, monGot)

@@ -3,6 +3,8 @@
 package node_test
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,6 +36,45 @@ func timerfds(t *testing.T) int {
 	return n
 }
 
+// tickers counts the process's running wall tickers by period: the timerfds with an
+// interval (a timer's has none).
+func tickers(t *testing.T) map[time.Duration]int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	m := map[time.Duration]int{}
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err != nil || l != "anon_inode:[timerfd]" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc/self/fdinfo", e.Name()))
+		if err != nil {
+			continue // closed meanwhile
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			var sec, nsec int64
+			if _, err := fmt.Sscanf(line, "it_interval: (%d, %d)", &sec, &nsec); err == nil && sec+nsec != 0 {
+				m[time.Duration(sec)*time.Second+time.Duration(nsec)]++
+			}
+		}
+	}
+	return m
+}
+
+// waitTickers waits until the running wall tickers by period are want.
+func waitTickers(t *testing.T, what string, want map[time.Duration]int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for got := tickers(t); !maps.Equal(got, want); got = tickers(t) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: running tickers by period %v, want %v", what, got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // gcinfoPublished reads gcinfo_published from the node's diagnostics.
 func gcinfoPublished(t *testing.T, n *node.Node) uint64 {
 	t.Helper()
@@ -57,32 +98,39 @@ func gcinfoPublished(t *testing.T, n *node.Node) uint64 {
 }
 
 // TestIdleNodeWakesForSubscriber: a node without a GameController and without
-// subscribers stops its GCInfo and diagnostics tickers (their timerfds are closed),
-// starts each again when somebody subscribes (GCInfo then arrives at its rate,
-// diagnostics too), stops it again when the subscriber goes, and counts GCInfo as
-// published throughout, as a ticker that never stopped would.
+// subscribers stops its GCInfo and diagnostics tickers (their timerfds are closed; an
+// idle node runs no ticker at all), starts each again when somebody subscribes (GCInfo
+// then arrives, its ticker at its rate, diagnostics too), stops it again when the
+// subscriber goes, and counts GCInfo as published throughout, as a ticker that never
+// stopped would. The tickers are read from the timerfds' intervals (/proc/self/fdinfo).
 func TestIdleNodeWakesForSubscriber(t *testing.T) {
 	getenv := testEnv(t, domainIdle)
 	cfg := baseConfig(4) // GCInfo at 10 Hz, diagnostics at 5 Hz
 	start := time.Now()
 	n := startNode(t, getenv, cfg)
 	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
-	time.Sleep(time.Second) // the first ticks found nobody
+	waitTickers(t, "the first ticks found nobody", map[time.Duration]int{})
 	idle := timerfds(t)
 
 	infos := collect[dmsgs.GCInfo](t, tester, "/dnetwork_4/GCInfo")
 	waitMatched(t, "GCInfo", infos.sub.PublisherCount)
 	mark := infos.mark()
-	time.Sleep(time.Second)
-	if got := len(infos.since(mark)); got < 5 || got > 12 {
-		t.Errorf("%d GCInfo in the second after subscribing, want about 10", got)
-	}
+	infoPeriod := time.Duration(float64(time.Second) / cfg.GameController.PublishRate)
+	waitTickers(t, "GCInfo subscribed", map[time.Duration]int{infoPeriod: 1})
 	if got := timerfds(t); got != idle+1 {
 		t.Errorf("%d timerfds with GCInfo subscribed, %d idle: want one more", got, idle)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(infos.since(mark)) < 5 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d GCInfo within 5 s after subscribing, want 5", len(infos.since(mark)))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	arrays := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
 	waitMatched(t, "diagnostics", arrays.sub.PublisherCount)
 	arrays.wait(t, 0, 5*time.Second, "diagnostics after subscribing", func(*dm.DiagnosticArray) bool { return true })
+	waitTickers(t, "diagnostics subscribed too", map[time.Duration]int{infoPeriod: 1, cfg.Diagnostics.Period: 1})
 
 	if err := infos.sub.Close(); err != nil {
 		t.Fatal(err)
@@ -90,7 +138,7 @@ func TestIdleNodeWakesForSubscriber(t *testing.T) {
 	if err := arrays.sub.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline = time.Now().Add(5 * time.Second)
 	for timerfds(t) != idle {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d timerfds 5 s after the subscribers went, %d when idle before", timerfds(t), idle)

@@ -57,17 +57,15 @@ func TestE2EDeferredInputs(t *testing.T) {
 		if err := mate.SetReadDeadline(time.Now().Add(timeout)); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			n, err := mate.Read(buf)
-			if err != nil {
-				t.Fatalf("%s: no team packet within %v: %v", what, timeout, err)
-			}
-			var s teaminfo.State
-			if _, err := teaminfo.DecodeDNet(buf[:n], &s, nil); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			return s, time.Now()
+		n, err := mate.Read(buf)
+		if err != nil {
+			t.Fatalf("%s: no team packet within %v: %v", what, timeout, err)
 		}
+		var s teaminfo.State
+		if _, err := teaminfo.DecodeDNet(buf[:n], &s, nil); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return s, time.Now()
 	}
 	drain := func() {
 		_ = mate.SetReadDeadline(time.Now().Add(time.Millisecond))

@@ -122,3 +122,13 @@ if [ -f "$simspark_tar" ] && [ ! -e /opt/simspark/run-rcssserver3d.sh ]; then
   tar -C / -xzf "$simspark_tar"
 fi
 go mod download
+# staticcheck for scripts/test.sh, into GOBIN (default: the first GOPATH's bin), installed
+# when that directory lacks this version. v0.8.2 is staticcheck 2026.2.2, the release for Go 1.26.
+if [ "$mode" = test ]; then
+  staticcheck_version=v0.8.2
+  gobin=$(go env GOBIN); gopath=$(go env GOPATH); gobin=${gobin:-${gopath%%:*}/bin}
+  if [ "$("$gobin/staticcheck" -version 2>/dev/null || true)" != "staticcheck 2026.2.2 (${staticcheck_version#v})" ]; then
+    echo "setup: installing staticcheck $staticcheck_version to $gobin"
+    go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+  fi
+fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command: sets up the machine, then checks formatting, vet, the generated
-# code, and runs every test under the race detector plus a short fuzzing pass.
+# The test command: sets up the machine, then checks formatting, vet, staticcheck and the
+# generated code, and runs every test under the race detector plus a short fuzzing pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --test
@@ -12,6 +12,11 @@ if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 
 echo "== go vet"
 go vet ./...
+
+# Exceptions are justified where they are: //lint:ignore CHECK reason at the line.
+echo "== staticcheck"
+gobin=$(go env GOBIN); gopath=$(go env GOPATH)
+PATH="${gobin:-${gopath%%:*}/bin}:$PATH" staticcheck ./...
 
 echo "== go generate is reproducible"
 if [ -n "$(grep -rl --include='*.go' '^//go:generate' . || true)" ]; then

@@ -2,6 +2,9 @@ package transport
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,15 +43,23 @@ func TestHandler(t *testing.T) {
 	}
 	send("hold")
 	<-entered
-	// While the handler runs, the socket is not read: these wait in the kernel and
-	// come in one read afterwards.
-	for i := range 4 {
-		send(fmt.Sprint("p", i))
+	// While the handler runs, the socket is not read: these wait in the kernel (loopback
+	// queues a datagram on the socket before the send returns, so the queue grows with
+	// each) and come in one read afterwards. The last "junk" is dropped after the last
+	// accepted one: that one is still told it is last.
+	var queued uint64
+	for _, p := range []string{"p0", "p1", "p2", "p3", "junk", "bad", "junk"} {
+		send(p)
+		q, err := kernelQueued(rx.LocalAddr().Port())
+		if err == nil && q <= queued {
+			err = fmt.Errorf("%d bytes in the kernel's queue after %q, %d before; want more", q, p, queued)
+		}
+		if err != nil {
+			release <- struct{}{} // or the worker never stops
+			t.Fatalf("while the handler ran: %v", err)
+		}
+		queued = q
 	}
-	send("junk")
-	send("bad")
-	send("junk") // dropped after the last accepted one: that one is still told it is last
-	time.Sleep(50 * time.Millisecond)
 	if s := rx.Stats(); s.Received != 1 || len(rx.Datagrams()) != 0 {
 		t.Fatalf("while the handler ran: %+v, %d queued; want 1 received, none queued", s, len(rx.Datagrams()))
 	}
@@ -94,4 +105,29 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("handler called after SetHandler(nil): %+v", c)
 	default:
 	}
+}
+
+// kernelQueued returns the bytes waiting in the kernel's receive queue of the UDP
+// socket bound to port (the rx_queue column of /proc/net/udp), read in the calling
+// thread's network namespace (another test's thread may be in its own).
+func kernelQueued(port uint16) (uint64, error) {
+	const path = "/proc/thread-self/net/udp"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	local := fmt.Sprintf(":%04X", port)
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 || !strings.HasSuffix(f[1], local) {
+			continue
+		}
+		_, rx, _ := strings.Cut(f[4], ":")
+		n, err := strconv.ParseUint(rx, 16, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %q: %v", path, line, err)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
 }

@@ -88,14 +88,6 @@ func (o sockOpts) apply(fd int) error {
 // oobSize is the control-message buffer for one IP_PKTINFO and one SO_RXQ_OVFL message.
 var oobSize = unix.CmsgSpace(unix.SizeofInet4Pktinfo) + unix.CmsgSpace(4)
 
-// parsePktinfo extracts the interface index and the header destination address from
-// the control messages of one received datagram. It reports ok=false when there is no
-// well-formed IP_PKTINFO message.
-func parsePktinfo(oob []byte) (ifindex int, dst netip.Addr, ok bool) {
-	c := parseControl(oob)
-	return c.ifindex, c.dst, c.pktinfo
-}
-
 // control is what the control messages of one received datagram say.
 type control struct {
 	pktinfo bool // an IP_PKTINFO message was present: ifindex and dst are valid

@@ -229,22 +229,25 @@ func TestSharedPort(t *testing.T) {
 		}
 	}
 
+	// A second broadcast after the unicasts marks their end: loopback queues each
+	// datagram on its sockets before the send returns, and a socket is read in order,
+	// so a sharer that has its marker has every unicast it was given.
 	const n = 20
 	for range n {
 		if err := tx.SendTo([]byte("one"), netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var total uint64
-	eventually(t, "unicast delivery", func() bool {
-		total = a.Stats().Received + b.Stats().Received + mon.Stats().Received
-		return total >= 3+n
-	})
-	time.Sleep(50 * time.Millisecond)
-	counts := []uint64{a.Stats().Received - 1, b.Stats().Received - 1, mon.Stats().Received - 1}
+	if err := tx.Broadcast([]byte("marker"), port); err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]uint64, 3)
 	var receivers int
-	for _, c := range counts {
-		if c != 0 {
+	for i, w := range []*Worker{a, b, mon} {
+		for d := recv(t, w); string(d.Payload) != "marker"; d = recv(t, w) {
+			counts[i]++
+		}
+		if counts[i] != 0 {
 			receivers++
 		}
 	}
@@ -403,7 +406,7 @@ func TestShutdownReleasesPort(t *testing.T) {
 func TestStatusCallback(t *testing.T) {
 	var states []State
 	var reports atomic.Int32
-	w := newWorker(t, Config{Name: "w", Interface: "nosuch0", BackoffMin: 5 * time.Millisecond, BackoffMax: 10 * time.Millisecond,
+	w := newWorker(t, Config{Name: "w", Interface: "nosuch0", BackoffMin: time.Millisecond, BackoffMax: 8 * time.Millisecond,
 		OnStatus: func(s Status) {
 			if reports.Add(1) == 1 {
 				states = append(states, s.State)
@@ -415,8 +418,10 @@ func TestStatusCallback(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() { errc <- w.Run(ctx) }()
-	eventually(t, "a status report", func() bool { return reports.Load() > 0 })
-	time.Sleep(50 * time.Millisecond) // several retries with the same error: reported once
+	// Several retries with the same error are reported once. The retry delay doubles from
+	// 1 ms to 8 ms, so a status retrying in 8 ms comes from the fourth failure, and the
+	// reports of the three before it have returned.
+	eventually(t, "the fourth failure", func() bool { return w.Status().RetryIn == 8*time.Millisecond })
 	if n := reports.Load(); n != 1 {
 		t.Errorf("%d status reports for one unchanged error, want 1", n)
 	}

@@ -66,6 +66,7 @@ func run(args []string, stderr io.Writer) error {
 	}
 	pkgDirs := fs.Args()
 	if len(pkgDirs) == 0 {
+		//lint:ignore ST1005 the message ends with the usage line, whose "..." marks a repeatable argument
 		return errors.New("no package directory given; usage: msggen [-I dir[=godir]]... [-out godir] pkgdir[=godir]...")
 	}
 	if *out != "" && len(pkgDirs) != 1 {

@@ -100,7 +100,6 @@ type Emulator struct {
 	deliveries map[pair][]Delivery
 	recorded   int
 	started    bool
-	wake       chan struct{}
 	done       chan struct{}
 	wg         sync.WaitGroup
 }

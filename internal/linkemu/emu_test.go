@@ -2,7 +2,6 @@ package linkemu
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"net"
 	"net/netip"
@@ -318,7 +317,7 @@ func waitRunning(t *testing.T, ns *netnstest.NS, want bool) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal(fmt.Sprintf("eth0 running %v, want %v", running, want))
+			t.Fatalf("eth0 running %v, want %v", running, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

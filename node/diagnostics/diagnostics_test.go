@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
@@ -121,44 +122,48 @@ func (a *audience) set(v bool) {
 
 // TestComponentSkipsWithoutAudience checks that no array is collected or published
 // while the publisher has nobody listening, and that publishing resumes once somebody
-// does.
+// does. In a synctest bubble: synctest.Wait returns once Run waits for its next tick.
 func TestComponentSkipsWithoutAudience(t *testing.T) {
-	clk := clock.NewManual(time.Unix(1000, 0))
-	pub := &audience{}
-	var calls atomic.Int32
-	src := func(now time.Time) []dm.DiagnosticStatus {
-		calls.Add(1)
-		return []dm.DiagnosticStatus{NewStatus("team").Done()}
-	}
-	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	// Ten periods with nobody listening: the ticker is created inside Run, so keep
-	// advancing for a while.
-	for range 10 {
+	synctest.Test(t, func(t *testing.T) {
+		clk := clock.NewManual(time.Unix(1000, 0))
+		pub := &audience{}
+		var calls atomic.Int32
+		src := func(now time.Time) []dm.DiagnosticStatus {
+			calls.Add(1)
+			return []dm.DiagnosticStatus{NewStatus("team").Done()}
+		}
+		c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- c.Run(ctx) }()
+		defer func() { // on a failure too: the bubble ends only with Run
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		}()
+		// Ten periods with nobody listening, each tick taken by Run.
+		for range 10 {
+			synctest.Wait()
+			if clk.Tickers() != 1 {
+				t.Fatalf("%d tickers, want Run's", clk.Tickers())
+			}
+			clk.Advance(time.Second)
+		}
+		synctest.Wait()
+		if n := calls.Load(); n != 0 || pub.Len() != 0 {
+			t.Fatalf("nobody listening: %d collections, %d arrays published", n, pub.Len())
+		}
+		pub.set(true)
 		clk.Advance(time.Second)
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := calls.Load(); n != 0 || pub.Len() != 0 {
-		t.Fatalf("nobody listening: %d collections, %d arrays published", n, pub.Len())
-	}
-	pub.set(true)
-	deadline := time.Now().Add(5 * time.Second)
-	for pub.Len() < 1 && time.Now().Before(deadline) {
-		clk.Advance(time.Second)
-		pub.WaitLen(1, 20*time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if pub.Len() < 1 || calls.Load() < 1 {
-		t.Fatalf("listening: %d collections, %d arrays published", calls.Load(), pub.Len())
-	}
+		synctest.Wait()
+		if pub.Len() != 1 || calls.Load() != 1 {
+			t.Fatalf("listening, one tick: %d collections, %d arrays published; want 1", calls.Load(), pub.Len())
+		}
+	})
 }
 
 // watched is an audience that signals each change, as ros.Publisher does.

@@ -323,8 +323,7 @@ func durationMsg(d time.Duration) builtin_interfaces.Duration {
 
 // timeMsg converts a time since the epoch to builtin_interfaces/Time.
 func timeMsg(d time.Duration) builtin_interfaces.Time {
-	m := durationMsg(d)
-	return builtin_interfaces.Time{Sec: m.Sec, Nanosec: m.Nanosec}
+	return builtin_interfaces.Time(durationMsg(d))
 }
 
 func vec3(v teaminfo.Vector3) geometry_msgs.Vector3 {

@@ -354,9 +354,13 @@ func TestTransientLocalLateJoiner(t *testing.T) {
 	if d := trimmed(t, got[0].Data, 8); string(d[4:]) != "last" {
 		t.Errorf("late joiner got %q, want the last sample", d[4:])
 	}
-	time.Sleep(50 * time.Millisecond)
-	if n := len(c.wait(t, 1, 0)); n != 1 {
-		t.Errorf("late joiner got %d samples, want 1 (KEEP_LAST 1 history)", n)
+	// A live sample after it marks the end of the history: it comes after the history.
+	if err := w.Write(sample("live")); err != nil {
+		t.Fatal(err)
+	}
+	got = c.wait(t, 2, 5*time.Second)
+	if d := trimmed(t, got[1].Data, 8); string(d[4:]) != "live" || len(got) != 2 {
+		t.Errorf("late joiner got %d samples, the second %q; want the last one of the history, then the live one (KEEP_LAST 1)", len(got), d[4:])
 	}
 }
 
@@ -456,12 +460,17 @@ func TestMatchedEndpoints(t *testing.T) {
 	if _, ok := r.MatchedPublication(12345); ok {
 		t.Error("MatchedPublication of an unknown handle succeeded")
 	}
-	// A best-effort writer does not match a reliable reader (DDS request/offer rule).
+	// A best-effort writer does not match a reliable reader (DDS request/offer rule),
+	// while a reliable one made after it does.
 	be, err := p.NewWriter("rr/svcReply", testType, QoS{Reliability: BestEffort})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	rw, err := p.NewWriter("rr/svcReply", testType, QoS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitMatched(t, rw, 1)
 	if subs, _ := be.MatchedSubscriptions(); len(subs) != 0 {
 		t.Errorf("best-effort writer matched a reliable reader: %+v", subs)
 	}

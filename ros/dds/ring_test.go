@@ -122,9 +122,13 @@ func testRingOrder(t *testing.T, p *Participant, topic string, lent bool) {
 	if lent && inRing != len(want)-4 {
 		t.Errorf("%d of %d samples lent from the ring, want all but the 4 larger than it", inRing, len(want))
 	}
-	time.Sleep(100 * time.Millisecond)
-	if n := len(c.wait(t, 0, time.Second)); n != len(want) {
-		t.Errorf("%d samples in the end, want %d (duplicates)", n, len(want))
+	// One more sample marks the end: a duplicate of the others would come before it.
+	end := sample("end")
+	if err := w.Write(end); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.wait(t, len(want)+1, 10*time.Second); len(got) != len(want)+1 || !bytes.HasPrefix(got[len(want)].Data, end) {
+		t.Errorf("%d samples before the end marker's, want %d (duplicates)", len(got)-1, len(want))
 	}
 }
 

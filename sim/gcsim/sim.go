@@ -156,7 +156,6 @@ type Simulator struct {
 	burstAt time.Time     // next burst packet
 	burstN  int           // burst packets left
 	number  uint8         // next packet number
-	sent    uint64
 	stats   Stats
 	robots  robots
 	pending []Change

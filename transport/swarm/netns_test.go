@@ -5,7 +5,6 @@ import (
 	"net/netip"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
 )
@@ -80,7 +79,18 @@ func TestNetnsNetworkMode(t *testing.T) {
 	if got := r1.Neighbors(); !slices.Equal(got, []string{"r2"}) {
 		t.Fatalf("r1 neighbours %v, want [r2]", got)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Broadcasts from r1, then from r2, mark the end: each socket is read in order, so
+	// a robot that has them has everything that was sent to it before.
+	for _, from := range []string{"r1", "r2"} {
+		if err := nodes[from].SendTo([]byte("end"), Broadcast, DefaultPort); err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range names {
+			if to != from {
+				in[to].expect(t, to, msg{from, Broadcast, DefaultPort, "end"})
+			}
+		}
+	}
 	for name, b := range in {
 		b.empty(t, name)
 	}
