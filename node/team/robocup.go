@@ -25,49 +25,6 @@ type rcState struct {
 	oPtrs  [maxOthers]*robocup.Robot
 }
 
-// Bit-Bots roles by our role (dmsgs BehaviorInfo.ROLE_*), and back.
-var (
-	bitbotsRole = [...]uint32{
-		dmsgs.BehaviorInfoRoleStriker:   robocup.RoleStriker,
-		dmsgs.BehaviorInfoRoleDefender:  robocup.RoleDefender,
-		dmsgs.BehaviorInfoRoleSupporter: robocup.RoleSupporter,
-		dmsgs.BehaviorInfoRoleGoalie:    robocup.RoleGoalie,
-		dmsgs.BehaviorInfoRoleOther:     robocup.RoleOther,
-	}
-	roleOfBitbots = [...]uint8{
-		robocup.RoleIdling:    dmsgs.BehaviorInfoRoleOther,
-		robocup.RoleOther:     dmsgs.BehaviorInfoRoleOther,
-		robocup.RoleStriker:   dmsgs.BehaviorInfoRoleStriker,
-		robocup.RoleSupporter: dmsgs.BehaviorInfoRoleSupporter,
-		robocup.RoleDefender:  dmsgs.BehaviorInfoRoleDefender,
-		robocup.RoleGoalie:    dmsgs.BehaviorInfoRoleGoalie,
-	}
-)
-
-// Bit-Bots actions by our team-play state (dmsgs BehaviorInfo.STATE_*), and back.
-var (
-	bitbotsAction = [...]uint32{
-		dmsgs.BehaviorInfoStateInactive:     robocup.ActionWaiting,
-		dmsgs.BehaviorInfoStatePlaying:      robocup.ActionUndefined,
-		dmsgs.BehaviorInfoStateBallHandling: robocup.ActionGoingToBall,
-		dmsgs.BehaviorInfoStatePlacing:      robocup.ActionPositioning,
-		dmsgs.BehaviorInfoStateSearching:    robocup.ActionSearching,
-		dmsgs.BehaviorInfoStateInitializing: robocup.ActionLocalizing,
-		dmsgs.BehaviorInfoStateAssisting:    robocup.ActionPositioning,
-	}
-	stateOfBitbots = [...]uint8{
-		robocup.ActionUndefined:     dmsgs.BehaviorInfoStatePlaying,
-		robocup.ActionPositioning:   dmsgs.BehaviorInfoStatePlacing,
-		robocup.ActionGoingToBall:   dmsgs.BehaviorInfoStateBallHandling,
-		robocup.ActionTryingToScore: dmsgs.BehaviorInfoStateBallHandling,
-		robocup.ActionWaiting:       dmsgs.BehaviorInfoStateInactive,
-		robocup.ActionKicking:       dmsgs.BehaviorInfoStateBallHandling,
-		robocup.ActionSearching:     dmsgs.BehaviorInfoStateSearching,
-		robocup.ActionLocalizing:    dmsgs.BehaviorInfoStateInitializing,
-		robocup.ActionPassive:       dmsgs.BehaviorInfoStateInactive,
-	}
-)
-
 // fvec3 converts a point in cm to metres.
 func fvec3cm(v geometry_msgs.Vector3) *robocup.Fvec3 {
 	return &robocup.Fvec3{X: float32(units.Metres(v.X)), Y: float32(units.Metres(v.Y)), Z: float32(units.Metres(v.Z))}
@@ -145,22 +102,14 @@ func (c *Component) buildRobocup(now time.Time, in *inputs, snap *GameSnapshot) 
 	switch ext {
 	case robocup.ExtBitBots:
 		x := &rc.tx.BitBots
-		if int(in.role) < len(bitbotsRole) {
-			x.Role = bitbotsRole[in.role]
-		}
-		if int(in.playState) < len(bitbotsAction) {
-			x.Action = bitbotsAction[in.playState]
-		}
+		x.Role = robocup.BitBotsRole(teaminfo.Role(in.role))
+		x.Action = robocup.BitBotsAction(teaminfo.PlayState(in.playState))
 		x.TimeToBall = robocup.TimeToBallUnknown
 		if t := in.toBall; t > 0 && t < robocup.TimeToBallUnknown {
 			x.TimeToBall = t
 		}
 	case robocup.ExtNUbots:
-		p := robocup.PurposeDefender
-		if in.role == dmsgs.BehaviorInfoRoleStriker {
-			p = robocup.PurposeStriker
-		}
-		rc.tx.Purposes = append(rc.tx.Purposes[:0], robocup.Purpose{PlayerID: uint32(c.cfg.Player), Purpose: p})
+		rc.tx.Purposes = append(rc.tx.Purposes[:0], robocup.Purpose{PlayerID: uint32(c.cfg.Player), Purpose: robocup.PurposeOf(teaminfo.Role(in.role))})
 	}
 	return time.Duration(ns)
 }
@@ -193,60 +142,11 @@ func (c *Component) decodeRobocup(b []byte) verdict {
 	}
 	// current_pose.team: the Bit-Bots and NUbots profiles write the team number there;
 	// the standard a colour, which tells nothing about the team.
-	team := p.TeamNumber()
-	number := team != 0 && (c.cfg.RobocupExtension != robocup.ExtNone || p.Colour() == robocup.Team_UNKNOWN_TEAM)
-	if number && team != uint32(c.cfg.Team) {
+	if team, ok := p.SenderTeam(c.cfg.RobocupExtension); ok && team != uint32(c.cfg.Team) {
 		return dropForeign
 	}
-	nan := math.NaN()
-	s := &c.rx
-	*s = teaminfo.State{
-		Team:              c.cfg.Team,
-		Player:            uint8(id),
-		Penalised:         m.GetState() == robocup.State_PENALISED,
-		TimeSinceLastKick: nan, TimeToReachBall: nan, BallAge: nan,
-		BallQuality: nan, FieldQuality: nan, FieldConsistency: nan,
-	}
-	if ts := m.GetTimestamp(); ts != nil {
-		s.Stamp = time.Duration(ts.GetSeconds())*time.Second + time.Duration(ts.GetNanos())
-	}
-	pos := m.GetCurrentPose().GetPosition()
-	s.RobotPos = teaminfo.Pose{X: float64(pos.GetX()), Y: float64(pos.GetY()), Theta: float64(pos.GetZ())}
-	sin, cos := math.Sincos(s.RobotPos.Theta)
-	if tp := m.GetTargetPose().GetPosition(); tp != nil {
-		s.Dest = teaminfo.Pose{X: float64(tp.GetX()), Y: float64(tp.GetY()), Theta: float64(tp.GetZ())}
-		s.FinalDest = s.Dest
-	}
-	if k := m.GetKickTarget(); k != nil {
-		kx, ky := float64(k.GetX()), float64(k.GetY())
-		s.AttackTarget = teaminfo.Point{X: s.RobotPos.X + cos*kx - sin*ky, Y: s.RobotPos.Y + sin*kx + cos*ky}
-	}
-	if bp := m.GetBall().GetPosition(); bp != nil {
-		s.SeeBall = true
-		s.BallGlobal = teaminfo.Point{X: float64(bp.GetX()), Y: float64(bp.GetY()), Z: float64(bp.GetZ())}
-		dx, dy := s.BallGlobal.X-s.RobotPos.X, s.BallGlobal.Y-s.RobotPos.Y
-		s.BallField = teaminfo.Point{X: cos*dx + sin*dy, Y: -sin*dx + cos*dy, Z: s.BallGlobal.Z}
-	}
-	if p.HasBitBots {
-		x := &p.BitBots
-		if int(x.Role) < len(roleOfBitbots) {
-			s.Role = teaminfo.Role(roleOfBitbots[x.Role])
-		}
-		if int(x.Action) < len(stateOfBitbots) {
-			s.PlayState = teaminfo.PlayState(stateOfBitbots[x.Action])
-		}
-		if t := x.TimeToBall; t > 0 && t < robocup.TimeToBallUnknown {
-			s.TimeToReachBall = float64(t)
-		}
-	}
-	for _, pu := range p.Purposes {
-		if pu.PlayerID == id {
-			s.Role = teaminfo.Role(dmsgs.BehaviorInfoRoleDefender)
-			if pu.Purpose == robocup.PurposeStriker {
-				s.Role = teaminfo.Role(dmsgs.BehaviorInfoRoleStriker)
-			}
-		}
-	}
+	p.ToState(&c.rx)
+	c.rx.Team = c.cfg.Team
 	return accepted
 }
 
