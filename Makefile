@@ -32,8 +32,9 @@ fuzz: setup
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## generate: message code from msgs/, and docs/parameters.md from the node's declarations
-generate: setup-demo
+## generate: message code from msgs/, proto/robocup's protobuf code (protoc), and
+## docs/parameters.md from the node's declarations
+generate: setup
 	$(GO) generate ./...
 	$(GO) test -count=1 -run '^TestParameterDocs$$' ./cmd/dnetwork -update
 

@@ -63,7 +63,8 @@ const (
 	KindGameController Kind = iota + 1
 	// KindReturn: return packets ("RGrt") from the robots to the GameController.
 	KindReturn
-	// KindTeam: team messages (zju or dnet TeamInfo) between the robots of a team.
+	// KindTeam: team messages (zju or dnet TeamInfo, the HL standard protobuf) between the
+	// robots of a team.
 	KindTeam
 	// KindForward: status messages the GameController forwards to a monitor, each after
 	// the robot's IPv4 address (see Config.TrueData).

@@ -10,6 +10,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -276,9 +277,14 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		if err = teaminfo.DecodeZJU(b, &s); err != nil {
 			f.Undecodable = 1
 		}
+	case robocup.Looks(b):
+		format = "robocup"
+		if err = decodeRobocup(b, p.Team, &s); err != nil {
+			f.Undecodable = 1
+		}
 	default:
 		f.WrongSize = 1
-		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d, %d or %d bytes, version 1: %d, %d or %d) nor a zju packet (%d bytes)",
+		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d, %d or %d bytes, version 1: %d, %d or %d), a zju packet (%d bytes) nor an HL standard message",
 			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetCheckedSize, teaminfo.DNetTaggedSize, teaminfo.DNetSize,
 			teaminfo.DNetCheckedSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.DNetSizeV1, teaminfo.ZJUSize)
 	}
@@ -486,4 +492,23 @@ func (m *Monitor) prune(now time.Time) {
 			delete(m.gc.sources, a)
 		}
 	}
+}
+
+// decodeRobocup decodes an HL standard message into s. Its team is the port's, or, on a
+// port several teams share, what current_pose.team says (Bit-Bots and NUbots write
+// their team number there; the standard a colour, which then reads as team 1 or 2).
+func decodeRobocup(b []byte, portTeam uint8, s *teaminfo.State) error {
+	var p robocup.Packet
+	if err := robocup.Decode(b, &p); err != nil {
+		return err
+	}
+	if id := p.Msg.GetCurrentPose().GetPlayerId(); id > 255 {
+		return fmt.Errorf("%w: player %d", teaminfo.ErrRange, id)
+	}
+	p.ToState(s)
+	s.Team = portTeam
+	if t := p.TeamNumber(); portTeam == 0 && t <= 255 {
+		s.Team = uint8(t)
+	}
+	return nil
 }

@@ -51,6 +51,7 @@ func TeamGame(s gamecontroller.Snapshot) team.GameSnapshot {
 		FirstHalf:      g.FirstHalf,
 		SecsRemaining:  int(g.SecsRemaining),
 		MessageBudget:  g.MessageBudget,
+		Colour:         uint8(g.OurColour),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -140,11 +141,14 @@ func (b *binder) bind(c *Config) {
 	t := &c.Team
 	b.boolean("team.enabled", &c.TeamEnabled, "Run UDP team communication (off in the 3D simulator, where sim3d carries it).")
 	b.text("team.format", t.Format.String(), "Team packet format sent and the only one accepted.",
-		"zju or dnet", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
+		"zju, dnet or robocup", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
+	b.text("team.robocup_extension", t.RobocupExtension.String(),
+		"Extension fields of format robocup (the HL standard protobuf) we write; the team number goes into current_pose.team with bitbots and nubots, as those teams do. Both are read whatever is set.",
+		"none, bitbots or nubots", func(v string) (err error) { t.RobocupExtension, err = robocup.ParseExtension(v); return })
 	b.port("team.port", &t.Port, true,
 		"Team UDP port, bound and sent to; 0 means 10000 + team_number (ZJUDancer robots use 57335).")
 	b.secret("team.auth_key", string(t.AuthKey),
-		"Shared team secret (dnet only): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
+		"Shared team secret (dnet only; an error with zju and robocup, which have no room for a tag): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
 		func(v string) error { t.AuthKey = []byte(v); return nil })
 	b.texts("team.peers", stringsOf(t.Peers),
 		"Unicast destinations replacing the broadcast, as address:port (several robots on one host: the teammates' 127.0.0.1:port). Empty: broadcast on the interface.",

@@ -36,7 +36,11 @@ if [ "$mode" = test ]; then
          # the container image test (internal/containerimage): podman builds and runs the
          # Dockerfile on base images made by debootstrap; runc where crun cannot start
          # containers (hybrid cgroups)
-         podman runc debootstrap containernetworking-plugins)
+         podman runc debootstrap containernetworking-plugins
+         # protoc: go generate of proto/robocup (its protoc-gen-go is built from go.mod's
+         # google.golang.org/protobuf); python3-protobuf: the official .proto files
+         # write and read the fixtures of proto/robocup/testdata
+         protobuf-compiler python3-protobuf)
   # ROS 2 for the real-ROS tests (internal/realros): when ../shared/ros lies next to the
   # repository (CI), its Debian package lists join the list above and its tarballs are
   # unpacked to /opt/ros/<distro> below.

@@ -84,7 +84,7 @@ func parseSimFlags(args []string, stderr io.Writer) (*simOptions, int) {
 		duration = fs.Duration("duration", 0, "stop this long after the game started (0: run until Ctrl-C)")
 		httpAddr = fs.String("http", "127.0.0.1:8080", "address of the web page and /api/state (\"\": none, port 0: any free port)")
 		dom      = fs.Int("domain", domain, "ROS domain of the nodes (default: $ROS_DOMAIN_ID or 0)")
-		format   = fs.String("format", def.Format.String(), "team packet format: dnet or zju")
+		format   = fs.String("format", def.Format.String(), "team packet format: dnet, zju or robocup")
 		authKey  = fs.String("auth-key", "", "sign the dnet team packets with this key (the monitor checks them)")
 		seed     = fs.Uint64("seed", def.World.Seed, "seed of the robots' random moves, kicks and falls")
 		logLevel = fs.String("log-level", "warn", "log level of the nodes: debug, info, warn, error or fatal")

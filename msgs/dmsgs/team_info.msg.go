@@ -14,6 +14,8 @@ const (
 	// Wire formats.
 	TeamInfoFormatZju  uint8 = 0
 	TeamInfoFormatDnet uint8 = 1
+	// The Humanoid League standard protobuf (robocup.humanoid.Message).
+	TeamInfoFormatRobocup uint8 = 2
 	// Roles (as BehaviorInfo).
 	TeamInfoRoleStriker   uint8 = 1
 	TeamInfoRoleDefender  uint8 = 2
@@ -52,7 +54,7 @@ type TeamInfo struct {
 	// The sender's packet sequence number (dnet); 0 for zju packets.
 	Sequence uint32
 
-	// The wire format of the packet: FORMAT_ZJU or FORMAT_DNET.
+	// The wire format of the packet: FORMAT_ZJU, FORMAT_DNET or FORMAT_ROBOCUP.
 	Format uint8
 
 	// True if the packet carried a valid authentication tag.

@@ -100,6 +100,7 @@ type Component struct {
 	rx    teaminfo.State
 	rzju  teaminfo.ZJUPacket
 	rdnet teaminfo.DNetPacket
+	rc    rcState
 	msg   dmsgs.TeamInfo
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
@@ -131,6 +132,14 @@ type inputs struct {
 	goalField, goalGlobal       geometry_msgs.Vector3
 	ballQ, fieldQ, fieldC       float32
 	ballSeenAt                  time.Time // zero: never seen
+
+	// For the robocup format: the ball's velocity (cm/s), the first maxOthers obstacles
+	// (field frame, cm), and the last two odometry samples of MotionInfo (cm, degrees).
+	ballVel          geometry_msgs.Vector3
+	obstacles        [maxOthers]geometry_msgs.Vector3
+	nObstacles       int
+	odo, odoPrev     geometry_msgs.Vector3
+	odoAt, odoPrevAt time.Time
 }
 
 // shared is the part of the state Status reports.
@@ -317,6 +326,8 @@ func (c *Component) SetMotionAt(m *dmsgs.MotionInfo, at time.Time) {
 	}
 	c.mu.Lock()
 	c.in.motionAt, c.in.stable = at, m.Stable
+	c.in.odoPrev, c.in.odoPrevAt = c.in.odo, c.in.odoAt
+	c.in.odo, c.in.odoAt = m.Odometry, at
 	c.mu.Unlock()
 }
 
@@ -373,6 +384,8 @@ func (c *Component) SetVisionAt(m *dmsgs.VisionInfo, at time.Time) {
 	in.circleField, in.circleGlobal = m.CircleField, m.CircleGlobal
 	in.goalField, in.goalGlobal = m.GoalField, m.GoalGlobal
 	in.ballQ, in.fieldQ, in.fieldC = m.BallQuality, m.FieldQuality, m.FieldConsistency
+	in.ballVel = m.BallVelocity
+	in.nObstacles = copy(in.obstacles[:], m.ObstaclesGlobal)
 	if m.SeeBall {
 		in.ballSeenAt = at
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -26,17 +27,24 @@ const (
 	// FormatDNet is dnetwork's own 102-byte format (118 bytes with an authentication
 	// tag): sequence numbers, ages, fallen/penalised flags and voronoi points.
 	FormatDNet Format = Format(dmsgs.TeamInfoFormatDnet)
+	// FormatRobocup is the Humanoid League's standard protobuf message (package
+	// proto/robocup), of variable size, with the extension fields of
+	// Config.RobocupExtension.
+	FormatRobocup Format = Format(dmsgs.TeamInfoFormatRobocup)
 )
 
-// ParseFormat parses a format name as used in the parameter files: "zju" or "dnet".
+// ParseFormat parses a format name as used in the parameter files: "zju", "dnet" or
+// "robocup".
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "zju":
 		return FormatZJU, nil
 	case "dnet":
 		return FormatDNet, nil
+	case "robocup":
+		return FormatRobocup, nil
 	}
-	return 0, fmt.Errorf("team: unknown packet format %q (want zju or dnet)", s)
+	return 0, fmt.Errorf("team: unknown packet format %q (want zju, dnet or robocup)", s)
 }
 
 func (f Format) String() string {
@@ -45,12 +53,15 @@ func (f Format) String() string {
 		return "zju"
 	case FormatDNet:
 		return "dnet"
+	case FormatRobocup:
+		return "robocup"
 	}
 	return "format(" + strconv.Itoa(int(f)) + ")"
 }
 
 // PacketSize returns the size of the packets the component sends in this format; signed
-// says whether dnet packets carry an authentication tag. It is 0 for an unknown format.
+// says whether dnet packets carry an authentication tag. It is 0 for an unknown format
+// and for robocup, whose size varies (the send rule checks each packet against the cap).
 func (f Format) PacketSize(signed bool) int {
 	switch f {
 	case FormatZJU:
@@ -90,6 +101,10 @@ type Config struct {
 	// signed, and packets without a valid tag are dropped as auth failures. Empty: no
 	// signing, and tags of received packets are not checked.
 	AuthKey []byte
+	// RobocupExtension is the extension profile of format robocup: the fields above 100
+	// we write, and what we write into current_pose.team (the colour for none, the team
+	// number for bitbots and nubots). Received packets of either profile are read.
+	RobocupExtension robocup.Extension
 
 	// Port is the team port we send to; 0 means BasePort + Team. The socket (the Conn)
 	// is bound to the same port by the wiring.
@@ -205,8 +220,15 @@ func (c Config) Validate() error {
 				bad("authentication key: %v", err)
 			}
 		}
+	case FormatRobocup:
+		if signed {
+			bad("format robocup has no room for an authentication tag; clear the key or use format dnet")
+		}
+		if c.RobocupExtension > robocup.ExtNUbots {
+			bad("unknown robocup extension profile %v", c.RobocupExtension)
+		}
 	default:
-		bad("unknown packet format %v (want zju or dnet)", c.Format)
+		bad("unknown packet format %v (want zju, dnet or robocup)", c.Format)
 	}
 	if size, limit := c.Format.PacketSize(signed), c.League.SizeCap(); size > limit {
 		bad("format %v packets are %d bytes, above the %v league's cap of %d bytes; use format dnet",

@@ -72,7 +72,11 @@
 // packet, the ball age, fallen, penalised, voronoi points and a clock echo; with Config.AuthKey every packet is
 // signed with HMAC-SHA-256 (teaminfo.Key). Sequence numbers start at 1 when the
 // component starts; receivers tell a restart from a replay by the stamp, which is our
-// clock's time.
+// clock's time. Format robocup is the HL standard protobuf (package proto/robocup, in
+// metres and radians, with the extension fields of Config.RobocupExtension; robocup.go
+// maps the inputs onto it); like zju it has no sequence number (no replay filter, no
+// loss figure) and no room for a tag. Its wrong-format, foreign-team (current_pose.team
+// read as a team number), malformed and range drops are decided by decoding it.
 //
 // Where the work runs: a ticking Run does everything on its own goroutine. A timed Run
 // takes the datagrams of a Conn that can hand them over (bus.HandlerConn, as the

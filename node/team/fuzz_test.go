@@ -3,16 +3,20 @@ package team
 import (
 	"log/slog"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
-// FuzzReceive feeds arbitrary datagrams to a zju, a dnet and a signed dnet receiver: none
+// FuzzReceive feeds arbitrary datagrams to a zju, a dnet, a signed dnet and two robocup
+// (profiles none and bitbots) receivers: none
 // may panic, each datagram ends accepted or dropped by exactly one cause, and whatever is
 // accepted comes from a teammate of our team with another player number.
 func FuzzReceive(f *testing.F) {
@@ -40,6 +44,14 @@ func FuzzReceive(f *testing.F) {
 		f.Add(b)
 	}
 
+	for _, name := range []string{"standard_full", "bitbots", "nubots"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "proto", "robocup", "testdata", "golden", name+".bin"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+
 	quiet := slog.New(slog.DiscardHandler)
 	var comps []*Component
 	var recs []*bus.Recorder[dmsgs.TeamInfo]
@@ -47,6 +59,8 @@ func FuzzReceive(f *testing.F) {
 		func(c *Config) { c.Format = FormatZJU },
 		func(c *Config) {},
 		func(c *Config) { c.AuthKey = []byte("team17-shared-secret") },
+		func(c *Config) { c.Format = FormatRobocup },
+		func(c *Config) { c.Format, c.RobocupExtension = FormatRobocup, robocup.ExtBitBots },
 	} {
 		cfg := DefaultConfig()
 		cfg.Team, cfg.Player, cfg.Logger = 17, 2, quiet

@@ -53,6 +53,9 @@ type GameSnapshot struct {
 	// without budgets). The component takes it as truth whenever it changes and counts
 	// messages itself in between.
 	MessageBudget int
+	// Colour is our team's colour (GCInfo.TEAM_*), while Connected; it goes into robocup
+	// packets of the profile none.
+	Colour uint8
 }
 
 // NoGame is the snapshot used when no GameView is given: not connected, INITIAL, no

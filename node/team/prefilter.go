@@ -2,6 +2,7 @@ package team
 
 import (
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -13,7 +14,7 @@ func (c *Component) headerVerdict(b []byte) verdict {
 	switch c.cfg.Format {
 	case FormatZJU:
 		if len(b) != teaminfo.ZJUSize {
-			if teaminfo.IsDNet(b) {
+			if teaminfo.IsDNet(b) || robocup.Looks(b) {
 				return dropWrongFormat
 			}
 			return dropWrongSize
@@ -21,9 +22,11 @@ func (c *Component) headerVerdict(b []byte) verdict {
 		if b[zjuTeamOffset] != c.cfg.Team {
 			return dropForeign
 		}
+	case FormatRobocup:
+		return headerRobocup(b)
 	default:
 		if !teaminfo.IsDNet(b) {
-			if len(b) == teaminfo.ZJUSize {
+			if len(b) == teaminfo.ZJUSize || robocup.Looks(b) {
 				return dropWrongFormat
 			}
 			return dropWrongSize

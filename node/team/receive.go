@@ -207,6 +207,10 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 			return dropMalformed, auth
 		}
 		c.rzju.ToState(&c.rx)
+	case FormatRobocup:
+		if v := c.decodeRobocup(b); v != accepted {
+			return v, auth
+		}
 	default:
 		a, err := c.rdnet.Decode(b, c.key)
 		switch {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/node/units"
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
@@ -244,6 +245,9 @@ func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [
 		c.buf, err = c.zju.AppendBinary(c.buf[:0])
 		t := c.zju.TxpTimestamp
 		stamp = time.Duration(t.Sec)*time.Second + time.Duration(t.Nsec)
+	case FormatRobocup:
+		stamp = c.buildRobocup(now, in, snap)
+		c.buf, err = robocup.Append(c.buf[:0], &c.rc.tx, c.cfg.RobocupExtension)
 	default:
 		c.buildState(now, in, snap, mates)
 		if answer {

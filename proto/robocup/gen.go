@@ -1,0 +1,3 @@
+package robocup
+
+//go:generate sh gen.sh
