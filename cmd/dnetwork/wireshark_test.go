@@ -418,3 +418,36 @@ func TestWiresharkDissector(t *testing.T) {
 		t.Logf("frame 1 as dissected: %s", b)
 	}
 }
+
+// TestWiresharkDissectorCaptures: the real GameController captures of testdata/captures
+// (control, return and dnet packets as they were on the wire) through the dissector and
+// decode; every datagram decode prints must be dissected alike.
+func TestWiresharkDissectorCaptures(t *testing.T) {
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Skip("tshark is not installed (scripts/setup.sh --test installs it)")
+	}
+	files, _ := filepath.Glob("../../testdata/captures/*.pcap")
+	if len(files) == 0 {
+		t.Fatal("no captures in testdata/captures")
+	}
+	for _, f := range files {
+		frames := runTshark(t, tshark, f)
+		_, decoded, _ := runDecodeCmd(t, "", f)
+		n, total := 0, 0
+		for _, r := range decoded {
+			i := int(r["frame"].(float64))
+			label := fmt.Sprintf("%s frame %d", filepath.Base(f), i)
+			if i < 1 || i > len(frames) || r["error"] != nil {
+				t.Errorf("%s: decode: %v", label, r)
+				continue
+			}
+			total += compareFrame(t, label, r, frames[i-1])
+			n++
+		}
+		if n == 0 {
+			t.Errorf("%s: nothing decoded", f)
+		}
+		t.Logf("%s: %d datagrams, %d values compared", filepath.Base(f), n, total)
+	}
+}
