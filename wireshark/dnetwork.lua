@@ -554,7 +554,25 @@ local WORLDINFO = {magic=48879, version=2, header_size=8, record_header_size=4,
 -- offers each, and its fields are named dnetwork.<proto>.<key>, where <key> is the member
 -- "dnetwork decode" prints (nested members joined with dots, array elements repeated).
 
+-- bit32 is Lua 5.2's (Wireshark up to 4.2); a Wireshark on Lua 5.3 or newer may lack it,
+-- and then its operators stand in (loaded from text: Lua 5.2 cannot parse them).
 local bit = bit32
+if not bit then
+	bit = load([[
+		local function fold(op, a, b, ...)
+			if b == nil then
+				return a & 0xffffffff
+			end
+			return fold(op, op(a, b), ...)
+		end
+		return {
+			band = function(...) return fold(function(a, b) return a & b end, ...) end,
+			bor = function(...) return fold(function(a, b) return a | b end, ...) end,
+			bxor = function(...) return fold(function(a, b) return a ~ b end, ...) end,
+			lshift = function(a, n) return (math.tointeger(a) << n) & 0xffffffff end,
+			rshift = function(a, n) return (math.tointeger(a) & 0xffffffff) >> n end,
+		}]])()
+end
 
 -- fields ---------------------------------------------------------------------------
 
