@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -340,7 +341,7 @@ func TestWiresharkDissector(t *testing.T) {
 	}
 	path := writePcapng(t, recs...)
 
-	if dir := os.Getenv("DNETWORK_KEEP_CAPTURE"); dir != "" {
+	if dir := os.Getenv("DNETWORK_KEEP_CAPTURE"); dir != "" { // to look at it in Wireshark
 		b, _ := os.ReadFile(path)
 		_ = os.WriteFile(filepath.Join(dir, "golden.pcapng"), b, 0o644)
 	}
@@ -450,4 +451,50 @@ func TestWiresharkDissectorCaptures(t *testing.T) {
 		}
 		t.Logf("%s: %d datagrams, %d values compared", filepath.Base(f), n, total)
 	}
+}
+
+// TestWiresharkDissectorBadInput: truncated and corrupted golden packets on their ports
+// never make the dissector fail with a Lua error (it flags them instead).
+func TestWiresharkDissectorBadInput(t *testing.T) {
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Skip("tshark is not installed (scripts/setup.sh --test installs it)")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var recs []capture.Record
+	add := func(port uint16, p []byte) {
+		recs = append(recs, capture.Record{Time: time.Unix(int64(len(recs)), 0),
+			Src: netip.MustParseAddrPort("10.0.17.2:41000"), Dst: netip.AddrPortFrom(netip.MustParseAddr("10.0.17.255"), port),
+			Payload: p})
+	}
+	for _, d := range goldenDatagrams(t) {
+		for n := 0; n < len(d.payload); n++ {
+			if n < 12 || n%17 == 0 || n > len(d.payload)-4 {
+				add(d.port, d.payload[:n])
+			}
+		}
+		for range 8 {
+			p := bytes.Clone(d.payload)
+			p[rng.IntN(len(p))] = byte(rng.IntN(256))
+			add(d.port, p)
+		}
+	}
+	path := writePcapng(t, recs...)
+	script, _ := filepath.Abs(dissectorPath)
+	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "fields", "-e", "frame.number", "-e", "_ws.lua.error")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(recs) {
+		t.Fatalf("tshark read %d frames, the capture has %d", len(lines), len(recs))
+	}
+	for _, l := range lines {
+		if f := strings.SplitN(l, "\t", 2); len(f) == 2 && f[1] != "" {
+			t.Errorf("frame %s: Lua error (tshark -X lua_script:wireshark/dnetwork.lua -V shows it)", f[0])
+		}
+	}
+	t.Logf("%d datagrams", len(recs))
 }
