@@ -191,7 +191,9 @@ func runTshark(t *testing.T, tshark, path string) []dissected {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "pdml")
+	// -J: only the dissector's protocols, with every field below them
+	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "pdml",
+		"-J", "dnetwork_gc dnetwork_rgrt dnetwork_rgtr dnetwork_fwd dnetwork_dnet dnetwork_zju dnetwork_wi")
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // no user plugins or preferences
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
