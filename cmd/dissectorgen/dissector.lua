@@ -34,17 +34,30 @@ local function registry(prefix)
 		u8 = ProtoField.uint8, u16 = ProtoField.uint16, u32 = ProtoField.uint32,
 		i16 = ProtoField.int16, f32 = ProtoField.float, f64 = ProtoField.double,
 		bool = ProtoField.bool, string = ProtoField.string, bytes = ProtoField.bytes,
-		ipv4 = ProtoField.ipv4, hex32 = ProtoField.uint32,
+		ipv4 = ProtoField.ipv4, hex16 = ProtoField.uint16, hex32 = ProtoField.uint32,
 	}
-	function r.get(name, kind)
+	-- mask: the bits of the field in a 1-byte (nibble) or 2-byte (flag16, u16) word
+	function r.get(name, kind, mask)
 		local f = r.byname[name]
 		if f then
 			return f
 		end
 		assert(kind, "dnetwork.lua: field " .. prefix .. "." .. name .. " was not declared")
 		local label = name:gsub("[._]", " "):gsub("^%l", string.upper)
+		if kind == "flag16" then
+			f = ProtoField.bool(prefix .. "." .. name, label, 16, nil, mask)
+		elseif kind == "nibble" then
+			f = ProtoField.uint8(prefix .. "." .. name, label, base.DEC, nil, mask)
+		elseif mask then
+			f = makers[kind](prefix .. "." .. name, label, base.DEC, nil, mask)
+		end
+		if f then
+			r.byname[name] = f
+			r.list[#r.list + 1] = f
+			return f
+		end
 		local make = assert(makers[kind], "dnetwork.lua: kind " .. kind)
-		if kind == "hex32" then
+		if kind == "hex16" or kind == "hex32" then
 			f = make(prefix .. "." .. name, label, base.HEX)
 		elseif kind:match("^[ui]%d") then
 			f = make(prefix .. "." .. name, label, base.DEC)
@@ -399,7 +412,7 @@ local function team_declare(reg, fields)
 		if k == "u8" or k == "u16" or k == "u32" or k == "f32" or k == "bool" then
 			reg.get(n, k)
 		elseif k == "nibble" then
-			reg.get(n, "u8")
+			reg.get(n, "nibble", bit.lshift(0x0f, f.shift or 0))
 		elseif k == "rostime" then
 			reg.get(n .. ".sec", "u32")
 			reg.get(n .. ".nsec", "u32")
@@ -422,11 +435,11 @@ local function team_declare(reg, fields)
 		elseif k == "bools" or k == "mask" then
 			reg.get(n, "bool")
 		elseif k == "status" then
-			reg.get(n, "u16")
-			for _, b in ipairs(f.bits) do
-				reg.get(b, "bool")
+			reg.get(n, "hex16")
+			for i, b in ipairs(f.bits) do
+				reg.get(b, "flag16", bit.lshift(1, i - 1))
 			end
-			reg.get("voronoi_count", "u8")
+			reg.get("voronoi_count", "u16", bit.lshift(0x7, #f.bits))
 		end
 		if f.enum then
 			reg.get(n .. "_name", "string")
@@ -470,7 +483,7 @@ local function team_fields(tvb, tree, reg, fields, body)
 				add(tree, reg, n, r, r:le_float())
 			elseif k == "nibble" then
 				v[n] = bit.band(bit.rshift(r:uint(), f.shift or 0), 0x0f)
-				item = add(tree, reg, n, r, v[n])
+				item = tree:add(reg.get(n), r)
 			elseif k == "rostime" then
 				local sub = tree:add(r, n)
 				add(sub, reg, n .. ".sec", tvb(f.off, 4), tvb(f.off, 4):le_uint())
@@ -508,11 +521,11 @@ local function team_fields(tvb, tree, reg, fields, body)
 			elseif k == "status" then
 				local s = r:le_uint()
 				item = add(tree, reg, n, r, s)
-				for i, b in ipairs(f.bits) do
-					add(item, reg, b, r, bit.band(s, bit.lshift(1, i - 1)) ~= 0)
+				for _, b in ipairs(f.bits) do
+					item:add_le(reg.get(b), r)
 				end
 				v.voronoi_count = bit.band(bit.rshift(s, #f.bits), 0x7)
-				add(item, reg, "voronoi_count", r, v.voronoi_count)
+				item:add_le(reg.get("voronoi_count"), r)
 			elseif k == "voronoi" then
 				local sub = tree:add(r, string.format("%s: %d points", n, v.voronoi_count or 0))
 				for i = 0, math.min(v.voronoi_count or 0, f.count) - 1 do
@@ -814,7 +827,7 @@ local p_wi = Proto("dnetwork_wi", "Fawkes world info")
 p_wi.prefs.key = Pref.string("Key", WORLDINFO.default_key, "The world info key string (Fawkes' worldmodel.yaml)")
 local wi_round_keys, wi_key_string = nil, nil
 local wi = registry("dnetwork.wi")
-wi.get("magic", "hex32")
+wi.get("magic", "hex16")
 wi.get("version", "u8")
 wi.get("reserved", "u8")
 wi.get("seq", "u32")
