@@ -579,6 +579,11 @@ end
 -- registry makes the ProtoFields of one Proto: get(name, kind) returns the field of that
 -- name, making it the first time. All fields are made at load time (Proto.fields cannot
 -- grow later), by walking the tables below.
+local LABELS = { src = "source address", ["txp_timestamp.sec"] = "txp_timestamp sec",
+	["txp_timestamp.nsec"] = "txp_timestamp nsec", ["recv_timestamp.sec"] = "recv_timestamp sec",
+	["recv_timestamp.nsec"] = "recv_timestamp nsec", ["echo.player"] = "echo player",
+	["echo.stamp_ms"] = "echo stamp_ms", ["echo.hold"] = "echo hold" }
+
 local function registry(prefix)
 	local r = { byname = {}, list = {} }
 	local makers = {
@@ -594,7 +599,8 @@ local function registry(prefix)
 			return f
 		end
 		assert(kind, "dnetwork.lua: field " .. prefix .. "." .. name .. " was not declared")
-		local label = name:gsub("[._]", " "):gsub("^%l", string.upper)
+		-- the label is the last component of the name: "teams.players.penalty" -> "Penalty"
+		local label = (LABELS[name] or name:match("[^.]*$")):gsub("_", " "):gsub("^%l", string.upper)
 		if kind == "flag16" then
 			f = ProtoField.bool(prefix .. "." .. name, label, 16, nil, mask)
 		elseif kind == "nibble" then
@@ -822,6 +828,9 @@ end
 
 -- Return packets ("RGrt") --------------------------------------------------------------
 
+-- RETURN_PARTS names the elements of the arrays of return packet v4.
+local RETURN_PARTS = { pose = { "mm (x)", "mm (y)", "rad (theta)" }, ball_age = { "s" }, ball = { "mm (x)", "mm (y)" } }
+
 local p_rgrt = Proto("dnetwork_rgrt", "RoboCup GameController return")
 local rgrt = registry("dnetwork.rgrt")
 rgrt.get("header", "string")
@@ -858,7 +867,7 @@ local function dissect_rgrt(tvb, pinfo, tree)
 			string.format("return packet version %d needs %d bytes, got %d", v, r.size, tvb:len()))
 		return tvb:len()
 	end
-	local vals = {}
+	local vals, seen = {}, {}
 	for _, f in ipairs(r.fields) do
 		local rg = tvb(f.off, f.size)
 		local x
@@ -873,6 +882,10 @@ local function dissect_rgrt(tvb, pinfo, tree)
 			item = add(root, rgrt, f.name, rg, x ~= 0)
 		else
 			item = add(root, rgrt, f.name, rg, x)
+		end
+		seen[f.name] = (seen[f.name] or 0) + 1
+		if RETURN_PARTS[f.name] then
+			item:append_text(" " .. RETURN_PARTS[f.name][seen[f.name]])
 		end
 		if f.name == "message" then
 			local n = name_of(r.messages, x)
@@ -1056,10 +1069,13 @@ local function team_fields(tvb, tree, reg, fields, body)
 					local q = tvb(f.off + 2 * (i - 1), 2)
 					local x = q:le_int()
 					local val = c == "theta" and (x == f.unknown and 0 / 0 or x / f.angle_scale) or scaled(x, f)
-					add(sub, reg, n .. "." .. c, q, val)
+					local it = add(sub, reg, n .. "." .. c, q, val)
+					it:append_text(x == f.unknown and " (unknown)" or (c == "theta" and " rad" or " m"))
 				end
 			elseif k == "duration" or k == "quality" then
-				add(tree, reg, n, r, scaled(r:le_uint(), f))
+				local q = r:le_uint()
+				local it = add(tree, reg, n, r, scaled(q, f))
+				it:append_text(q == f.unknown and " (unknown)" or (k == "duration" and " s" or ""))
 			elseif k == "bools" then
 				for i = 0, f.count - 1 do
 					add(tree, reg, n, tvb(f.off + i, 1), tvb(f.off + i, 1):uint() ~= 0)
