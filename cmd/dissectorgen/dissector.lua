@@ -610,13 +610,128 @@ local function crc32c(tvb, off, len)
 	return bit.bxor(c, 0xffffffff)
 end
 
+-- HMAC-SHA-256 of byte tables (1-based), for the dnet tag. The constants are the first
+-- 32 bits of the fractional parts of the square roots (H0) and cube roots (K) of the
+-- first primes, computed here.
+local sha = {}
+do
+	local primes, n = {}, 2
+	while #primes < 64 do
+		local prime = true
+		for _, p in ipairs(primes) do
+			if p * p > n then
+				break
+			end
+			if n % p == 0 then
+				prime = false
+				break
+			end
+		end
+		if prime then
+			primes[#primes + 1] = n
+		end
+		n = n + 1
+	end
+	local function frac32(x)
+		return math.floor((x - math.floor(x)) * 4294967296)
+	end
+	local K, H0 = {}, {}
+	for i = 1, 64 do
+		local p = primes[i]
+		local c = p ^ (1 / 3)
+		c = c - (c * c * c - p) / (3 * c * c) -- one Newton step to full precision
+		K[i] = frac32(c)
+	end
+	for i = 1, 8 do
+		H0[i] = frac32(math.sqrt(primes[i]))
+	end
+	local function add(...)
+		local s = 0
+		for i = 1, select("#", ...) do
+			s = s + select(i, ...)
+		end
+		return s % 4294967296
+	end
+	local function rrot(x, k)
+		return bit.bor(bit.rshift(x, k), bit.lshift(x, 32 - k))
+	end
+
+	function sha.digest(msg)
+		local m, n = {}, #msg
+		for i = 1, n do
+			m[i] = msg[i]
+		end
+		m[n + 1] = 0x80
+		while #m % 64 ~= 56 do
+			m[#m + 1] = 0
+		end
+		local bits = n * 8
+		for i = 7, 0, -1 do
+			m[#m + 1] = math.floor(bits / 2 ^ (8 * i)) % 256
+		end
+		local h = { H0[1], H0[2], H0[3], H0[4], H0[5], H0[6], H0[7], H0[8] }
+		local w = {}
+		for chunk = 0, #m - 1, 64 do
+			for i = 0, 15 do
+				local o = chunk + 4 * i
+				w[i] = ((m[o + 1] * 256 + m[o + 2]) * 256 + m[o + 3]) * 256 + m[o + 4]
+			end
+			for i = 16, 63 do
+				local a, b = w[i - 15], w[i - 2]
+				local s0 = bit.bxor(rrot(a, 7), rrot(a, 18), bit.rshift(a, 3))
+				local s1 = bit.bxor(rrot(b, 17), rrot(b, 19), bit.rshift(b, 10))
+				w[i] = add(w[i - 16], s0, w[i - 7], s1)
+			end
+			local a, b, c, d, e, f, g, hh = h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8]
+			for i = 0, 63 do
+				local S1 = bit.bxor(rrot(e, 6), rrot(e, 11), rrot(e, 25))
+				local ch = bit.bxor(bit.band(e, f), bit.band(bit.bxor(e, 0xffffffff), g))
+				local t1 = add(hh, S1, ch, K[i + 1], w[i])
+				local S0 = bit.bxor(rrot(a, 2), rrot(a, 13), rrot(a, 22))
+				local maj = bit.bxor(bit.band(a, b), bit.band(a, c), bit.band(b, c))
+				hh, g, f, e, d, c, b, a = g, f, e, add(d, t1), c, b, a, add(t1, S0, maj)
+			end
+			h[1], h[2], h[3], h[4] = add(h[1], a), add(h[2], b), add(h[3], c), add(h[4], d)
+			h[5], h[6], h[7], h[8] = add(h[5], e), add(h[6], f), add(h[7], g), add(h[8], hh)
+		end
+		local out = {}
+		for i = 1, 8 do
+			for j = 3, 0, -1 do
+				out[#out + 1] = math.floor(h[i] / 2 ^ (8 * j)) % 256
+			end
+		end
+		return out
+	end
+
+	function sha.hmac(key, msg)
+		if #key > 64 then
+			key = sha.digest(key)
+		end
+		local ipad, opad = {}, {}
+		for i = 1, 64 do
+			local k = key[i] or 0
+			ipad[i], opad[i] = bit.bxor(k, 0x36), bit.bxor(k, 0x5c)
+		end
+		for i = 1, #msg do
+			ipad[64 + i] = msg[i]
+		end
+		local inner = sha.digest(ipad)
+		for i = 1, #inner do
+			opad[64 + i] = inner[i]
+		end
+		return sha.digest(opad)
+	end
+end
+
 local p_dnet = Proto("dnetwork_dnet", "dnetwork TeamInfo (dnet)")
+p_dnet.prefs.key = Pref.string("Key", "", "The team's shared key (dnetwork decode --auth-key): checks the tags")
 local dnet = registry("dnetwork.dnet")
 dnet.get("magic", "string")
 team_declare(dnet, DNET.fields)
 dnet.get("tagged", "bool")
 dnet.get("checked", "bool")
 dnet.get("tag", "bytes")
+dnet.get("authenticated", "bool")
 dnet.get("checksum", "hex32")
 local ef_dnet_crc = ProtoExpert.new("dnetwork.dnet.bad_checksum", "Bad CRC-32C",
 	expert.group.CHECKSUM, expert.severity.ERROR)
@@ -626,10 +741,32 @@ local ef_dnet_bad = ProtoExpert.new("dnetwork.dnet.bad", "Packet the node reject
 	expert.group.MALFORMED, expert.severity.ERROR)
 local ef_dnet_unchecked = ProtoExpert.new("dnetwork.dnet.unchecked", "Neither tag nor checksum",
 	expert.group.SECURITY, expert.severity.NOTE)
-local ef_dnet_tag = ProtoExpert.new("dnetwork.dnet.tag_unverified", "Tag not verified (the dissector has no key)",
+local ef_dnet_tag = ProtoExpert.new("dnetwork.dnet.tag_unverified", "Tag not checked (preference dnetwork_dnet.key)",
 	expert.group.SECURITY, expert.severity.CHAT)
+local ef_dnet_bad_tag = ProtoExpert.new("dnetwork.dnet.bad_tag", "Tag does not match the key",
+	expert.group.SECURITY, expert.severity.ERROR)
+local ef_dnet_no_tag = ProtoExpert.new("dnetwork.dnet.no_tag", "No tag, but a key is set",
+	expert.group.SECURITY, expert.severity.WARN)
 p_dnet.fields = dnet.list
-p_dnet.experts = { ef_dnet_crc, ef_dnet_size, ef_dnet_bad, ef_dnet_unchecked, ef_dnet_tag }
+p_dnet.experts = { ef_dnet_crc, ef_dnet_size, ef_dnet_bad, ef_dnet_unchecked, ef_dnet_tag, ef_dnet_bad_tag, ef_dnet_no_tag }
+
+-- dnet_tag_ok reports whether the tag at body matches the key string.
+local function dnet_tag_ok(tvb, body, key)
+	local k, msg = {}, {}
+	for i = 1, #key do
+		k[i] = key:byte(i)
+	end
+	for i = 0, body - 1 do
+		msg[i + 1] = tvb(i, 1):uint()
+	end
+	local mac = sha.hmac(k, msg)
+	for i = 0, DNET.tag_size - 1 do
+		if mac[i + 1] ~= tvb(body + i, 1):uint() then
+			return false
+		end
+	end
+	return true
+end
 
 local function dissect_dnet(tvb, pinfo, tree)
 	if tvb:len() < #DNET.magic or tvb(0, #DNET.magic):string() ~= DNET.magic then
@@ -669,8 +806,22 @@ local function dissect_dnet(tvb, pinfo, tree)
 	local v = team_fields(tvb, root, dnet, DNET.fields, body)
 	add(root, dnet, "tagged", tvb(DNET.flags_off, 1), tagged):set_generated()
 	local good = false
+	local key = p_dnet.prefs.key
 	if tagged then
-		add(root, dnet, "tag", tvb(body, DNET.tag_size)):add_proto_expert_info(ef_dnet_tag)
+		local item = add(root, dnet, "tag", tvb(body, DNET.tag_size))
+		if key == "" then
+			item:add_proto_expert_info(ef_dnet_tag)
+		else
+			local ok = dnet_tag_ok(tvb, body, key)
+			add(root, dnet, "authenticated", tvb(body, DNET.tag_size), ok):set_generated()
+			if not ok then
+				item:add_proto_expert_info(ef_dnet_bad_tag)
+			end
+		end
+	elseif key ~= "" then
+		root:add_proto_expert_info(ef_dnet_no_tag)
+	end
+	if tagged then
 	elseif checked then
 		local got, sum = tvb(body, DNET.crc_size):le_uint(), crc32c(tvb, 0, body)
 		local item = add(root, dnet, "checksum", tvb(body, DNET.crc_size), got)

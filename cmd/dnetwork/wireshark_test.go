@@ -41,8 +41,9 @@ var dissectorPrefix = map[string]string{
 }
 
 // notDissected are the members of decode's output the dissector does not show, by
-// protocol: what needs a key (the dnet tag check), derived views and units, and the
-// bodies of world info records (the dissector shows the header and the record list).
+// protocol: what needs a key (the dnet tag check; TestWiresharkDissectorKey sets one),
+// derived views and units, and the bodies of world info records (the dissector shows
+// the header and the record list).
 func notDissected(proto, path string) bool {
 	switch path {
 	case "protocol", "frame", "capture_time", "src", "dst", "interface", "direction", "length", "units.length",
@@ -185,7 +186,7 @@ func (d dissected) walk(fs []pdmlField) {
 }
 
 // runTshark dissects the capture at path with the dissector; one dissected per frame.
-func runTshark(t *testing.T, tshark, path string) []dissected {
+func runTshark(t *testing.T, tshark, path string, args ...string) []dissected {
 	t.Helper()
 	script, err := filepath.Abs(dissectorPath)
 	if err != nil {
@@ -194,6 +195,7 @@ func runTshark(t *testing.T, tshark, path string) []dissected {
 	// -J: only the dissector's protocols, with every field below them
 	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "pdml",
 		"-J", "dnetwork_gc dnetwork_rgrt dnetwork_rgtr dnetwork_fwd dnetwork_dnet dnetwork_zju dnetwork_wi")
+	cmd.Args = append(cmd.Args, args...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // no user plugins or preferences
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -499,4 +501,60 @@ func TestWiresharkDissectorBadInput(t *testing.T) {
 		}
 	}
 	t.Logf("%d datagrams", len(recs))
+}
+
+// TestWiresharkDissectorKey: with the team's key (preference dnetwork_dnet.key, decode's
+// --auth-key) the dissector checks the dnet tags as decode does.
+func TestWiresharkDissectorKey(t *testing.T) {
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Skip("tshark is not installed (scripts/setup.sh --test installs it)")
+	}
+	const key = "team17-shared-secret" // the key of the tagged goldens (their comments)
+	var ds []goldenDatagram
+	for _, d := range goldenDatagrams(t) {
+		if strings.HasPrefix(d.name, "dnet-") {
+			ds = append(ds, d)
+			if d.name == "dnet-v2-tagged.hex" {
+				bad := bytes.Clone(d.payload)
+				bad[30] ^= 0x80
+				ds = append(ds, goldenDatagram{d.name + ", bit flipped", d.port, bad})
+			}
+		}
+	}
+	recs := make([]capture.Record, len(ds))
+	for i, d := range ds {
+		recs[i] = capture.Record{Time: time.Unix(int64(i), 0), Src: netip.MustParseAddrPort("10.0.17.2:41000"),
+			Dst: netip.AddrPortFrom(netip.MustParseAddr("10.0.17.255"), d.port), Payload: d.payload}
+	}
+	path := writePcapng(t, recs...)
+	frames := runTshark(t, tshark, path, "-o", "dnetwork_dnet.key:"+key)
+	_, decoded, _ := runDecodeCmd(t, "", "--auth-key", key, path)
+	if len(frames) != len(ds) || len(decoded) != len(ds) {
+		t.Fatalf("%d frames, %d decoded, want %d", len(frames), len(decoded), len(ds))
+	}
+	tagged := 0
+	for i, d := range ds {
+		label, got, r := fmt.Sprintf("frame %d (%s)", i+1, d.name), frames[i], decoded[i]
+		switch {
+		case strings.Contains(d.name, "flipped"):
+			if !strings.Contains(fmt.Sprint(r["error"]), "tag") || got["dnetwork.dnet.bad_tag"] == nil ||
+				fmt.Sprint(got["dnetwork.dnet.authenticated"]) != "[0]" {
+				t.Errorf("%s: decode %v; dissector %v", label, r["error"], got)
+			}
+		case strings.Contains(d.name, "tagged"):
+			tagged++
+			if r["authenticated"] != true || fmt.Sprint(got["dnetwork.dnet.authenticated"]) != "[1]" {
+				t.Errorf("%s: decode authenticated %v, dissector %v", label, r["authenticated"], got["dnetwork.dnet.authenticated"])
+			}
+			compareFrame(t, label, r, got)
+		default: // no tag, but a key
+			if r["error"] == nil || got["dnetwork.dnet.no_tag"] == nil {
+				t.Errorf("%s: decode %v; dissector %v", label, r["error"], got)
+			}
+		}
+	}
+	if tagged != 2 {
+		t.Errorf("%d tagged goldens, want 2", tagged)
+	}
 }
