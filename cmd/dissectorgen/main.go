@@ -2,7 +2,7 @@
 // (wireshark/dnetwork.lua) from the codecs' own tables: the GameController layouts with
 // their offsets and code names, the return packet versions, the monitor channel, dnet,
 // zju and the world info header. The tables are emitted as Lua tables in front of the
-// dissector code in dissector.lua, which reads them.
+// dissector code in crypto.lua and dissector.lua, which reads them.
 //
 //	go run ./cmd/dissectorgen -o wireshark/dnetwork.lua
 //
@@ -22,8 +22,14 @@ import (
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 )
 
-//go:embed dissector.lua
-var runtime string
+// The dissector code: crypto.lua (bit operations, CRC-32C, HMAC-SHA-256, AES-128) and
+// dissector.lua (the dissectors), in that order after the tables.
+var (
+	//go:embed crypto.lua
+	crypto string
+	//go:embed dissector.lua
+	runtime string
+)
 
 // Team ports: TeamPortBase plus a team number of 0 … 99.
 const teamPorts = 100
@@ -55,6 +61,8 @@ func generate() string {
 	writeGameController(&b)
 	writeTeam(&b)
 	writeWorldinfo(&b)
+	b.WriteString("\n")
+	b.WriteString(crypto)
 	b.WriteString("\n")
 	b.WriteString(runtime)
 	return b.String()
