@@ -664,10 +664,6 @@ local function dissect_dnet(tvb, pinfo, tree)
 				item:add_proto_expert_info(ef_dnet_bad_tag)
 			end
 		end
-	elseif key ~= "" then
-		root:add_proto_expert_info(ef_dnet_no_tag)
-	end
-	if tagged then
 	elseif checked then
 		local got, sum = tvb(body, DNET.crc_size):le_uint(), crc32c(tvb, 0, body)
 		local item = add(root, dnet, "checksum", tvb(body, DNET.crc_size), got)
@@ -680,6 +676,9 @@ local function dissect_dnet(tvb, pinfo, tree)
 		end
 	else
 		root:add_proto_expert_info(ef_dnet_unchecked)
+	end
+	if not tagged and key ~= "" then
+		root:add_proto_expert_info(ef_dnet_no_tag)
 	end
 	add(root, dnet, "checked", tvb(DNET.flags_off, 1), good):set_generated()
 	local how = tagged and "tagged" or (checked and (good and "crc ok" or "BAD CRC") or "unchecked")
