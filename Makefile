@@ -32,7 +32,7 @@ fuzz: setup
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## generate: message code from msgs/, docs/parameters.md from the node's declarations, wireshark/dnetwork.lua
+## generate: message code from msgs/, and docs/parameters.md from the node's declarations
 generate: setup-demo
 	$(GO) generate ./...
 	$(GO) test -count=1 -run '^TestParameterDocs$$' ./cmd/dnetwork -update
