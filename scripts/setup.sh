@@ -32,6 +32,7 @@ if [ "$mode" = test ]; then
          cmake patchelf colcon python3-colcon-ros python3-colcon-cmake
          python3-colcon-recursive-crawl python3-colcon-package-information
          python3-colcon-package-selection tshark
+         lua5.4 # the Wireshark dissector's crypto on a Lua without bit32 (cmd/dissectorgen)
          g++ libfastrtps-dev libfastcdr-dev # g++ and Fast DDS: the Fast DDS peer (internal/fastddspeer)
          # the container image test (internal/containerimage): podman builds and runs the
          # Dockerfile on base images made by debootstrap; runc where crun cannot start

@@ -89,4 +89,7 @@
 //
 // Errors wrap the sentinels ErrLength, ErrHeader, ErrVersion, ErrRange (as *RangeError,
 // which names the field) and ErrNotOurTeam.
+//
+// Layout.Wire and WireReturn describe the layouts (offsets, names of the codes) from the
+// decoder's own tables, for cmd/dissectorgen, which writes the Wireshark dissector.
 package gamecontroller

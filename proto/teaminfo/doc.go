@@ -165,4 +165,7 @@
 // rest as zero); dnet carries no recv_timestamp, test byte or z of points, and dnet
 // version 1 no clock echo. Converting zju to the model and back is exact up to float64
 // rounding of the unit factors (cm/m, deg/rad).
+//
+// [ZJUWire] and [DNetWire] describe both formats from the codecs' own offsets, for
+// cmd/dissectorgen, which writes the Wireshark dissector.
 package teaminfo
