@@ -14,6 +14,9 @@ const (
 	// Wire formats.
 	TeamInfoFormatZju  uint8 = 0
 	TeamInfoFormatDnet uint8 = 1
+	// The Booster robocup_demo TeamCommunicationMsg (metres and radians on the wire;
+	// published in the units above).
+	TeamInfoFormatBooster uint8 = 3
 	// Roles (as BehaviorInfo).
 	TeamInfoRoleStriker   uint8 = 1
 	TeamInfoRoleDefender  uint8 = 2
@@ -52,7 +55,7 @@ type TeamInfo struct {
 	// The sender's packet sequence number (dnet); 0 for zju packets.
 	Sequence uint32
 
-	// The wire format of the packet: FORMAT_ZJU or FORMAT_DNET.
+	// The wire format of the packet: FORMAT_ZJU, FORMAT_DNET or FORMAT_BOOSTER.
 	Format uint8
 
 	// True if the packet carried a valid authentication tag.
