@@ -140,7 +140,10 @@ func (b *binder) bind(c *Config) {
 	t := &c.Team
 	b.boolean("team.enabled", &c.TeamEnabled, "Run UDP team communication (off in the 3D simulator, where sim3d carries it).")
 	b.text("team.format", t.Format.String(), "Team packet format sent and the only one accepted.",
-		"zju or dnet", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
+		"zju, dnet or booster", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
+	b.text("team.booster_mode", t.BoosterMode.String(),
+		"Format booster only: unicast (the Booster vendor stack's main branch: a discovery broadcast on 20000 + team_number every second, then the packet by unicast to each robot found, on 30000 + team_number) or broadcast (its 2026 branch: broadcast on 10000 + team_number).",
+		"unicast or broadcast", func(v string) (err error) { t.BoosterMode, err = team.ParseBoosterMode(v); return })
 	b.port("team.port", &t.Port, true,
 		"Team UDP port, bound and sent to; 0 means 10000 + team_number (ZJUDancer robots use 57335).")
 	b.secret("team.auth_key", string(t.AuthKey),
