@@ -90,7 +90,8 @@ func (c *Component) decodeBooster(b []byte, now time.Time) verdict {
 		return dropRange
 	}
 	c.rbst = m
-	boosterToState(&m, &c.rx, time.Duration(max(now.UnixNano(), 0)))
+	m.ToState(&c.rx)
+	c.rx.Stamp = time.Duration(max(now.UnixNano(), 0))
 	if c.rx.Player == c.cfg.Player {
 		if c.sentByUs(time.Duration(m.CommunicationID)) {
 			return dropOwn
@@ -98,83 +99,6 @@ func (c *Component) decodeBooster(b []byte, now time.Time) verdict {
 		return dropConflict
 	}
 	return accepted
-}
-
-// boosterToState converts a booster message to the model. It carries no time, sequence
-// number, dest or qualities but the ball's: those are NaN or zero. isAlive false (off
-// the field or penalised) is penalised; isLead is ball handling.
-func boosterToState(m *booster.Message, s *teaminfo.State, stamp time.Duration) {
-	nan := math.NaN()
-	unknownPose := teaminfo.Pose{X: nan, Y: nan, Theta: nan}
-	unknown := teaminfo.Point{X: nan, Y: nan, Z: nan}
-	*s = teaminfo.State{
-		Team:              uint8(m.TeamID),
-		Player:            uint8(m.PlayerID),
-		Stamp:             stamp,
-		Penalised:         !m.IsAlive,
-		SeeBall:           m.BallDetected,
-		Role:              boosterRole(m.Revision, m.PlayerRole),
-		PlayState:         teaminfo.PlayPlaying,
-		RobotPos:          teaminfo.Pose{X: m.RobotPose.X, Y: m.RobotPose.Y, Theta: m.RobotPose.Theta},
-		Dest:              unknownPose,
-		FinalDest:         unknownPose,
-		AttackTarget:      unknown,
-		BallField:         unknown,
-		BallGlobal:        unknown,
-		TeamBallGlobal:    unknown,
-		CircleField:       unknown,
-		CircleGlobal:      unknown,
-		GoalField:         unknown,
-		GoalGlobal:        unknown,
-		TimeSinceLastKick: nan,
-		TimeToReachBall:   nan,
-		BallAge:           nan,
-		BallQuality:       m.BallConfidence,
-		FieldQuality:      nan,
-		FieldConsistency:  nan,
-	}
-	switch {
-	case !m.IsAlive:
-		s.PlayState = teaminfo.PlayInactive
-	case m.IsLead:
-		s.PlayState = teaminfo.PlayBallHandling
-	}
-	if m.BallDetected || m.BallLocationKnown {
-		s.BallGlobal = teaminfo.Point{X: m.BallPos.X, Y: m.BallPos.Y, Z: m.BallPos.Z}
-		// Relative to the robot: the field offset turned by -theta.
-		dx, dy := m.BallPos.X-m.RobotPose.X, m.BallPos.Y-m.RobotPose.Y
-		sin, cos := math.Sincos(m.RobotPose.Theta)
-		s.BallField = teaminfo.Point{X: cos*dx + sin*dy, Y: -sin*dx + cos*dy}
-	}
-}
-
-// boosterRole maps a booster role to ours: striker, goal keeper, defender (2026); an
-// unknown or undefined role is RoleNone.
-func boosterRole(r booster.Revision, role int32) teaminfo.Role {
-	switch booster.RoleName(r, role) {
-	case "striker":
-		return teaminfo.RoleStriker
-	case "goal_keeper":
-		return teaminfo.RoleGoalie
-	case "defender":
-		return teaminfo.RoleDefender
-	}
-	return teaminfo.RoleNone
-}
-
-// roleToBooster maps our role to revision r's: a role r does not have is unknown.
-func roleToBooster(r booster.Revision, role teaminfo.Role) int32 {
-	switch {
-	case role == teaminfo.RoleStriker:
-		return booster.RoleStriker
-	case role == teaminfo.RoleGoalie:
-		return booster.RoleGoalKeeper
-	case role == teaminfo.RoleDefender && r == booster.Revision2026:
-		return booster.RoleDefender2026
-	case r == booster.Revision2026:
-		return booster.RoleUnknown2026
-	}
-	return booster.RoleUnknownMain
 }
 
 // buildBooster fills c.bst from the inputs (cm and degrees, converted to the vendor's
@@ -194,7 +118,7 @@ func (c *Component) buildBooster(in *inputs, snap *GameSnapshot, answer bool) ti
 		CommunicationID:   c.bstID,
 		TeamID:            int32(c.cfg.Team),
 		PlayerID:          int32(c.cfg.Player),
-		PlayerRole:        roleToBooster(rev, teaminfo.Role(in.role)),
+		PlayerRole:        booster.RoleFromState(rev, teaminfo.Role(in.role)),
 		IsAlive:           !snap.Penalised && !in.motionAt.IsZero() && in.stable,
 		IsLead:            teaminfo.PlayState(in.playState) == teaminfo.PlayBallHandling,
 		BallDetected:      in.seeBall,
