@@ -3,9 +3,9 @@ package team
 import (
 	"bytes"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
-	"math"
 	"testing"
 	"time"
 
