@@ -14,9 +14,11 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/booster/boostertest"
+	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
 
 const domainBooster = 83
@@ -59,19 +61,20 @@ func TestE2EBoosterStandIn(t *testing.T) {
 
 	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
 	infos := collect[dmsgs.TeamInfo](t, tester, "/dnetwork_2/TeamInfo")
+	diags := collect[dm.DiagnosticArray](t, tester, "/diagnostics")
 	waitMatched(t, "TeamInfo", infos.sub.PublisherCount)
 	robotInputs(t, tester, 2)
 
 	msg, disc := prog.Write(t, testTeam, 3)
-	node := func(port uint16) netip.AddrPort { return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port) }
+	nodeAt := func(port uint16) netip.AddrPort { return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port) }
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		tk := time.NewTicker(100 * time.Millisecond)
 		defer tk.Stop()
 		for {
-			_, _ = robot.WriteToUDPAddrPort(disc, node(discovery))
-			_, _ = robot.WriteToUDPAddrPort(msg, node(unicast))
+			_, _ = robot.WriteToUDPAddrPort(disc, nodeAt(discovery))
+			_, _ = robot.WriteToUDPAddrPort(msg, nodeAt(unicast))
 			select {
 			case <-stop:
 				return
@@ -102,6 +105,13 @@ func TestE2EBoosterStandIn(t *testing.T) {
 			!strings.Contains(got[0], " teamId=17 playerId=2 ") || from.Port() != unicast {
 			t.Fatalf("the stand-in robot read %q from %v", got, from)
 		}
-		return
+		break
 	}
+	// /diagnostics counts the discovery and names the format.
+	diags.wait(t, 0, 10*time.Second, "booster diagnostics", func(a *dm.DiagnosticArray) bool {
+		v, _ := diagValue(a, "dnetwork_2: team", "discovery_accepted")
+		f, _ := diagValue(a, "dnetwork_2: team", "format")
+		return v != "" && v != "0" && f == "booster" &&
+			diagHas(a, "dnetwork_2: "+node.DiagSocketPrefix+"booster-discovery", map[string]string{"state": "up"})
+	})
 }
