@@ -145,7 +145,7 @@ func (b *binder) bind(c *Config) {
 		"Format booster only: unicast (the Booster vendor stack's main branch: a discovery broadcast on 20000 + team_number every second, then the packet by unicast to each robot found, on 30000 + team_number) or broadcast (its 2026 branch: broadcast on 10000 + team_number).",
 		"unicast or broadcast", func(v string) (err error) { t.BoosterMode, err = team.ParseBoosterMode(v); return })
 	b.port("team.port", &t.Port, true,
-		"Team UDP port, bound and sent to; 0 means 10000 + team_number (ZJUDancer robots use 57335).")
+		"Team UDP port, bound and sent to; 0 means 10000 + team_number, or 30000 + team_number for format booster in unicast mode (ZJUDancer robots use 57335).")
 	b.secret("team.auth_key", string(t.AuthKey),
 		"Shared team secret (dnet only): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
 		func(v string) error { t.AuthKey = []byte(v); return nil })
