@@ -139,11 +139,15 @@ func layoutOf(r Revision) (layout, bool) {
 // Player roles (playerRole). Main has 1, 2 and 3 (unknown); the 2026 branch adds defender
 // as 3 and moves unknown to 4.
 const (
-	RoleStriker       = 1
-	RoleGoalKeeper    = 2
-	RoleUnknownMain   = 3
-	RoleDefender2026  = 3
-	RoleUnknown2026   = 4
+	RoleStriker      = 1
+	RoleGoalKeeper   = 2
+	RoleUnknownMain  = 3
+	RoleDefender2026 = 3
+	RoleUnknown2026  = 4
+)
+
+// The vendor's role names (brain_communication.cpp).
+const (
 	roleNameUnknown   = "unknown"
 	roleNameStriker   = "striker"
 	roleNameKeeper    = "goal_keeper"
