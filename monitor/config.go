@@ -69,6 +69,9 @@ const (
 	// KindForward: status messages the GameController forwards to a monitor, each after
 	// the robot's IPv4 address (see Config.TrueData).
 	KindForward
+	// KindBooster: the Booster robots' own ports (BoosterPorts): their discovery
+	// broadcast and their unicast team messages, which the league's rules do not allow.
+	KindBooster
 )
 
 func (k Kind) String() string {
@@ -81,6 +84,8 @@ func (k Kind) String() string {
 		return "team"
 	case KindForward:
 		return "forward"
+	case KindBooster:
+		return "booster"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -106,6 +111,8 @@ func (p Port) Name() string {
 		return fmt.Sprintf("team %d", p.Team)
 	case p.Kind == KindTeam:
 		return fmt.Sprintf("team port %d", p.Port)
+	case p.Kind == KindBooster:
+		return fmt.Sprintf("booster %d port %d", p.Team, p.Port)
 	}
 	return p.Kind.String()
 }
@@ -135,6 +142,9 @@ type Config struct {
 	// FollowGC adds the team port (TeamBasePort + team) of every team the GameController
 	// names that no port in Ports is counted for yet.
 	FollowGC bool
+	// Booster adds the Booster robots' own ports (BoosterPorts) of every team a team port
+	// is counted for, and of every team FollowGC follows.
+	Booster bool
 	// Groups are IPv4 multicast groups joined on every team port, for teams that talk over
 	// host-only multicast (several simulated robots on one host). The interface must
 	// have the MULTICAST flag.
@@ -243,12 +253,12 @@ func (c *Config) validate() error {
 	teams := map[uint8]uint16{}
 	for _, p := range c.Ports {
 		switch p.Kind {
-		case KindGameController, KindReturn, KindTeam, KindForward:
+		case KindGameController, KindReturn, KindTeam, KindForward, KindBooster:
 		default:
 			bad("port %d has unknown kind %d", p.Port, uint8(p.Kind))
 			continue
 		}
-		if p.Kind != KindTeam && p.Team != 0 {
+		if p.Kind != KindTeam && p.Kind != KindBooster && p.Team != 0 {
 			bad("%s port %d names team %d; only team ports belong to a team", p.Kind, p.Port, p.Team)
 		}
 		if p.Port != 0 {

@@ -48,6 +48,11 @@
 // With Config.FollowGC the monitor also opens the team port of every team the
 // GameController names, so no team list is needed during a game.
 //
+// Team ports carry dnet, zju and Booster team messages, each robot shown with its
+// format. With Config.Booster the monitor also opens the Booster robots' own ports of
+// each team (BoosterPorts: discovery 20000 + team, unicast 30000 + team); what arrives
+// there shows its robot, counted as OffPort (illegal) and not on the team's port.
+//
 // # Clocks
 //
 // A passive monitor cannot measure a robot's clock against its own, but dnet version 2

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
+	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
@@ -30,13 +31,16 @@ type Faults struct {
 	Oversize uint64 `json:"oversize"`
 	// WrongPort: a team message on the port of another team (illegal).
 	WrongPort uint64 `json:"wrong_port"`
+	// OffPort: a team or discovery message on a port the rules do not allow (the Booster
+	// robots' own ports; illegal).
+	OffPort uint64 `json:"off_port"`
 }
 
 // Malformed is the number of packets that could not be decoded.
 func (f Faults) Malformed() uint64 { return f.WrongSize + f.Undecodable + f.Auth }
 
 // Illegal is the number of packets that decoded but broke a rule.
-func (f Faults) Illegal() uint64 { return f.Oversize + f.WrongPort }
+func (f Faults) Illegal() uint64 { return f.Oversize + f.WrongPort + f.OffPort }
 
 type robotKey struct{ team, player uint8 }
 
@@ -136,6 +140,8 @@ func (m *Monitor) Observe(p Port, d transport.Datagram) bool {
 		return m.observeTeam(p, d)
 	case KindForward:
 		return m.observeForward(p, d)
+	case KindBooster:
+		return m.observeBooster(p, d)
 	}
 	return false
 }
@@ -272,6 +278,12 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 			f.Undecodable = 1
 			err = fmt.Errorf("%w: dnet packet without checksum or tag (a dnetwork from before the checksum)", teaminfo.ErrChecksum)
 		}
+	case booster.IsMessage(b):
+		format = "booster"
+		err = boosterState(b, &s, d.Time)
+		if err != nil {
+			f.Undecodable = 1
+		}
 	case len(b) == teaminfo.ZJUSize:
 		format = "zju"
 		if err = teaminfo.DecodeZJU(b, &s); err != nil {
@@ -296,7 +308,7 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	counted := m.gc.has && m.cfg.League.Counted(uint8(m.gc.pkt.State), uint8(m.gc.pkt.GamePhase))
-	if p.Team != 0 {
+	if p.Team != 0 && p.Kind == KindTeam {
 		m.countTeam(p.Team, d.Time, counted)
 	}
 	if err != nil {
@@ -327,6 +339,10 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	if p.Team != 0 && p.Team != s.Team {
 		r.faults.WrongPort++
 		r.lastErr = fmt.Sprintf("team %d message on the port of team %d", s.Team, p.Team)
+	}
+	if p.Kind == KindBooster {
+		r.faults.OffPort++
+		r.lastErr = fmt.Sprintf("%s team message on port %d, which the rules do not allow", format, p.Port)
 	}
 	if format == "dnet" {
 		m.observeEcho(r, &s, d.Time)

@@ -56,6 +56,7 @@ type addrKey struct {
 // before Run.
 func New(cfg Config) (*Monitor, error) {
 	cfg = cfg.withDefaults()
+	cfg.Ports = withBoosterPorts(cfg.Ports, cfg.Booster)
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -225,4 +226,5 @@ func (m *Monitor) follow(t uint8) {
 	m.listeners = append(m.listeners, l)
 	m.cfg.Logger.Info(m.cfg.Program+": following team named by the GameController", "team", t, "port", p.Port)
 	m.spawn(l)
+	m.followBooster(t)
 }

@@ -150,6 +150,8 @@ func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
 			port = q
 		case dst > TeamBasePort && dst < TeamBasePort+255:
 			port = TeamPort(uint8(dst - TeamBasePort))
+		case isBoosterPort(dst):
+			port = boosterPort(dst)
 		default:
 			continue
 		}

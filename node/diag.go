@@ -40,7 +40,7 @@ func (n *Node) sources() []diagnostics.Source {
 		one(func(now time.Time) dm.DiagnosticStatus { return gameControllerStatus(n.gc.Status(), n.gc.Snapshot()) }),
 	}
 	if n.team != nil {
-		src = append(src, one(func(now time.Time) dm.DiagnosticStatus { return teamStatus(n.team.Status()) }))
+		src = append(src, one(func(now time.Time) dm.DiagnosticStatus { return n.boosterStatus(teamStatus(n.team.Status())) }))
 	}
 	if n.cfg.WorldInfo.Enabled {
 		src = append(src, one(n.worldInfoStatus))

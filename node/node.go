@@ -91,6 +91,9 @@ type Node struct {
 	gcSock   *transport.Worker
 	teamSock *transport.Worker // nil unless the team component is enabled
 	wiSock   *transport.Worker // nil unless world info is enabled
+	// discSock and disc: format booster's discovery (unicast mode without team.peers).
+	discSock *transport.Worker
+	disc     *team.Discovery
 
 	gc    *gamecontroller.Component
 	team  *team.Component                                   // nil unless enabled
@@ -206,6 +209,11 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 			return nil, err
 		}
 	}
+	if r.TeamEnabled && boosterDiscovery(&r.Team) {
+		if n.discSock, err = newDiscoverySocket(&r, sockLog, n.tap); err != nil {
+			return nil, err
+		}
+	}
 	if r.WorldInfo.Enabled {
 		tc := r.WorldInfo.TransportConfig(nil)
 		tc.Logger = sockLog
@@ -245,7 +253,14 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 		}
 	}
 	if r.TeamEnabled {
-		if n.team, err = team.New(r.Team, team.Deps{Conn: n.teamSock, Publisher: teamInfo, Clock: n.clk, Game: game}); err != nil {
+		deps := team.Deps{Conn: n.teamSock, Publisher: teamInfo, Clock: n.clk, Game: game}
+		if n.discSock != nil {
+			if n.disc, err = newDiscovery(&r, n.discSock, n.clk); err != nil {
+				return nil, err
+			}
+			deps.Peers = n.disc
+		}
+		if n.team, err = team.New(r.Team, deps); err != nil {
 			return nil, err
 		}
 		n.team.SetInputSync(n.syncInputs)
@@ -493,6 +508,9 @@ func (n *Node) Run(ctx context.Context) error {
 		run("team", n.team.Run)
 		run("teamlinks", func(ctx context.Context) error { return teamlinks.Run(ctx, n.clk, n.links, n.team.Status) })
 	}
+	if n.disc != nil {
+		run("booster discovery", n.disc.Run)
+	}
 	run("worldinfo", n.wi.Run)
 	run("swarm", n.swarm.Run)
 	if n.sim3d != nil {
@@ -522,6 +540,13 @@ func (n *Node) summary() string {
 		if len(c.Team.Peers) > 0 {
 			s += " to " + english.Count(len(c.Team.Peers), "peer")
 		}
+		if c.Team.Format == team.FormatBooster {
+			s += " (booster " + c.Team.BoosterMode.String()
+			if boosterDiscovery(&c.Team) {
+				s += fmt.Sprintf(", discovery on UDP %d", discoveryPort(c))
+			}
+			s += ")"
+		}
 	}
 	if c.WorldInfo.Enabled {
 		s += ", world info on " + c.WorldInfo.Group.String()
@@ -546,6 +571,9 @@ func (n *Node) sockets() []*transport.Worker {
 	}
 	if n.wiSock != nil {
 		ws = append(ws, n.wiSock)
+	}
+	if n.discSock != nil {
+		ws = append(ws, n.discSock)
 	}
 	return ws
 }

@@ -141,12 +141,15 @@ func (b *binder) bind(c *Config) {
 	t := &c.Team
 	b.boolean("team.enabled", &c.TeamEnabled, "Run UDP team communication (off in the 3D simulator, where sim3d carries it).")
 	b.text("team.format", t.Format.String(), "Team packet format sent and the only one accepted.",
-		"zju, dnet or robocup", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
+		"zju, dnet, robocup or booster", func(v string) (err error) { t.Format, err = team.ParseFormat(v); return })
 	b.text("team.robocup_extension", t.RobocupExtension.String(),
 		"Extension fields of format robocup (the HL standard protobuf) we write; the team number goes into current_pose.team with bitbots and nubots, as those teams do. Both are read whatever is set.",
 		"none, bitbots or nubots", func(v string) (err error) { t.RobocupExtension, err = robocup.ParseExtension(v); return })
+	b.text("team.booster_mode", t.BoosterMode.String(),
+		"Format booster only: unicast (the Booster vendor stack's main branch: a discovery broadcast on 20000 + team_number every second, then the packet by unicast to each robot found, on 30000 + team_number) or broadcast (its 2026 branch: broadcast on 10000 + team_number).",
+		"unicast or broadcast", func(v string) (err error) { t.BoosterMode, err = team.ParseBoosterMode(v); return })
 	b.port("team.port", &t.Port, true,
-		"Team UDP port, bound and sent to; 0 means 10000 + team_number (ZJUDancer robots use 57335).")
+		"Team UDP port, bound and sent to; 0 means 10000 + team_number, or 30000 + team_number for format booster in unicast mode (ZJUDancer robots use 57335).")
 	b.secret("team.auth_key", string(t.AuthKey),
 		"Shared team secret (dnet only; an error with zju and robocup, which have no room for a tag): packets are signed with HMAC-SHA-256 and unsigned or badly signed ones dropped. Empty: no signing.",
 		func(v string) error { t.AuthKey = []byte(v); return nil })

@@ -110,11 +110,13 @@ func addListenFlags(fs *flag.FlagSet) func() (monitor.Config, error) {
 		fwdPort   = fs.Uint("forward-port", monitor.ForwardPort, "port the GameController forwards the return packets to (0: off)")
 		follow    = fs.Bool("follow-gc", true, "also watch the team ports of the teams the GameController names")
 		groups    = fs.String("group", "", "multicast groups to join on the team ports (host-only simulations), e.g. 239.0.0.1")
+		boosterOn = fs.Bool("booster", true, "also watch the Booster robots' own ports of each team: discovery 20000+team and\nunicast 30000+team (their 2026 revision broadcasts on the team port)")
 	)
 	return func() (monitor.Config, error) {
 		cfg := monitor.DefaultConfig()
 		cfg.Interface = *iface
 		cfg.FollowGC = *follow
+		cfg.Booster = *boosterOn
 		cfg.KeepReturnPort = *keepRet
 		for _, p := range []struct {
 			name string

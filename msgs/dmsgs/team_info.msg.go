@@ -16,6 +16,9 @@ const (
 	TeamInfoFormatDnet uint8 = 1
 	// The Humanoid League standard protobuf (robocup.humanoid.Message).
 	TeamInfoFormatRobocup uint8 = 2
+	// The Booster robocup_demo TeamCommunicationMsg (metres and radians on the wire;
+	// published in the units above).
+	TeamInfoFormatBooster uint8 = 3
 	// Roles (as BehaviorInfo).
 	TeamInfoRoleStriker   uint8 = 1
 	TeamInfoRoleDefender  uint8 = 2
@@ -41,7 +44,8 @@ const (
 // TeamInfo keep their names and units (centimetres; z of a pose is the heading in
 // degrees); the fields after them come from the dnet format or from the receiver.
 type TeamInfo struct {
-	// The sender's clock when it sent the packet (txp_timestamp).
+	// The sender's clock when it sent the packet (txp_timestamp); booster packets carry
+	// none: their receive time.
 	SenderTime builtin_interfaces.Time
 
 	// Our clock when the packet arrived (recv_timestamp).
@@ -51,10 +55,10 @@ type TeamInfo struct {
 	// (see delay for the one-way delay with the sender's clock offset taken out).
 	Age builtin_interfaces.Duration
 
-	// The sender's packet sequence number (dnet); 0 for zju packets.
+	// The sender's packet sequence number (dnet); 0 for zju and booster packets.
 	Sequence uint32
 
-	// The wire format of the packet: FORMAT_ZJU, FORMAT_DNET or FORMAT_ROBOCUP.
+	// The wire format of the packet: FORMAT_ZJU, FORMAT_DNET, FORMAT_ROBOCUP or FORMAT_BOOSTER.
 	Format uint8
 
 	// True if the packet carried a valid authentication tag.

@@ -14,6 +14,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -36,6 +37,9 @@ type Deps struct {
 	Clock clock.Clock
 	// Game is the GameController view; nil means NoGame (no budget, INITIAL).
 	Game GameView
+	// Peers gives the destinations of format booster in unicast mode (the node's
+	// Discovery); required there unless Config.Peers is set.
+	Peers PeerSource
 }
 
 // ErrRunTwice reports a second call of Run.
@@ -102,6 +106,14 @@ type Component struct {
 	rdnet teaminfo.DNetPacket
 	rc    rcState
 	msg   dmsgs.TeamInfo
+
+	// Format booster (booster.go): our message and its communication id, the last
+	// received one, the discovered teammates and the buffer of their addresses.
+	bst     booster.Message
+	bstID   int32
+	rbst    booster.Message
+	peers   PeerSource
+	peerBuf []netip.AddrPort
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
@@ -182,10 +194,14 @@ func New(cfg Config, deps Deps) (*Component, error) {
 	if deps.Conn == nil || deps.Publisher == nil {
 		return nil, fmt.Errorf("%w: Conn and Publisher are required", ErrConfig)
 	}
+	if cfg.Format == FormatBooster && cfg.BoosterMode == BoosterUnicast && len(cfg.Peers) == 0 && deps.Peers == nil {
+		return nil, fmt.Errorf("%w: format booster in unicast mode needs Peers (a Discovery) or Config.Peers", ErrConfig)
+	}
 	c := &Component{
 		cfg:      cfg,
 		conn:     deps.Conn,
 		pub:      deps.Publisher,
+		peers:    deps.Peers,
 		clk:      deps.Clock,
 		game:     deps.Game,
 		log:      cfg.Logger,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
@@ -31,6 +32,10 @@ const (
 	// proto/robocup), of variable size, with the extension fields of
 	// Config.RobocupExtension.
 	FormatRobocup Format = Format(dmsgs.TeamInfoFormatRobocup)
+	// FormatBooster is the Booster robocup_demo TeamCommunicationMsg (package
+	// proto/booster), for a team with robots on the vendor stack: 120 bytes in
+	// BoosterUnicast mode, 128 in BoosterBroadcast mode (see booster.go).
+	FormatBooster Format = Format(dmsgs.TeamInfoFormatBooster)
 )
 
 // ParseFormat parses a format name as used in the parameter files: "zju", "dnet" or
@@ -43,8 +48,10 @@ func ParseFormat(s string) (Format, error) {
 		return FormatDNet, nil
 	case "robocup":
 		return FormatRobocup, nil
+	case "booster":
+		return FormatBooster, nil
 	}
-	return 0, fmt.Errorf("team: unknown packet format %q (want zju, dnet or robocup)", s)
+	return 0, fmt.Errorf("team: unknown packet format %q (want zju, dnet, robocup or booster)", s)
 }
 
 func (f Format) String() string {
@@ -55,6 +62,8 @@ func (f Format) String() string {
 		return "dnet"
 	case FormatRobocup:
 		return "robocup"
+	case FormatBooster:
+		return "booster"
 	}
 	return "format(" + strconv.Itoa(int(f)) + ")"
 }
@@ -68,6 +77,8 @@ func (f Format) PacketSize(signed bool) int {
 		return teaminfo.ZJUSize
 	case FormatDNet:
 		return teaminfo.DNetPacketSize(signed)
+	case FormatBooster:
+		return booster.Size2026 // the larger revision
 	}
 	return 0
 }
@@ -97,6 +108,9 @@ type Config struct {
 	// Format is the packet format we send and the only one we accept; packets of the
 	// other format are dropped and counted as wrong-format. Default FormatDNet.
 	Format Format
+	// BoosterMode is how format booster sends (see booster.go): BoosterUnicast (the
+	// vendor's main branch, the default) or BoosterBroadcast (its 2026 branch).
+	BoosterMode BoosterMode
 	// AuthKey is the team's shared secret (dnet only). When set, every packet we send is
 	// signed, and packets without a valid tag are dropped as auth failures. Empty: no
 	// signing, and tags of received packets are not checked.
@@ -174,10 +188,14 @@ func DefaultConfig() Config {
 	}
 }
 
-// TeamPort returns the port packets are sent to: Port, or the team's (league.TeamPort).
+// TeamPort returns the port packets are sent to: Port, or the team's (league.TeamPort;
+// booster.PortUnicast + team in format booster's unicast mode).
 func (c Config) TeamPort() uint16 {
 	if c.Port != 0 {
 		return c.Port
+	}
+	if c.Format == FormatBooster && c.BoosterMode == BoosterUnicast {
+		return boosterPort(booster.PortUnicast, c.Team)
 	}
 	return league.TeamPort(c.Team)
 }
@@ -227,8 +245,15 @@ func (c Config) Validate() error {
 		if c.RobocupExtension > robocup.ExtNUbots {
 			bad("unknown robocup extension profile %v", c.RobocupExtension)
 		}
+	case FormatBooster:
+		if signed {
+			bad("format booster cannot carry an authentication tag; clear the key or use format dnet")
+		}
+		if c.BoosterMode != BoosterUnicast && c.BoosterMode != BoosterBroadcast {
+			bad("unknown booster mode %v (want unicast or broadcast)", c.BoosterMode)
+		}
 	default:
-		bad("unknown packet format %v (want zju, dnet or robocup)", c.Format)
+		bad("unknown packet format %v (want zju, dnet, robocup or booster)", c.Format)
 	}
 	if size, limit := c.Format.PacketSize(signed), c.League.SizeCap(); size > limit {
 		bad("format %v packets are %d bytes, above the %v league's cap of %d bytes; use format dnet",

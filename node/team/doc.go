@@ -66,7 +66,13 @@
 // 57335 for every team). Every Config.MonitorInterval (1 s) a copy goes by unicast to
 // Config.Monitor when it is set, whatever the game state, and is not counted.
 //
-// Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
+// Format booster (booster.go) is the Booster vendor stack's TeamCommunicationMsg
+// (package proto/booster), metres and radians on the wire: in BoosterUnicast mode the
+// 120-byte main revision, sent by unicast on 30000 + team to each robot a Discovery
+// found (none: the tick is a send-error, counted in NoPeers); in BoosterBroadcast mode
+// the 128-byte 2026 revision, broadcast on the team port. Either revision is accepted.
+// It has no time: its stamp is its receive time and our own packets are told by their
+// communication id. Format zju is the 296-byte ZJUDancer memory image: the robot's values (cm, degrees)
 // go on the wire unchanged. It exceeds the SPL cap, so Validate rejects zju with league
 // spl. Format dnet (version 2: 113 bytes with its checksum, 125 signed) carries a sequence number per
 // packet, the ball age, fallen, penalised, voronoi points and a clock echo; with Config.AuthKey every packet is
@@ -99,10 +105,12 @@
 //	               configured format is accepted, so a misconfigured teammate shows here
 //	foreign-team   another team number (read before the packet is decoded)
 //	auth           with a key: no tag, or a wrong one
-//	malformed      decodes badly (zju bool bytes, dnet reserved bits, player 0)
+//	malformed      decodes badly (zju and booster bool bytes, dnet reserved bits,
+//	               player 0)
 //	checksum       dnet: the checksum does not match (corrupted on the way)
 //	range          a value the format does not define (a role or play state out of
-//	               its enum: corrupted, or a teammate of a newer revision)
+//	               its enum: corrupted, or a teammate of a newer revision; a booster
+//	               player number outside 1..255)
 //	unchecked      dnet without a key: neither checksum nor tag (a node from before
 //	               the checksum), as a corrupted packet could be
 //	own            our own packet coming back (broadcast or multicast loopback)

@@ -1,6 +1,7 @@
 package team
 
 import (
+	"bytes"
 	"log/slog"
 	"math"
 	"os"
@@ -11,12 +12,13 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/proto/booster/boostertest"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
-// FuzzReceive feeds arbitrary datagrams to a zju, a dnet, a signed dnet and two robocup
-// (profiles none and bitbots) receivers: none
+// FuzzReceive feeds arbitrary datagrams to a zju, a dnet, a signed dnet, two robocup
+// (profiles none and bitbots) and a booster receiver: none
 // may panic, each datagram ends accepted or dropped by exactly one cause, and whatever is
 // accepted comes from a teammate of our team with another player number.
 func FuzzReceive(f *testing.F) {
@@ -28,6 +30,21 @@ func FuzzReceive(f *testing.F) {
 	f.Add(dnetFrom(f, 17, 2, 1, time.Second, nil))
 	f.Add([]byte("DNt\x01\x00\x11"))
 	f.Add([]byte{})
+	// The g++-written Booster goldens (team 12: foreign here) and copies for team 17.
+	for _, file := range []string{"main.hex", "2026.hex"} {
+		text, err := os.ReadFile(filepath.Join(boostertest.Testdata(), file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, b := range boostertest.ParseHex(f, text) {
+			f.Add(b)
+			if len(b) > 8 {
+				mine := bytes.Clone(b)
+				mine[8] = 17
+				f.Add(mine)
+			}
+		}
+	}
 	// Answers to our packet stamped 1 s (each dnet receiver below "sent" it), and a
 	// version 1 packet.
 	for _, hold := range []time.Duration{0, 5 * time.Millisecond, time.Minute} {
@@ -61,6 +78,7 @@ func FuzzReceive(f *testing.F) {
 		func(c *Config) { c.AuthKey = []byte("team17-shared-secret") },
 		func(c *Config) { c.Format = FormatRobocup },
 		func(c *Config) { c.Format, c.RobocupExtension = FormatRobocup, robocup.ExtBitBots },
+		func(c *Config) { c.Format, c.BoosterMode = FormatBooster, BoosterBroadcast },
 	} {
 		cfg := DefaultConfig()
 		cfg.Team, cfg.Player, cfg.Logger = 17, 2, quiet

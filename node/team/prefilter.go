@@ -2,6 +2,7 @@ package team
 
 import (
 	"github.com/robocup-dnetwork/dnetwork/node/internal/warnlimit"
+	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -12,9 +13,11 @@ import (
 // returns accepted for a datagram that needs the full decode.
 func (c *Component) headerVerdict(b []byte) verdict {
 	switch c.cfg.Format {
+	case FormatBooster:
+		return c.headerVerdictBooster(b)
 	case FormatZJU:
 		if len(b) != teaminfo.ZJUSize {
-			if teaminfo.IsDNet(b) || robocup.Looks(b) {
+			if teaminfo.IsDNet(b) || robocup.Looks(b) || booster.IsMessage(b) {
 				return dropWrongFormat
 			}
 			return dropWrongSize
@@ -26,7 +29,7 @@ func (c *Component) headerVerdict(b []byte) verdict {
 		return headerRobocup(b)
 	default:
 		if !teaminfo.IsDNet(b) {
-			if len(b) == teaminfo.ZJUSize || robocup.Looks(b) {
+			if len(b) == teaminfo.ZJUSize || robocup.Looks(b) || booster.IsMessage(b) {
 				return dropWrongFormat
 			}
 			return dropWrongSize

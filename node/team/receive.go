@@ -198,6 +198,8 @@ func (c *Component) decode(b []byte, now time.Time) (verdict, teaminfo.Auth) {
 		return v, auth
 	}
 	switch c.cfg.Format {
+	case FormatBooster:
+		return c.decodeBooster(b, now), auth
 	case FormatZJU:
 		err := c.rzju.UnmarshalBinary(b)
 		switch {

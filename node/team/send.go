@@ -192,7 +192,17 @@ func applyBudget(b *BudgetTracker, gc *int, snap *GameSnapshot) {
 func (c *Component) send(pkt []byte, now time.Time) bool {
 	var ok, failed int
 	var lastErr error
-	if len(c.cfg.Peers) == 0 {
+	if dsts, unicast := c.boosterPeers(now); unicast {
+		if len(dsts) == 0 {
+			// No teammate discovered yet: nothing leaves, as on a vendor robot.
+			c.mu.Lock()
+			c.st.send.NoPeers++
+			c.mu.Unlock()
+			return false
+		}
+		ok, lastErr = c.conn.SendToEach(pkt, dsts)
+		failed = len(dsts) - ok
+	} else if len(c.cfg.Peers) == 0 {
 		if err := c.conn.Broadcast(pkt, c.port); err != nil {
 			failed, lastErr = 1, err
 		} else {
@@ -240,6 +250,9 @@ func (c *Component) build(now time.Time, in *inputs, snap *GameSnapshot, mates [
 	var stamp time.Duration
 	var err error
 	switch c.cfg.Format {
+	case FormatBooster:
+		stamp = c.buildBooster(in, snap, answer)
+		c.buf, err = c.bst.Append(c.buf[:0])
 	case FormatZJU:
 		c.buildZJU(now, in, snap, mates)
 		c.buf, err = c.zju.AppendBinary(c.buf[:0])

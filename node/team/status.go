@@ -76,6 +76,9 @@ type SendCounters struct {
 	Datagrams, DatagramErrors uint64
 	// MonitorSent and MonitorErrors count the monitor copies.
 	MonitorSent, MonitorErrors uint64
+	// NoPeers counts the send errors of format booster's unicast mode with no teammate
+	// discovered: nothing left.
+	NoPeers uint64
 }
 
 // Decisions returns the sum of the per-decision counters (equal to Ticks).
