@@ -39,6 +39,7 @@ func (k docKey) norm() docKey {
 type docRun struct {
 	setup func(t *testing.T, dir string)
 	want  []string
+	check func(t *testing.T, dir string) // after the block, on its directory (HOME)
 }
 
 // docBlocksRun are the blocks that run offline, each as written.
@@ -51,6 +52,7 @@ var docBlocksRun = map[docKey]docRun{
 	{"README.md", "dnetwork decode proto/gclog/testdata/hsl20.yaml | grep teamMessage # a log in the repository"}: {
 		want: []string{`"kind":"teamMessage","host":"10.93.0.2","team":17,"protocol":"teaminfo-dnet"`},
 	},
+	{"README.md", "mkdir -p ~/.local/lib/wireshark/plugins && cp wireshark/dnetwork.lua ~/.local/lib/wireshark/plugins/"}: {check: dissectorInstalled},
 	{"docs/parameters.md", "dnetwork node --check --ros-args --params-file robot3.yaml   # prints every value, or the errors"}: {
 		// The team's copy of params/robot3.yaml, its interface set as README says.
 		setup: func(t *testing.T, dir string) {
@@ -94,6 +96,7 @@ var docBlocksNotRun = map[docKey]string{
 	{"docs/ros-interface.md", "sudo apt-get install -y ros-$ROS_DISTRO-rqt-robot-monitor ros-$ROS_DISTRO-diagnostic-aggregator"}:  "needs apt and a display",
 	{"docs/ros-interface.md", "export RMW_IMPLEMENTATION=rmw_cyclonedds_cpp"}:                                                     "needs a running node (internal/realros runs ros2 param)",
 	{"docs/tools.md", "dnetwork decode log_*.yaml # entry, line, log_time_s, kind, host, team, then the packet"}:                  "needs a GameController log of the team's game and a node to replay to; README's block decodes the repository's log",
+	{"docs/tools.md", "mkdir -p ~/.local/lib/wireshark/plugins && cp wireshark/dnetwork.lua ~/.local/lib/wireshark/plugins/"}:     "reads a game's recording (final.pcapng); README's install line runs here, and TestWiresharkDissector runs tshark with the dissector on the repository's packets",
 	{"docs/tools.md", "dnetwork monitor --teams 5,12 --league spl      # then open http://127.0.0.1:8080/"}:                       "a long-running web server",
 	{"docs/tools.md", "scp 'robot3:.ros/dnetwork/dnetwork_3_*.pcapng' .                   # fetch the robot's recordings"}:        "needs a robot's recordings, tshark, Wireshark; record and replay run until stopped",
 	{"docs/tools.md", "dnetwork gc-sim --teams 17,5 --dest broadcast:eth0                  # real network"}:                       "sends on a real network; runs until stopped",
@@ -253,6 +256,25 @@ func runDocBlock(t *testing.T, bin string, b docBlock, run docRun) {
 		if !strings.Contains(stdout.String(), w) {
 			t.Errorf("%s:%d: the output lacks %q:\n%s", b.file, b.line, w, docTail(stdout.String()))
 		}
+	}
+	if run.check != nil {
+		run.check(t, dir)
+	}
+}
+
+// dissectorInstalled checks that the install line put the repository's dissector
+// where Wireshark looks for a user's plugins.
+func dissectorInstalled(t *testing.T, home string) {
+	got, err := os.ReadFile(filepath.Join(home, ".local/lib/wireshark/plugins/dnetwork.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../wireshark/dnetwork.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("the installed dissector differs from wireshark/dnetwork.lua")
 	}
 }
 
