@@ -188,7 +188,8 @@
 //	                     game); robots' penalties come from it while it is online
 //	teams                [object] in drawing order
 //	  team, port         int      port 0: no port of its own
-//	  attacks            string   "right" or "left" on the page
+//	  attacks            string   "right" or "left" on the page; "" for a team the
+//	                     GameController does not name
 //	  colour             string   field player colour from the GameController, or ""
 //	  score              int|null
 //	  messages, rate     int, number   team messages; per second

@@ -65,6 +65,9 @@ func TestTwoTeamsOnTheField(t *testing.T) {
 	if t5.Counted != 3 || t5.GCUsed == nil || *t5.GCUsed != 3 || *t5.BudgetDiff != 0 || t5.Rate <= 0 {
 		t.Errorf("team 5 budget: %+v", t5)
 	}
+	if t9 := findTeam(s, 9); t9 == nil || t9.Attacks != "" || t5.Attacks != "left" || t17.Attacks != "right" {
+		t.Errorf("team 9 (not playing) = %+v; attacks: team 17 %q, team 5 %q", t9, t17.Attacks, t5.Attacks)
+	}
 	if r := findRobot(s, 5, 4); r == nil || r.Format != "robocup" {
 		t.Errorf("team 5's robot = %+v", r)
 	}

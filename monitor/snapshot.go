@@ -415,8 +415,11 @@ func (m *Monitor) teamOrder() []uint8 {
 
 func (m *Monitor) teamView(now time.Time, t uint8, index int) TeamView {
 	v := TeamView{Team: t, Attacks: "right"}
-	if index == 1 {
+	switch {
+	case index == 1:
 		v.Attacks = "left"
+	case m.gc.has && m.gcTeam(t) == nil:
+		v.Attacks = "" // heard, but not in the GameController's game
 	}
 	for _, l := range m.listeners {
 		if l.port.Kind == KindTeam && l.port.Team == t {
