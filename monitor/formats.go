@@ -91,6 +91,8 @@ func decodeRobocupFormat(_ *Monitor, b []byte, portTeam uint8, s *teaminfo.State
 // decodeRobocup decodes an HL standard message into s. Its team is the port's, or, on a
 // port several teams share, what current_pose.team says (Bit-Bots and NUbots write
 // their team number there; the standard a colour, which then reads as team 1 or 2).
+// On a team port, a current_pose.team that is no colour (above 2) names the sender's
+// team, so that a team on another team's port shows as itself.
 func decodeRobocup(b []byte, portTeam uint8, s *teaminfo.State) error {
 	var p robocup.Packet
 	if err := robocup.Decode(b, &p); err != nil {
@@ -101,7 +103,7 @@ func decodeRobocup(b []byte, portTeam uint8, s *teaminfo.State) error {
 	}
 	p.ToState(s)
 	s.Team = portTeam
-	if t := p.TeamNumber(); portTeam == 0 && t <= 255 {
+	if t := p.TeamNumber(); t <= 255 && (portTeam == 0 || t > uint32(robocup.Team_RED)) {
 		s.Team = uint8(t)
 	}
 	return nil

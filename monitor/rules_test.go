@@ -30,7 +30,7 @@ func TestTwoTeamsOnTheField(t *testing.T) {
 			t.Fatal("dnet message not accepted")
 		}
 	}
-	pb := robocupFixture(t, "bitbots")
+	pb := robocupAs(t, "bitbots", 5)
 	for range 2 {
 		if !m.Observe(TeamPort(5), dg(pb, src5, clk.Now())) {
 			t.Fatal("HL standard message not accepted")

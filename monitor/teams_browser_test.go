@@ -54,8 +54,8 @@ func TestBrowserTwoTeams(t *testing.T) {
 	} {
 		r17.send(p17, r.dnet(t, nil))
 	}
-	r5.send(p5, robocupFixture(t, "bitbots"))
-	r5.send(p5, robocupFixture(t, "bitbots_goalie"))
+	r5.send(p5, robocupAs(t, "bitbots", 5))
+	r5.send(p5, robocupAs(t, "bitbots_goalie", 5))
 	r17.send(p5, mate{team: 17, player: 2, x: -1, y: 1}.dnet(t, nil)) // on the other team's port
 	r9.send(p9, mate{team: 9, player: 3}.dnet(t, nil))                // a team that is not playing
 	eventually(t, "the messages at the monitor", func() bool {
