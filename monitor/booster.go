@@ -107,6 +107,7 @@ func (m *Monitor) observeBooster(p Port, d transport.Datagram) bool {
 	}
 	r.faults.OffPort++
 	r.lastErr = fmt.Sprintf("booster discovery broadcast on port %d, which the rules do not allow", p.Port)
+	m.checkPort(p, d, uint8(disc.TeamID))
 	return true
 }
 

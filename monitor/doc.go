@@ -96,7 +96,18 @@
 // PLAYING, and STANDBY in the SPL; never in a penalty shoot-out or timeout), and is
 // over budget when the GameController's messageBudget for the team was 0. Counters reset
 // when a new game starts: the control packets name other teams, or return to INITIAL of
-// the first half.
+// the first half. The GameController's own count (gc_used) is the sum of the drops of
+// its messageBudget between the control packets heard in the same time (a rise is
+// budget granted); budget_diff is counted minus gc_used.
+//
+// Rules: team messages belong on 10000 + team number of the two teams the GameController
+// names. A datagram the monitor hears on a team port of a team that is not playing (while
+// a GameController is heard), on a port no team owns (a shared port such as 57335), or
+// carrying another team's number than its port's is flagged per source host and port
+// (port_flags). The GameController's ports are always allowed.
+//
+// Formats: a team message is decoded in the first format of teamFormats (formats.go)
+// that claims it by content: dnet, zju, robocup. A new format is one entry there.
 //
 // Faults of a packet are counted for the robot last heard from its source address, for
 // the robot an unverifiable dnet packet claims to be when that one is known, or else for
@@ -111,7 +122,7 @@
 //	wrong_port   illegal    a team message on another team's port
 //
 // Memory is bounded: at most Config.MaxRobots robots, Config.MaxSources sources and as
-// many GameController hosts; the packets of further robots are counted in dropped_robots,
+// many GameController hosts and port flags; the packets of further robots are counted in dropped_robots,
 // and the source heard from longest ago makes room for a new one.
 //
 // # Replay
@@ -182,12 +193,16 @@
 //	                     game); robots' penalties come from it while it is online
 //	teams                [object] in drawing order
 //	  team, port         int      port 0: no port of its own
-//	  attacks            string   "right" or "left" on the page
+//	  attacks            string   "right" or "left" on the page; "" for a team the
+//	                     GameController does not name
 //	  colour             string   field player colour from the GameController, or ""
 //	  score              int|null
 //	  messages, rate     int, number   team messages; per second
+//	  formats            [string] its robots' formats ("dnet", "robocup", "zju"), sorted
 //	  counted            int      messages counted against the budget this game
 //	  budget_remaining   int|null the GameController's messageBudget
+//	  gc_used, budget_diff  int|null   the GameController's count in the same time,
+//	                     counted minus it; null without a budget in the control packet
 //	  over_budget        int      counted while budget_remaining was 0
 //	  robots, robots_online  int
 //	  malformed, illegal int      sums over its robots (illegal adds over_budget)
@@ -199,7 +214,7 @@
 //	  role, play_state   string   "" until a team message arrived
 //	  fallen, incapacitated, penalised   bool
 //	  penalty, secs_till_unpenalised   the GameController's view of the player
-//	  format, auth       string   "dnet"/"zju"; "none", "unverified" or "verified"
+//	  format, auth       string   "dnet"/"zju"/"robocup"; "none", "unverified" or "verified"
 //	  team_msgs, return_msgs   {count, rate, age_s (number|null), source}
 //	  return_version     int      2, 3 or 4; 0 before the first return packet
 //	  counted            int      its messages counted against the budget this game
@@ -219,5 +234,7 @@
 //	                     delivered, malformed, queue_full, oversize, filtered, sent,
 //	                     send_errors}]   the sockets and their transport counters
 //	sources              [{source, kind, port, packets, age_s, faults, last_error}]
+//	port_flags           [{host, port, port_name, packets, age_s, team, reason}]   by
+//	                     host: traffic on ports the rules do not allow (team 0: unknown)
 //	dropped_robots       int
 package monitor

@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
-	"github.com/robocup-dnetwork/dnetwork/proto/booster"
 	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
-	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -105,6 +103,7 @@ type teamStats struct {
 	messages   uint64 // datagrams on the team's port (or, on shared ports, decoded with its number)
 	counted    uint64 // of these, sent while the game state counts against the budget
 	overBudget uint64 // counted while the GameController reported a budget of 0
+	gcUsed     uint64 // the drops of the GameController's remaining budget this game
 	win        window
 }
 
@@ -175,6 +174,8 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 	}
 	if g.has && newGame(&g.pkt, &p) {
 		m.resetGame()
+	} else if g.has {
+		m.countGCBudget(&g.pkt, &p)
 	}
 	if !g.has {
 		g.win = newWindow(m.cfg.RateWindow)
@@ -213,10 +214,27 @@ func newGame(p, q *gamecontroller.Packet) bool {
 func (m *Monitor) resetGame() {
 	m.gc.games++
 	for _, t := range m.teams {
-		t.counted, t.overBudget = 0, 0
+		t.counted, t.overBudget, t.gcUsed = 0, 0, 0
 	}
 	for _, r := range m.robots {
 		r.counted = 0
+	}
+}
+
+// countGCBudget adds what the GameController counted between control packets p and q of
+// one game: the drop of each team's remaining budget (a rise is budget granted, as at
+// the start of extra time). Summed over the packets heard, a lost packet loses nothing.
+// m.mu is held.
+func (m *Monitor) countGCBudget(p, q *gamecontroller.Packet) {
+	if !p.Layout.HasMessageBudget() || !q.Layout.HasMessageBudget() {
+		return
+	}
+	for _, b := range q.Teams {
+		for _, a := range p.Teams {
+			if a.TeamNumber == b.TeamNumber && b.TeamNumber != 0 && a.MessageBudget > b.MessageBudget {
+				m.team(b.TeamNumber).gcUsed += uint64(a.MessageBudget - b.MessageBudget)
+			}
+		}
 	}
 }
 
@@ -250,56 +268,9 @@ func (m *Monitor) observeReturn(p Port, d transport.Datagram) bool {
 }
 
 func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
-	var (
-		s      teaminfo.State
-		format string
-		auth   teaminfo.Auth
-		err    error
-		f      Faults
-	)
+	var s teaminfo.State
 	b := d.Payload
-	switch {
-	case teaminfo.IsDNet(b):
-		format = "dnet"
-		var dp teaminfo.DNetPacket
-		if auth, err = dp.Decode(b, m.key); err == nil {
-			dp.ToState(&s)
-		}
-		switch {
-		case errors.Is(err, teaminfo.ErrLength):
-			f.WrongSize = 1
-		case errors.Is(err, teaminfo.ErrAuth):
-			f.Auth = 1
-		case err != nil:
-			f.Undecodable = 1
-		case dp.Unchecked:
-			// Neither tag nor checksum (a node from before the checksum): as the robots
-			// do, the monitor cannot tell it from a corrupted packet.
-			f.Undecodable = 1
-			err = fmt.Errorf("%w: dnet packet without checksum or tag (a dnetwork from before the checksum)", teaminfo.ErrChecksum)
-		}
-	case booster.IsMessage(b):
-		format = "booster"
-		err = boosterState(b, &s, d.Time)
-		if err != nil {
-			f.Undecodable = 1
-		}
-	case len(b) == teaminfo.ZJUSize:
-		format = "zju"
-		if err = teaminfo.DecodeZJU(b, &s); err != nil {
-			f.Undecodable = 1
-		}
-	case robocup.Looks(b):
-		format = "robocup"
-		if err = decodeRobocup(b, p.Team, &s); err != nil {
-			f.Undecodable = 1
-		}
-	default:
-		f.WrongSize = 1
-		err = fmt.Errorf("%w: %d bytes is neither a dnet packet (%q; version 2: %d, %d or %d bytes, version 1: %d, %d or %d), a zju packet (%d bytes) nor an HL standard message",
-			teaminfo.ErrLength, len(b), teaminfo.DNetMagic, teaminfo.DNetCheckedSize, teaminfo.DNetTaggedSize, teaminfo.DNetSize,
-			teaminfo.DNetCheckedSizeV1, teaminfo.DNetTaggedSizeV1, teaminfo.DNetSizeV1, teaminfo.ZJUSize)
-	}
+	format, auth, f, err := m.decodeTeam(b, p.Team, d.Time, &s)
 	if err == nil && (s.Team == 0 || s.Player == 0) {
 		f.Undecodable = 1
 		err = fmt.Errorf("%w: team %d player %d: numbers start at 1", teaminfo.ErrRange, s.Team, s.Player)
@@ -312,6 +283,7 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		m.countTeam(p.Team, d.Time, counted)
 	}
 	if err != nil {
+		m.checkPort(p, d, 0)
 		var claimed robotKey
 		if f.Auth != 0 && len(b) > 6 {
 			claimed = robotKey{b[5], b[6]} // header bytes, shown only for a robot already known
@@ -319,6 +291,7 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		m.fault(KindTeam, p.Port, d, claimed, f, err.Error())
 		return false
 	}
+	m.checkPort(p, d, s.Team)
 	r := m.robot(robotKey{s.Team, s.Player}, d.Time)
 	if r == nil {
 		return true
@@ -503,28 +476,14 @@ func (m *Monitor) prune(now time.Time) {
 			delete(m.sources, a)
 		}
 	}
+	for k, f := range m.flags {
+		if now.Sub(f.last) > m.cfg.RemoveAfter {
+			delete(m.flags, k)
+		}
+	}
 	for a, t := range m.gc.sources {
 		if now.Sub(t) > m.cfg.OfflineAfter {
 			delete(m.gc.sources, a)
 		}
 	}
-}
-
-// decodeRobocup decodes an HL standard message into s. Its team is the port's, or, on a
-// port several teams share, what current_pose.team says (Bit-Bots and NUbots write
-// their team number there; the standard a colour, which then reads as team 1 or 2).
-func decodeRobocup(b []byte, portTeam uint8, s *teaminfo.State) error {
-	var p robocup.Packet
-	if err := robocup.Decode(b, &p); err != nil {
-		return err
-	}
-	if id := p.Msg.GetCurrentPose().GetPlayerId(); id > 255 {
-		return fmt.Errorf("%w: player %d", teaminfo.ErrRange, id)
-	}
-	p.ToState(s)
-	s.Team = portTeam
-	if t := p.TeamNumber(); portTeam == 0 && t <= 255 {
-		s.Team = uint8(t)
-	}
-	return nil
 }

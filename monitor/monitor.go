@@ -27,8 +27,9 @@ type Monitor struct {
 	listeners []*listener
 	spawn     func(*listener) // set while Run runs; nil before and after
 	robots    map[robotKey]*robot
-	byAddr    map[addrKey]robotKey // last source address of each robot, per kind
-	sources   map[addrKey]*source  // faults from addresses no robot is known at
+	byAddr    map[addrKey]robotKey  // last source address of each robot, per kind
+	sources   map[addrKey]*source   // faults from addresses no robot is known at
+	flags     map[flagKey]*portFlag // traffic on ports the rules do not allow
 	teams     map[uint8]*teamStats
 	gc        gcState
 	truth     trueState
@@ -66,6 +67,7 @@ func New(cfg Config) (*Monitor, error) {
 		robots:  map[robotKey]*robot{},
 		byAddr:  map[addrKey]robotKey{},
 		sources: map[addrKey]*source{},
+		flags:   map[flagKey]*portFlag{},
 		teams:   map[uint8]*teamStats{},
 
 		localAddrs: localAddrs,

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 )
 
 // robocupFixture reads a message the official definitions wrote
@@ -12,6 +14,22 @@ import (
 func robocupFixture(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "proto", "robocup", "testdata", "golden", name+".bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// robocupAs returns the Bit-Bots fixture name with current_pose.team set to team, as a
+// Bit-Bots robot of that team writes it.
+func robocupAs(t *testing.T, name string, team uint8) []byte {
+	t.Helper()
+	var p robocup.Packet
+	if err := robocup.Decode(robocupFixture(t, name), &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Msg.CurrentPose.Team = robocup.Team(team)
+	b, err := robocup.Append(nil, &p, robocup.ExtBitBots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,5 +63,16 @@ func TestTeamMessagesRobocup(t *testing.T) {
 	}
 	if tv := findTeam(m.State(), 13); tv == nil || tv.Malformed != 1 {
 		t.Errorf("team 13 = %+v, want one malformed message", tv)
+	}
+	// On team 5's port, a message whose current_pose.team names team 13 is team 13's,
+	// on the wrong port; a colour there (the standard's reading) leaves it team 5's.
+	m.Observe(team5, dg(robocupFixture(t, "bitbots_goalie"), robotSrc, t0))
+	m.Observe(team5, dg(robocupFixture(t, "standard_penalised_red"), robotSrc, t0))
+	s = m.State()
+	if r := findRobot(s, 13, 1); r == nil || r.Faults.WrongPort != 1 {
+		t.Errorf("team 13's goalie on team 5's port = %+v", r)
+	}
+	if r := findRobot(s, 5, 1); r == nil || r.Format != "robocup" || r.Faults.WrongPort != 0 {
+		t.Errorf("team 5's robot in the standard's reading = %+v", r)
 	}
 }

@@ -28,7 +28,9 @@ type Snapshot struct {
 	Robots         []RobotView  `json:"robots"`
 	Ports          []PortView   `json:"ports"`
 	Sources        []SourceView `json:"sources"`
-	DroppedRobots  uint64       `json:"dropped_robots"`
+	// PortFlags is the traffic heard on ports the rules do not allow, per source host.
+	PortFlags     []PortFlagView `json:"port_flags"`
+	DroppedRobots uint64         `json:"dropped_robots"`
 	// Replay is set while a recording is replayed (Player).
 	Replay *ReplayView `json:"replay,omitempty"`
 }
@@ -94,22 +96,33 @@ type GamePlayer struct {
 	SecsTillUnpenalised uint8  `json:"secs_till_unpenalised"`
 }
 
-// TeamView is one team: its messages and budget.
+// TeamView is one team: its formats, messages and budget.
 type TeamView struct {
-	Team            uint8   `json:"team"`
-	Port            uint16  `json:"port"`
-	Attacks         string  `json:"attacks"`
-	Colour          string  `json:"colour"`
-	Score           *int    `json:"score"`
-	Messages        uint64  `json:"messages"`
-	Rate            float64 `json:"rate"`
-	Counted         uint64  `json:"counted"`
-	BudgetRemaining *int    `json:"budget_remaining"`
-	OverBudget      uint64  `json:"over_budget"`
-	Robots          int     `json:"robots"`
-	RobotsOnline    int     `json:"robots_online"`
-	Malformed       uint64  `json:"malformed"`
-	Illegal         uint64  `json:"illegal"`
+	Team    uint8  `json:"team"`
+	Port    uint16 `json:"port"`
+	Attacks string `json:"attacks"`
+	Colour  string `json:"colour"`
+	Score   *int   `json:"score"`
+	// Formats are the formats its robots' last team messages had, sorted ("dnet",
+	// "robocup", "zju", ...).
+	Formats  []string `json:"formats"`
+	Messages uint64   `json:"messages"`
+	Rate     float64  `json:"rate"`
+	// Counted are its messages the monitor heard while the game state counts.
+	Counted         uint64 `json:"counted"`
+	BudgetRemaining *int   `json:"budget_remaining"`
+	// GCUsed is what the GameController counted in the same time: the drops of its
+	// remaining budget since the monitor heard the game begin (or first heard it).
+	// BudgetDiff is Counted minus GCUsed: above 0, the monitor heard messages the
+	// GameController did not count; below 0, the GameController counted messages the
+	// monitor did not hear. Both are null when the GameController sends no budget.
+	GCUsed       *uint64 `json:"gc_used"`
+	BudgetDiff   *int64  `json:"budget_diff"`
+	OverBudget   uint64  `json:"over_budget"`
+	Robots       int     `json:"robots"`
+	RobotsOnline int     `json:"robots_online"`
+	Malformed    uint64  `json:"malformed"`
+	Illegal      uint64  `json:"illegal"`
 }
 
 // RobotView is one robot (team, player).
@@ -258,6 +271,7 @@ func (m *Monitor) State() Snapshot {
 		Robots:        []RobotView{},
 		Ports:         []PortView{},
 		Sources:       []SourceView{},
+		PortFlags:     m.flagViews(now),
 	}
 	s.GameController = m.gcView(now)
 	order := m.teamOrder()
@@ -401,8 +415,11 @@ func (m *Monitor) teamOrder() []uint8 {
 
 func (m *Monitor) teamView(now time.Time, t uint8, index int) TeamView {
 	v := TeamView{Team: t, Attacks: "right"}
-	if index == 1 {
+	switch {
+	case index == 1:
 		v.Attacks = "left"
+	case m.gc.has && m.gcTeam(t) == nil:
+		v.Attacks = "" // heard, but not in the GameController's game
 	}
 	for _, l := range m.listeners {
 		if l.port.Kind == KindTeam && l.port.Team == t {
@@ -418,12 +435,22 @@ func (m *Monitor) teamView(now time.Time, t uint8, index int) TeamView {
 		v.Score = ptr(int(gt.Score))
 		if m.gc.pkt.Layout.HasMessageBudget() {
 			v.BudgetRemaining = ptr(int(gt.MessageBudget))
+			var used uint64
+			if ts := m.teams[t]; ts != nil {
+				used = ts.gcUsed
+			}
+			v.GCUsed = ptr(used)
+			v.BudgetDiff = ptr(int64(v.Counted) - int64(used))
 		}
 	}
 	v.Illegal = v.OverBudget
+	v.Formats = []string{}
 	for k, r := range m.robots {
 		if k.team != t {
 			continue
+		}
+		if r.format != "" && !slices.Contains(v.Formats, r.format) {
+			v.Formats = append(v.Formats, r.format)
 		}
 		v.Robots++
 		if now.Sub(r.last) <= m.cfg.OfflineAfter {
@@ -432,6 +459,7 @@ func (m *Monitor) teamView(now time.Time, t uint8, index int) TeamView {
 		v.Malformed += r.faults.Malformed()
 		v.Illegal += r.faults.Illegal()
 	}
+	slices.Sort(v.Formats)
 	return v
 }
 

@@ -270,14 +270,23 @@ function drawTeams(state) {
     const chip = el("span", { class: "chip" });
     chip.style.background = teamColour(state.teams, t.team);
     h.append(chip, document.createTextNode(`Team ${t.team}`));
-    h.appendChild(el("span", { class: "attack" }, t.attacks === "left" ? "◀ attacks left" : "attacks right ▶"));
+    h.appendChild(el("span", { class: "attack" }, t.attacks === "left" ? "◀ attacks left" : t.attacks === "right" ? "attacks right ▶" : "not in this game"));
     card.appendChild(h);
     const dl = el("dl");
     const row = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
     row("robots online", `${t.robots_online} / ${t.robots}`);
+    row("format", t.formats && t.formats.length ? t.formats.join(", ") : "–");
     row("messages", `${t.messages} · ${fmt(t.rate, 2)}/s${t.port ? ` · port ${t.port}` : ""}`);
-    const budget = t.budget_remaining === null ? `${t.counted} counted` : `${t.counted} counted · ${t.budget_remaining} left (GC)`;
-    row("budget", budget);
+    row("budget", t.budget_remaining === null ? `${t.counted} counted` : `${t.counted} counted · ${t.budget_remaining} left (GC)`);
+    if (t.gc_used !== null && t.gc_used !== undefined) {
+      // What the monitor heard in counted states against what the GameController counted.
+      const d = t.budget_diff;
+      const dd = el("dd", { class: "budget-diff" + (d !== 0 ? " bad-count" : "") },
+        `GC counted ${t.gc_used} · ${d > 0 ? "+" : ""}${d} heard here`);
+      dd.title = d > 0 ? "the monitor heard messages the GameController did not count"
+        : d < 0 ? "the GameController counted messages the monitor did not hear" : "the monitor and the GameController agree";
+      dl.append(el("dt", {}, "vs GC"), dd);
+    }
     row("malformed / illegal", `${t.malformed} / ${t.illegal}${t.over_budget ? ` (${t.over_budget} over budget)` : ""}`);
     card.appendChild(dl);
     if (t.budget_remaining !== null) {
@@ -353,6 +362,23 @@ function drawTable(state) {
     if (state.dropped_robots) parts.push(`${state.dropped_robots} packets of robots beyond the limit`);
     src.appendChild(document.createTextNode(parts.join(" · ")));
   }
+}
+
+// drawFlags lists the hosts heard on ports the rules do not allow.
+function drawFlags(state) {
+  const box = document.getElementById("port-flags");
+  const flags = state.port_flags || [];
+  box.replaceChildren();
+  box.hidden = !flags.length;
+  if (!flags.length) return;
+  box.appendChild(el("b", {}, "Off the rules: "));
+  const list = el("ul");
+  for (const f of flags) {
+    const li = el("li", { "data-host": f.host, "data-port": f.port },
+      `${f.host} → :${f.port}${f.team ? ` (team ${f.team})` : ""}: ${f.packets} packets, ${f.reason}`);
+    list.appendChild(li);
+  }
+  box.appendChild(list);
 }
 
 function drawPorts(state) {
@@ -481,6 +507,7 @@ function render(state) {
   drawRobots(state);
   drawTeams(state);
   drawTable(state);
+  drawFlags(state);
   drawPorts(state);
   updates++;
   document.body.dataset.updates = String(updates);
