@@ -1,8 +1,10 @@
 package monitor
 
 import (
+	"maps"
 	"math"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,6 +65,19 @@ func TestBoosterRobots(t *testing.T) {
 	}
 	if tv := findTeam(s, 5); tv == nil || tv.Messages != 5 {
 		t.Fatalf("team 5 counted %+v, want the 5 messages of its team port", tv)
+	}
+	// The unicast and the discovery hosts are listed as off the rules; the team port's
+	// broadcasts are not. The unicast host's last datagram was the malformed one, so its
+	// team is unknown.
+	flagged := map[string]uint16{}
+	for _, f := range s.PortFlags {
+		if (f.Host == "10.0.5.16") != (f.Team == 5) || !strings.Contains(f.Reason, "Booster") {
+			t.Errorf("flag %+v", f)
+		}
+		flagged[f.Host] = f.Port
+	}
+	if want := map[string]uint16{"10.0.5.14": 30005, "10.0.5.16": 20005}; !maps.Equal(flagged, want) {
+		t.Errorf("port flags by host %v, want %v", flagged, want)
 	}
 }
 
