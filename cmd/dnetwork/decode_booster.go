@@ -103,7 +103,7 @@ func decodeBoosterDiscovery(b []byte, _ *decodeOptions) (any, error) {
 		return nil, err
 	}
 	return &boosterDiscoveryRecord{
-		Protocol: "booster-discovery", Version: "1",
+		Protocol: "booster-discovery", Version: booster.DiscoveryRevision,
 		CommunicationID: d.CommunicationID, TeamNumber: d.TeamID, PlayerNumber: d.PlayerID,
 	}, nil
 }

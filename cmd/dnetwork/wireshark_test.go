@@ -38,6 +38,9 @@ var dissectorPrefix = map[string]string{
 	"teaminfo-dnet":  "dnetwork.dnet.",
 	"teaminfo-zju":   "dnetwork.zju.",
 	"worldinfo":      "dnetwork.wi.",
+
+	"booster":           "dnetwork.booster.",
+	"booster-discovery": "dnetwork.booster_discovery.",
 }
 
 // notDissected are the members of decode's output the dissector does not show, by
@@ -159,6 +162,7 @@ func goldenDatagrams(t *testing.T) []goldenDatagram {
 		ds = append(ds, goldenDatagram{fmt.Sprintf("return v%d", r.Version), gamecontroller.ReturnPort, b})
 	}
 	ds = append(ds, goldenDatagram{"monitor request", gamecontroller.MonitorRequestPort, gamecontroller.AppendMonitorRequest(nil)})
+	ds = append(ds, boosterDatagrams(t)...)
 	return ds
 }
 
@@ -194,7 +198,7 @@ func runTshark(t *testing.T, tshark, path string, args ...string) []dissected {
 	}
 	// -J: only the dissector's protocols, with every field below them
 	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "pdml",
-		"-J", "dnetwork_gc dnetwork_rgrt dnetwork_rgtr dnetwork_fwd dnetwork_dnet dnetwork_zju dnetwork_wi")
+		"-J", "dnetwork_gc dnetwork_rgrt dnetwork_rgtr dnetwork_fwd dnetwork_dnet dnetwork_zju dnetwork_wi dnetwork_booster dnetwork_booster_discovery")
 	cmd.Args = append(cmd.Args, args...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // no user plugins or preferences
 	var stderr bytes.Buffer
@@ -336,6 +340,11 @@ func TestWiresharkDissector(t *testing.T) {
 	if crcFrame == 0 || shortFrame == 0 {
 		t.Fatal("dnet-v2-checked.hex or spl18.hex missing")
 	}
+	flagged := map[int]string{} // frame: the expert info the dissector must add
+	for _, b := range boosterBroken(t, ds) {
+		ds = append(ds, b.goldenDatagram)
+		flagged[len(ds)] = b.expert
+	}
 	t0 := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
 	recs := make([]capture.Record, len(ds))
 	for i, d := range ds {
@@ -380,6 +389,13 @@ func TestWiresharkDissector(t *testing.T) {
 			}
 			if got["dnetwork.gc.bad_size"] == nil {
 				t.Errorf("%s: the dissector does not flag the size: %v", label, got)
+			}
+		case flagged[frame] != "":
+			if r := byFrame[frame]; r != nil && r["error"] == nil { // decode skips what matches no protocol
+				t.Errorf("%s: decode: %v, want an error", label, r)
+			}
+			if got[flagged[frame]] == nil {
+				t.Errorf("%s: the dissector does not add %s: %v", label, flagged[frame], got)
 			}
 		case d.port == gamecontroller.StatusForwardPort:
 			// decode does not take the forward prefix: compare with the status message.
@@ -485,22 +501,39 @@ func TestWiresharkDissectorBadInput(t *testing.T) {
 	}
 	path := writePcapng(t, recs...)
 	script, _ := filepath.Abs(dissectorPath)
-	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "fields", "-e", "frame.number", "-e", "_ws.lua.error")
+	cmd := exec.Command(tshark, "-n", "-X", "lua_script:"+script, "-r", path, "-T", "fields", "-e", "frame.number", "-e", "_ws.lua.error",
+		"-e", "_ws.expert.severity")
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("tshark: %v", err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(lines) != len(recs) {
 		t.Fatalf("tshark read %d frames, the capture has %d", len(lines), len(recs))
 	}
-	for _, l := range lines {
-		if f := strings.SplitN(l, "\t", 2); len(f) == 2 && f[1] != "" {
+	severity := make([]string, len(lines))
+	for i, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 {
+			t.Fatalf("tshark line %q", l)
+		}
+		if f[1] != "" {
 			t.Errorf("frame %s: Lua error (tshark -X lua_script:wireshark/dnetwork.lua -V shows it)", f[0])
 		}
+		severity[i] = f[2]
 	}
-	t.Logf("%d datagrams", len(recs))
+	// Where the dissector takes a datagram for Booster, it flags an error exactly when
+	// decode does not accept it as Booster (an error, no record, or another protocol).
+	_, decoded, _ := runDecodeCmd(t, "", path)
+	accepted := map[int]bool{}
+	for _, r := range decoded {
+		proto, _ := r["protocol"].(string)
+		accepted[int(r["frame"].(float64))] = r["error"] == nil && strings.HasPrefix(proto, "booster")
+	}
+	nb := checkBoosterFlagged(t, func(i int) uint16 { return recs[i-1].Dst.Port() },
+		func(i int) []byte { return recs[i-1].Payload }, severity, accepted)
+	t.Logf("%d datagrams, %d of them Booster", len(recs), nb)
 }
 
 // TestWiresharkDissectorKey: with the team's key (preference dnetwork_dnet.key, decode's
