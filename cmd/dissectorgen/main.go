@@ -1,8 +1,9 @@
 // Command dissectorgen writes the Wireshark Lua dissector of the packets dnetwork speaks
 // (wireshark/dnetwork.lua) from the codecs' own tables: the GameController layouts with
 // their offsets and code names, the return packet versions, the monitor channel, dnet,
-// zju and the world info header. The tables are emitted as Lua tables in front of the
-// dissector code in crypto.lua and dissector.lua, which reads them.
+// zju, the world info header and the HL standard protobuf's descriptors. The tables are
+// emitted as Lua tables in front of the dissector code in crypto.lua, dissector.lua and
+// robocup.lua, which reads them.
 //
 //	go run ./cmd/dissectorgen -o wireshark/dnetwork.lua
 //
@@ -29,6 +30,8 @@ var (
 	crypto string
 	//go:embed dissector.lua
 	runtime string
+	//go:embed robocup.lua
+	robocupLua string
 )
 
 // Team ports: TeamPortBase plus a team number of 0 … 99.
@@ -48,8 +51,8 @@ func generate() string {
 	var b strings.Builder
 	b.WriteString(`-- dnetwork.lua: Wireshark dissector for the packets dnetwork speaks: GameController
 -- control packets (HL v12, SPL v12-v18, HSL v19/v20), return packets v2-v4, the monitor
--- channel (RGTr, RGTD, the forwarded status messages), the dnet and zju team messages
--- and the Fawkes world info header.
+-- channel (RGTr, RGTD, the forwarded status messages), the dnet, zju and HL standard
+-- protobuf (robocup.humanoid.Message) team messages and the Fawkes world info header.
 --
 -- Install: mkdir -p ~/.local/lib/wireshark/plugins && cp dnetwork.lua ~/.local/lib/wireshark/plugins/
 -- or run: tshark -X lua_script:dnetwork.lua -r capture.pcapng
@@ -62,9 +65,11 @@ func generate() string {
 	writeTeam(&b)
 	writeWorldinfo(&b)
 	b.WriteString("\n")
+	writeRobocup(&b)
 	b.WriteString(crypto)
 	b.WriteString("\n")
 	b.WriteString(runtime)
+	b.WriteString(robocupLua)
 	return b.String()
 }
 
