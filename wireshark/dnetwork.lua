@@ -1740,7 +1740,6 @@ local rc = registry("dnetwork.robocup")
 local RC_KIND = { bool = "bool", enum = "string", int32 = "i32", sint32 = "i32", sfixed32 = "i32",
 	int64 = "i64", sint64 = "i64", sfixed64 = "i64", uint32 = "u32", fixed32 = "u32", uint64 = "u64",
 	fixed64 = "u64", float = "f32", double = "f64", string = "string", bytes = "bytes" }
-local RC_FIXED = { [1] = 8, [5] = 4 } -- bytes of the fixed wire types
 
 local function rc_declare(mname, prefix, depth)
 	assert(depth < 10, "dnetwork.lua: robocup messages nest too deep")
@@ -1777,6 +1776,11 @@ local ef_rc_time = ProtoExpert.new("dnetwork.robocup.bad_timestamp", "Timestamp 
 	expert.group.PROTOCOL, expert.severity.WARN)
 p_robocup.fields = rc.list
 p_robocup.experts = { ef_rc_wire, ef_rc_time }
+
+-- The reader: from here to rc_int32 it uses nothing of Wireshark (testdata/robocup_check.lua
+-- runs it on a standalone Lua).
+
+local RC_FIXED = { [1] = 8, [5] = 4 } -- bytes of the fixed wire types
 
 -- The field numbers of current_pose, its team and player_id.
 local RC_POSE, RC_TEAM, RC_PLAYER
