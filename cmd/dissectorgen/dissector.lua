@@ -21,6 +21,7 @@ local function registry(prefix)
 		i16 = ProtoField.int16, f32 = ProtoField.float, f64 = ProtoField.double,
 		bool = ProtoField.bool, string = ProtoField.string, bytes = ProtoField.bytes,
 		ipv4 = ProtoField.ipv4, hex16 = ProtoField.uint16, hex32 = ProtoField.uint32,
+		i32 = ProtoField.int32, i64 = ProtoField.int64, u64 = ProtoField.uint64, none = ProtoField.none,
 	}
 	-- mask: the bits of the field in a 1-byte (nibble) or 2-byte (flag16, u16) word
 	function r.get(name, kind, mask)
@@ -31,7 +32,9 @@ local function registry(prefix)
 		assert(kind, "dnetwork.lua: field " .. prefix .. "." .. name .. " was not declared")
 		-- the label is the last component of the name: "teams.players.penalty" -> "Penalty"
 		local label = (LABELS[name] or name:match("[^.]*$")):gsub("_", " "):gsub("^%l", string.upper)
-		if kind == "flag16" then
+		if kind == "time" then
+			f = ProtoField.absolute_time(prefix .. "." .. name, label, base.UTC)
+		elseif kind == "flag16" then
 			f = ProtoField.bool(prefix .. "." .. name, label, 16, nil, mask)
 		elseif kind == "nibble" then
 			f = ProtoField.uint8(prefix .. "." .. name, label, base.DEC, nil, mask)
@@ -692,7 +695,8 @@ function p_dnet.dissector(tvb, pinfo, tree)
 end
 
 -- TEAM_FORMATS lists the team message formats in the order they are tried on a team
--- port: one entry per format (match by magic first, by size last).
+-- port: one entry per format (match by magic first, by size next; robocup.lua appends
+-- the standard protobuf, recognised by its fields, last).
 local TEAM_FORMATS = {
 	{ name = "dnet", dissect = dissect_dnet },
 	{ name = "zju", dissect = dissect_zju },

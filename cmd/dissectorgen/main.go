@@ -1,8 +1,9 @@
 // Command dissectorgen writes the Wireshark Lua dissector of the packets dnetwork speaks
 // (wireshark/dnetwork.lua) from the codecs' own tables: the GameController layouts with
 // their offsets and code names, the return packet versions, the monitor channel, dnet,
-// zju, the world info header and the Booster packets. The tables are emitted as Lua tables in front of the
-// dissector code in crypto.lua, dissector.lua and booster.lua, which read them.
+// zju, the world info header, the Booster packets and the HL standard protobuf's
+// descriptors. The tables are emitted as Lua tables in front of the dissector code in
+// crypto.lua, dissector.lua, booster.lua and robocup.lua, which read them.
 //
 //	go run ./cmd/dissectorgen -o wireshark/dnetwork.lua
 //
@@ -31,6 +32,8 @@ var (
 	runtime string
 	//go:embed booster.lua
 	boosterLua string
+	//go:embed robocup.lua
+	robocupLua string
 )
 
 // Team ports: TeamPortBase plus a team number of 0 … 99.
@@ -50,9 +53,9 @@ func generate() string {
 	var b strings.Builder
 	b.WriteString(`-- dnetwork.lua: Wireshark dissector for the packets dnetwork speaks: GameController
 -- control packets (HL v12, SPL v12-v18, HSL v19/v20), return packets v2-v4, the monitor
--- channel (RGTr, RGTD, the forwarded status messages), the dnet and zju team messages,
--- the Fawkes world info header and the Booster robots' TeamCommunicationMsg and
--- TeamDiscoveryMsg.
+-- channel (RGTr, RGTD, the forwarded status messages), the dnet, zju and HL standard
+-- protobuf (robocup.humanoid.Message) team messages, the Fawkes world info header and the
+-- Booster robots' TeamCommunicationMsg and TeamDiscoveryMsg.
 --
 -- Install: mkdir -p ~/.local/lib/wireshark/plugins && cp dnetwork.lua ~/.local/lib/wireshark/plugins/
 -- or run: tshark -X lua_script:dnetwork.lua -r capture.pcapng
@@ -66,10 +69,12 @@ func generate() string {
 	writeWorldinfo(&b)
 	writeBooster(&b)
 	b.WriteString("\n")
+	writeRobocup(&b)
 	b.WriteString(crypto)
 	b.WriteString("\n")
 	b.WriteString(runtime)
 	b.WriteString(boosterLua)
+	b.WriteString(robocupLua)
 	return b.String()
 }
 

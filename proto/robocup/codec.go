@@ -173,7 +173,7 @@ func Looks(b []byte) bool {
 		switch {
 		case num <= 8 && standardWire[num] != typ:
 			return false
-		case num > 8 && num <= 100:
+		case num > 8 && num <= StandardFieldMax:
 			return false
 		}
 		m := protowire.ConsumeFieldValue(num, typ, rest[n:])
