@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/diagnostics"
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
@@ -76,7 +77,7 @@ func TestGameViews(t *testing.T) {
 	})
 	tg := TeamGame(s)
 	want := team.GameSnapshot{Connected: true, State: team.StatePlaying, Penalised: true, Stopped: true,
-		FirstHalf: true, SecsRemaining: 321, MessageBudget: 1234}
+		FirstHalf: true, SecsRemaining: 321, MessageBudget: 1234, Colour: dmsgs.GCInfoTeamRed}
 	if tg != want {
 		t.Errorf("team view %+v, want %+v", tg, want)
 	}

@@ -41,8 +41,9 @@ func TestRobocupSend(t *testing.T) {
 			h.game.set(func(s *GameSnapshot) {
 				*s = GameSnapshot{Connected: true, State: StatePlaying, MessageBudget: -1, Colour: dmsgs.GCInfoTeamRed}
 			})
-			h.c.SetMotion(&dmsgs.MotionInfo{Stable: true, Odometry: v3(0, 0, 0)})
-			h.clk.Advance(100 * time.Millisecond)
+			// Two odometry samples 100 ms apart, without moving the clock (a tick between
+			// them would send before the other inputs are set).
+			h.c.SetMotionAt(&dmsgs.MotionInfo{Stable: true, Odometry: v3(0, 0, 0)}, h.clk.Now().Add(-100*time.Millisecond))
 			h.c.SetMotion(&dmsgs.MotionInfo{Stable: true, Odometry: v3(2, 0, 0)}) // 20 cm/s forward
 			h.c.SetBehavior(&dmsgs.BehaviorInfo{
 				CurrentRole: dmsgs.BehaviorInfoRoleStriker, TeamPlayState: dmsgs.BehaviorInfoStateBallHandling,
