@@ -1,36 +1,43 @@
 package transport
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
 
 // TestHandler: a handler takes the accepted datagrams on the worker's goroutine, the
-// socket unread while it runs, those read together flagged as followed by more; they
-// are counted as delivered (also when the handler reports one malformed) and never
-// queued. SetHandler(nil) waits for a call in progress, and then the queue takes over.
+// socket unread while it runs, those read together in one call (a read that ends in
+// dropped datagrams included); they are counted as delivered (also when the handler
+// reports one malformed) and never queued. SetHandler(nil) waits for a call in
+// progress, and then the queue takes over.
 func TestHandler(t *testing.T) {
 	// Small datagrams: one read takes up to 32 (maxBatch) of them.
 	rx := start(t, Config{Name: "rx", Interface: "lo", MaxDatagram: 512,
 		Filter: func(d Datagram) bool { return string(d.Payload) != "junk" }})
 	tx := start(t, Config{Name: "tx", Interface: "lo"})
 
-	type call struct {
-		payload string
-		more    bool
-	}
-	calls := make(chan call, 16)
+	calls := make(chan []string, 16) // one per call with datagrams
 	entered, release := make(chan struct{}), make(chan struct{}) // one of each per "hold"
-	rx.SetHandler(func(d Datagram, more bool) {
-		calls <- call{string(d.Payload), more} // d is the read buffer: copied here
-		switch string(d.Payload) {
-		case "hold":
-			entered <- struct{}{}
-			<-release
-		case "bad":
-			rx.ReportMalformed()
+	rx.SetHandler(func(ds []Datagram) time.Time {
+		if len(ds) == 0 {
+			return time.Time{} // SetHandler's first call
 		}
+		var ps []string
+		for _, d := range ds {
+			ps = append(ps, string(d.Payload)) // d is the read buffer: copied here
+			switch string(d.Payload) {
+			case "hold":
+				entered <- struct{}{}
+				<-release
+			case "bad":
+				rx.ReportMalformed()
+			}
+		}
+		calls <- ps
+		return time.Time{}
 	})
 	send := func(p string) {
 		t.Helper()
@@ -47,18 +54,18 @@ func TestHandler(t *testing.T) {
 	}
 	send("junk")
 	send("bad")
-	send("junk") // dropped after the last accepted one: that one is still told it is last
+	send("junk") // dropped after the last accepted one: the call still comes at once
 	time.Sleep(50 * time.Millisecond)
 	if s := rx.Stats(); s.Received != 1 || len(rx.Datagrams()) != 0 {
 		t.Fatalf("while the handler ran: %+v, %d queued; want 1 received, none queued", s, len(rx.Datagrams()))
 	}
 	release <- struct{}{}
-	want := []call{{"hold", false}, {"p0", true}, {"p1", true}, {"p2", true}, {"p3", true}, {"bad", false}}
+	want := [][]string{{"hold"}, {"p0", "p1", "p2", "p3", "bad"}}
 	for i, w := range want {
 		select {
 		case got := <-calls:
-			if got != w {
-				t.Fatalf("call %d: %+v, want %+v", i, got, w)
+			if !slices.Equal(got, w) {
+				t.Fatalf("call %d: %q, want %q", i, got, w)
 			}
 		case <-time.After(waitLimit):
 			t.Fatalf("call %d (%+v) did not come; stats %+v", i, w, rx.Stats())
@@ -93,5 +100,60 @@ func TestHandler(t *testing.T) {
 	case c := <-calls:
 		t.Fatalf("handler called after SetHandler(nil): %+v", c)
 	default:
+	}
+}
+
+// TestHandlerWake: the handler is called with no datagrams at the instant it returned
+// and after Wake, on the worker's goroutine, while the socket is up and while it is
+// down (between open attempts).
+func TestHandlerWake(t *testing.T) {
+	for _, up := range []bool{true, false} {
+		cfg := Config{Name: "rx", Interface: "lo"}
+		if !up {
+			cfg.Interface = "dnetwork-none0" // never opens: the worker waits between attempts
+			cfg.BackoffMin = time.Hour
+		}
+		w, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- w.Run(ctx) }()
+		if up {
+			if err := w.WaitUp(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		calls := make(chan time.Time, 8)
+		var n int
+		w.SetHandler(func(ds []Datagram) time.Time {
+			n++ // the worker's goroutine only: the race detector checks it
+			calls <- time.Now()
+			if n == 1 {
+				return time.Now().Add(20 * time.Millisecond) // a wake-up at an instant
+			}
+			return time.Time{}
+		})
+		first := <-calls // SetHandler's
+		select {
+		case at := <-calls:
+			if at.Sub(first) < 20*time.Millisecond {
+				t.Fatalf("up %v: called %v after the first call, before the instant it asked for", up, at.Sub(first))
+			}
+		case <-time.After(waitLimit):
+			t.Fatalf("up %v: not called at the instant it asked for", up)
+		}
+		w.Wake()
+		select {
+		case <-calls:
+		case <-time.After(waitLimit):
+			t.Fatalf("up %v: not called after Wake", up)
+		}
+		w.SetHandler(nil)
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

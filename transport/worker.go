@@ -261,18 +261,24 @@ type Worker struct {
 	hmu        sync.Mutex
 	handler    Handler
 	hasHandler atomic.Bool
-	// pend is the last accepted datagram of the read in progress, held back from the
-	// handler until it is known whether more follow (handle); Run's goroutine only.
-	pend    Datagram
-	hasPend bool
+	// woken asks for a call of the handler (Wake), wakeCh wakes the wait between open
+	// attempts for it (capacity 1).
+	woken  atomic.Bool
+	wakeCh chan struct{}
+	// hbatch collects the accepted datagrams of the read in progress for the handler,
+	// and hwake is the instant the handler last asked to be called at (zero: none);
+	// Run's goroutine only.
+	hbatch []Datagram
+	hwake  time.Time
 }
 
-// Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
-// aliases the worker's read buffer and is valid only until the call returns: a handler
-// that keeps any of its Payload must copy it. more says that more accepted datagrams
-// read by the same system call follow at once, so that work the last of them will do can
-// wait for it; the last accepted one of every read comes with more false. A Handler must return soon: the socket is not read while it runs.
-type Handler func(d Datagram, more bool)
+// Handler takes the accepted datagrams of one read at once, on the worker's goroutine
+// (Worker.SetHandler), in the order read. It is also called with none when it asked
+// for it: at the instant it last returned (system time; zero: none), and soon after
+// every Worker.Wake. The datagrams alias the worker's read buffers and are valid only
+// until the call returns: a handler that keeps any of a Payload must copy it. A Handler
+// must return soon: the socket is not read while it runs.
+type Handler func(ds []Datagram) (wake time.Time)
 
 type ifaceInfo struct {
 	name  string
@@ -337,6 +343,7 @@ func New(cfg Config) (*Worker, error) {
 		up:     make(chan struct{}),
 		status: Status{State: StateStarting},
 		ifaces: map[int]ifaceInfo{},
+		wakeCh: make(chan struct{}, 1),
 	}
 	return w, nil
 }
@@ -349,16 +356,39 @@ func (w *Worker) Datagrams() <-chan Datagram { return w.queue }
 
 // SetHandler makes h take every datagram the worker accepts from then on, on the
 // worker's goroutine, in place of the queue: no copy, no hand-off to another goroutine,
-// and Delivered counts it as it would a queued one. nil goes back to the queue. When
-// SetHandler returns, no call of the handler it replaced is running or will start; it
-// must therefore not be called from the handler, nor by a goroutine holding a lock the
-// handler takes. Datagrams queued before stay in the queue.
+// and Delivered counts them as it would queued ones. h is called once soon after (as
+// after Wake), so that it can ask for its first wake-up. nil goes back to the queue.
+// When SetHandler returns, no call of the handler it replaced is running or will start;
+// it must therefore not be called from the handler, nor by a goroutine holding a lock
+// the handler takes. Datagrams queued before stay in the queue.
 func (w *Worker) SetHandler(h Handler) {
 	w.hmu.Lock()
 	w.handler = h
 	w.hasHandler.Store(h != nil)
 	w.hmu.Unlock()
+	if h != nil {
+		w.Wake()
+	}
 }
+
+// Wake makes the worker call its handler soon, with the datagrams of a read or with
+// none, whether the socket is up or down. It never blocks and takes no lock, so it may
+// be called from anywhere, also from the handler; wake-ups asked for before a call
+// starts are merged into it. It does nothing without a handler or while Run is not
+// running.
+func (w *Worker) Wake() {
+	w.woken.Store(true)
+	if s := w.sock.Load(); s != nil {
+		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	select {
+	case w.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+// Done returns a channel that is closed when Run has returned.
+func (w *Worker) Done() <-chan struct{} { return w.done }
 
 // ReportMalformed tells the worker that the consumer could not decode a delivered
 // datagram, so the counters keep Received == Delivered + Dropped. Call it at most once
@@ -450,14 +480,45 @@ func (w *Worker) Run(ctx context.Context) error {
 		backoff = min(2*backoff, w.cfg.BackoffMax)
 		w.noCarrier.Store(false)
 		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn, st.NoCarrier = StateDown, err, wait, false })
-		t := time.NewTimer(wait)
+		if !w.waitDown(ctx, wait, wt) {
+			return nil
+		}
+	}
+}
+
+// waitDown waits wait between open attempts, or less if an interface event comes (the
+// link may be back), calling the handler meanwhile when it asks (Wake, its wake-up
+// instant); false: ctx ended.
+func (w *Worker) waitDown(ctx context.Context, wait time.Duration, wt *watcher) bool {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	var ht *time.Timer
+	defer func() {
+		if ht != nil {
+			ht.Stop()
+		}
+	}()
+	for {
+		var hc <-chan time.Time
+		if !w.hwake.IsZero() && w.hasHandler.Load() {
+			if ht == nil {
+				ht = time.NewTimer(time.Until(w.hwake))
+			} else {
+				ht.Reset(time.Until(w.hwake))
+			}
+			hc = ht.C
+		}
 		select {
 		case <-ctx.Done():
-			t.Stop()
-			return nil
+			return false
 		case <-t.C:
-		case <-wt.events(): // the link may be back
-			t.Stop()
+			return true
+		case <-wt.events():
+			return true
+		case <-hc:
+			w.wakeHandler()
+		case <-w.wakeCh:
+			w.wakeHandler()
 		}
 	}
 }
@@ -585,8 +646,8 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	}
 	w.noteCarrier(s)
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
-	// the read ends when a check is due (periodic or an interface event) or the worker
-	// stops.
+	// the read ends when a check is due (periodic or an interface event), the handler
+	// asked to be called (Wake, its wake-up instant) or the worker stops.
 	bt.deliver = func(n int) bool {
 		now := time.Now()
 		stamp := now
@@ -597,42 +658,66 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 			buf, size, oob, flags, src := bt.message(i)
 			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
-		w.handOverPending(false)
-		return ctx.Err() != nil || poked.Load() || !next.IsZero() && !now.Before(next)
+		w.handOverBatch()
+		return ctx.Err() != nil || poked.Load() || w.woken.Load() ||
+			!next.IsZero() && !now.Before(next) || w.handlerDue(now)
 	}
 	for {
 		err := bt.read(rc)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
+		}
 		now := time.Now()
+		if w.woken.Load() || w.handlerDue(now) {
+			w.wakeHandler()
+		}
 		due := poked.Swap(false) || !next.IsZero() && !now.Before(next)
-		if err != nil {
-			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
+		if due {
+			if watching && !wt.watching() {
+				watching = false
 			}
-			due = due || watching // an interface event
+			next = time.Time{}
+			if !watching {
+				next = now.Add(w.cfg.Recheck)
+			}
+		}
+		// The deadline moves before the check, and a wake-up asked for meanwhile moves it
+		// to now again, so that no event during the check or the handler's call is lost.
+		if err := w.setDeadline(s, poked, next); err != nil {
+			return err
 		}
 		if !due {
 			continue
-		}
-		if watching && !wt.watching() {
-			watching = false
-		}
-		next = time.Time{}
-		if !watching {
-			next = now.Add(w.cfg.Recheck)
-		}
-		// The deadline moves before the check, so an event during the check wakes the
-		// worker again rather than being lost.
-		if err := s.conn.SetReadDeadline(next); err != nil {
-			return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 		}
 		if err := s.choice.check(); err != nil {
 			return err
 		}
 		w.noteCarrier(s)
 	}
+}
+
+// setDeadline sets the read deadline to the earlier of next (the interface check) and
+// the handler's wake-up instant, or to now when an event or a wake-up is pending.
+func (w *Worker) setDeadline(s *socket, poked *atomic.Bool, next time.Time) error {
+	d := next
+	if h := w.hwake; !h.IsZero() && w.hasHandler.Load() && (d.IsZero() || h.Before(d)) {
+		d = h
+	}
+	if err := s.conn.SetReadDeadline(d); err != nil {
+		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
+	}
+	if poked.Load() || w.woken.Load() {
+		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	return nil
+}
+
+// handlerDue reports whether the handler's wake-up instant has come at now.
+func (w *Worker) handlerDue(now time.Time) bool {
+	return !w.hwake.IsZero() && !now.Before(w.hwake) && w.hasHandler.Load()
 }
 
 // handle counts one datagram and queues a copy (or, with a handler, holds it back for
@@ -669,10 +754,7 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		return
 	}
 	if w.hasHandler.Load() {
-		// Held back until the next accepted datagram of the read, or the read's end, says
-		// whether more follow (a dropped one after it does not count).
-		w.handOverPending(true)
-		w.pend, w.hasPend = d, true
+		w.hbatch = append(w.hbatch, d) // handed over at the read's end (handOverBatch)
 		return
 	}
 	w.enqueue(d)
@@ -692,30 +774,41 @@ func (w *Worker) enqueue(d Datagram) {
 	w.queue <- d
 }
 
-// handOverPending gives the datagram handle held back to the handler (more: another
-// accepted datagram of the same read follows), or queues it if the handler is gone.
-// Its payload is still the read's buffer: the next read has not started.
-func (w *Worker) handOverPending(more bool) {
-	if !w.hasPend {
+// handOverBatch gives the accepted datagrams of the read to the handler, or queues
+// them if the handler is gone. Their payloads are still the read's buffers: the next
+// read has not started.
+func (w *Worker) handOverBatch() {
+	if len(w.hbatch) == 0 {
 		return
 	}
-	d := w.pend
-	w.pend, w.hasPend = Datagram{}, false
-	if !w.handOver(d, more) {
-		w.enqueue(d)
+	if !w.callHandler(w.hbatch) {
+		for _, d := range w.hbatch {
+			w.enqueue(d)
+		}
 	}
+	clear(w.hbatch) // drop the references to the buffers and addresses
+	w.hbatch = w.hbatch[:0]
 }
 
-// handOver gives d to the handler, if there still is one, and reports whether it did.
-// Counted before the call: a handler that reports d malformed finds it delivered.
-func (w *Worker) handOver(d Datagram, more bool) bool {
+// wakeHandler calls the handler with no datagrams: it asked to be called.
+func (w *Worker) wakeHandler() { w.callHandler(nil) }
+
+// callHandler gives ds to the handler, if there still is one, takes its next wake-up
+// instant and reports whether it did. The datagrams are counted before the call: a
+// handler that reports one malformed finds it delivered. A wake-up asked for before
+// the call is merged into it.
+func (w *Worker) callHandler(ds []Datagram) bool {
 	w.hmu.Lock()
 	defer w.hmu.Unlock()
+	w.woken.Store(false)
 	if w.handler == nil {
+		w.hwake = time.Time{}
 		return false
 	}
-	w.c.count(&w.c.queued)
-	w.handler(d, more)
+	for range ds {
+		w.c.count(&w.c.queued)
+	}
+	w.hwake = w.handler(ds)
 	return true
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // funcClock is a manual clock whose timer calls a function (clock.FuncTimerClock); the
@@ -43,13 +44,47 @@ func (t funcTimer) Reset(at time.Time) {
 }
 func (t funcTimer) Stop() {}
 
-// TestOnTimer: with a clock whose timers call a function, a timed Run takes its ticks
-// in that function: a firing at the armed instant ticks (our packet is sent), one
-// before it (a firing that raced with a Reset to later) and one after Run returned
-// are dropped.
-func TestOnTimer(t *testing.T) {
+// handlerConn is a FakeConn that can hand its datagrams over (bus.HandlerConn); the
+// test plays the socket's goroutine and calls the handler itself.
+type handlerConn struct {
+	*bus.FakeConn
+	mu    sync.Mutex
+	h     transport.Handler
+	sets  int
+	wakes chan struct{}
+	done  chan struct{}
+}
+
+func (h *handlerConn) SetHandler(f transport.Handler) {
+	h.mu.Lock()
+	h.h = f
+	h.sets++
+	h.mu.Unlock()
+}
+
+func (h *handlerConn) handler() (transport.Handler, int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.h, h.sets
+}
+
+func (h *handlerConn) Wake() {
+	select {
+	case h.wakes <- struct{}{}:
+	default:
+	}
+}
+
+func (h *handlerConn) Done() <-chan struct{} { return h.done }
+
+// TestOwnerOnSocket: with a socket that hands its datagrams over, the socket's goroutine
+// owns the state: the handler takes the due tick (our packet is sent) and the datagrams,
+// a handler call before the planned tick ticks nothing, the clock's timer (simulation
+// time: the clock is no WallMapper) and a poke only wake the socket, and once Run has
+// returned the handler is cleared.
+func TestOwnerOnSocket(t *testing.T) {
 	clk := &funcClock{Manual: clock.NewManual(harnessStart)}
-	conn := bus.NewFakeConn(8)
+	conn := &handlerConn{FakeConn: bus.NewFakeConn(8), wakes: make(chan struct{}, 1), done: make(chan struct{})}
 	c, err := New(testConfig(), Deps{Conn: conn, Publisher: &bus.Recorder[dmsgs.TeamInfo]{}, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -63,49 +98,70 @@ func TestOnTimer(t *testing.T) {
 	if e := <-events; e != eventReady {
 		t.Fatalf("first event %v, want ready", e)
 	}
+	h, _ := conn.handler()
+	if h == nil {
+		t.Fatal("no handler set")
+	}
+	if wake := h(nil); !wake.IsZero() { // the first call, as SetHandler's wake-up makes it
+		t.Fatalf("handler asked for a wake-up at %v on a clock that does not follow the system's", wake)
+	}
 	fire, at := clk.armed()
 	if fire == nil || !at.After(harnessStart) {
 		t.Fatalf("timer made with NewTimerFunc armed for %v (start %v)", at, harnessStart)
 	}
-	ticked := func() bool {
+	event := func() (event, bool) {
 		select {
 		case e := <-events:
-			if e != eventTick {
-				t.Fatalf("event %v, want a tick", e)
-			}
-			return true
-		case <-time.After(50 * time.Millisecond):
-			return false
+			return e, true
+		default: // the hook runs on this goroutine, inside h
+			return 0, false
 		}
 	}
 
+	fire(at)
+	select {
+	case <-conn.wakes:
+	default:
+		t.Fatal("the timer's firing did not wake the socket")
+	}
 	early := at.Add(-time.Millisecond)
 	clk.Set(early)
-	fire(early)
-	if ticked() || len(conn.Sent()) != 0 {
-		t.Fatalf("a firing before the armed instant ticked (sent %d)", len(conn.Sent()))
+	h(nil)
+	if e, ok := event(); ok || len(conn.Sent()) != 0 {
+		t.Fatalf("a call before the planned tick: event %v, sent %d", e, len(conn.Sent()))
 	}
 	clk.Set(at)
-	fire(at)
-	if !ticked() || len(conn.Sent()) != 1 {
-		t.Fatalf("the firing at the armed instant: sent %d, want 1", len(conn.Sent()))
+	h(nil)
+	if e, ok := event(); !ok || e != eventTick || len(conn.Sent()) != 1 {
+		t.Fatalf("the call at the planned tick: event %v (%v), sent %d, want a tick and 1", e, ok, len(conn.Sent()))
+	}
+	if _, next := clk.armed(); !next.After(at) {
+		t.Fatalf("re-armed for %v, not after %v", next, at)
+	}
+	h([]transport.Datagram{{Payload: []byte("junk"), Time: at}})
+	if e, ok := event(); !ok || e != eventDatagram || c.Status().Receive.Received != 1 {
+		t.Fatalf("a datagram: event %v (%v), received %d", e, ok, c.Status().Receive.Received)
+	}
+	c.SetVision(&dmsgs.VisionInfo{SeeBall: true}) // changes the rate row: a poke
+	select {
+	case <-conn.wakes:
+	default:
+		t.Fatal("a poke did not wake the socket")
+	}
+	h(nil)
+	if e, ok := event(); !ok || e != eventPlan {
+		t.Fatalf("the call after a poke: event %v (%v), want a plan", e, ok)
 	}
 	st := c.Status().Send
 	if st.Ticks == 0 || st.Ticks != st.Decisions() || st.Sent != 1 {
 		t.Fatalf("send counters %+v", st)
-	}
-	_, next := clk.armed()
-	if !next.After(at) {
-		t.Fatalf("re-armed for %v, not after %v", next, at)
 	}
 
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	clk.Set(next)
-	fire(next)
-	if ticked() || len(conn.Sent()) != 1 {
-		t.Fatalf("a firing after Run returned ticked (sent %d)", len(conn.Sent()))
+	if h, sets := conn.handler(); h != nil || sets != 2 {
+		t.Fatalf("after Run returned: handler set %d times, still set %v", sets, h != nil)
 	}
 }
