@@ -77,15 +77,36 @@ func (h *handlerConn) Wake() {
 
 func (h *handlerConn) Done() <-chan struct{} { return h.done }
 
+// funcGame is a notifyingGame that calls a function at every change (GameFuncNotifier);
+// the test calls it itself.
+type funcGame struct {
+	notifyingGame
+	mu sync.Mutex
+	f  func()
+}
+
+func (g *funcGame) OnChange(f func()) {
+	g.mu.Lock()
+	g.f = f
+	g.mu.Unlock()
+}
+
+func (g *funcGame) onChange() func() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.f
+}
+
 // TestOwnerOnSocket: with a socket that hands its datagrams over, the socket's goroutine
 // owns the state: the handler takes the due tick (our packet is sent) and the datagrams,
 // a handler call before the planned tick ticks nothing, the clock's timer (simulation
-// time: the clock is no WallMapper) and a poke only wake the socket, and once Run has
-// returned the handler is cleared.
+// time: the clock is no WallMapper), a poke and a GameController change only wake the
+// socket, and once Run has returned the handler and the change function are cleared.
 func TestOwnerOnSocket(t *testing.T) {
 	clk := &funcClock{Manual: clock.NewManual(harnessStart)}
 	conn := &handlerConn{FakeConn: bus.NewFakeConn(8), wakes: make(chan struct{}, 1), done: make(chan struct{})}
-	c, err := New(testConfig(), Deps{Conn: conn, Publisher: &bus.Recorder[dmsgs.TeamInfo]{}, Clock: clk})
+	game := &funcGame{notifyingGame: notifyingGame{&fakeGame{s: NoGame, changed: make(chan struct{}, 1)}}}
+	c, err := New(testConfig(), Deps{Conn: conn, Publisher: &bus.Recorder[dmsgs.TeamInfo]{}, Clock: clk, Game: game})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +173,20 @@ func TestOwnerOnSocket(t *testing.T) {
 	if e, ok := event(); !ok || e != eventPlan {
 		t.Fatalf("the call after a poke: event %v (%v), want a plan", e, ok)
 	}
+	changed := game.onChange()
+	if changed == nil {
+		t.Fatal("no GameController change function set")
+	}
+	changed()
+	select {
+	case <-conn.wakes:
+	default:
+		t.Fatal("a GameController change did not wake the socket")
+	}
+	h(nil)
+	if e, ok := event(); !ok || e != eventPlan {
+		t.Fatalf("the call after a GameController change: event %v (%v), want a plan", e, ok)
+	}
 	st := c.Status().Send
 	if st.Ticks == 0 || st.Ticks != st.Decisions() || st.Sent != 1 {
 		t.Fatalf("send counters %+v", st)
@@ -161,7 +196,7 @@ func TestOwnerOnSocket(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if h, sets := conn.handler(); h != nil || sets != 2 {
-		t.Fatalf("after Run returned: handler set %d times, still set %v", sets, h != nil)
+	if h, sets := conn.handler(); h != nil || sets != 2 || game.onChange() != nil {
+		t.Fatalf("after Run returned: handler set %d times, still set %v; change function set %v", sets, h != nil, game.onChange() != nil)
 	}
 }

@@ -63,8 +63,10 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 // The next planned tick is its handler's wake-up instant (the socket's read deadline)
 // while the clock follows the system clock (clock.WallMapper); otherwise (simulation
 // time) a timer of the clock's calls it (Wake) when the tick comes. A poke calls it
-// from the setter's goroutine, a GameController change from Run's, which does nothing
-// else. A burst of teammate packets, a tick, an input change: each wakes one goroutine.
+// from the setter's goroutine, a GameController change from the GameController's
+// (GameFuncNotifier; from Run's, which does nothing else, for a plain GameNotifier). A
+// burst of teammate packets, a tick, an input change, a GameController change: each
+// wakes one goroutine.
 func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus.HandlerConn, changed <-chan struct{}) bool {
 	c.wall, _ = c.clk.(clock.WallMapper)
 	var fired <-chan time.Time
@@ -78,6 +80,16 @@ func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus
 	c.plan(c.clk.Now())
 	c.hc = hc
 	c.onSocket.Store(true) // pokes go to the socket's goroutine from here
+	if gn, ok := c.game.(GameFuncNotifier); ok {
+		// A change wakes the socket's goroutine from the GameController's; the
+		// channel's values, pending from the same changes, are dropped below.
+		gn.OnChange(func() {
+			c.gameChanges.Store(true)
+			hc.Wake()
+		})
+		defer gn.OnChange(nil)
+		changed = nil
+	}
 	hc.SetHandler(c.serveSocket)
 	c.logRunning()
 	if c.hook != nil {
