@@ -19,7 +19,7 @@ func TestHandler(t *testing.T) {
 		Filter: func(d Datagram) bool { return string(d.Payload) != "junk" }})
 	tx := start(t, Config{Name: "tx", Interface: "lo"})
 
-	calls := make(chan []string, 16) // one per call with datagrams
+	calls := make(chan []string, 16)                             // one per call with datagrams
 	entered, release := make(chan struct{}), make(chan struct{}) // one of each per "hold"
 	rx.SetHandler(func(ds []Datagram) time.Time {
 		if len(ds) == 0 {
