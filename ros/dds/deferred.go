@@ -12,10 +12,19 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+// monotonic reads CLOCK_MONOTONIC in ns, the clock of the listener's stamps (and of
+// time.Now's monotonic part), through the system call: arrivals reads it once.
+func monotonic() int64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return 0
+	}
+	return ts.Nano()
+}
 
 // arrivals turns the listener's CLOCK_MONOTONIC arrival stamps into time.Time values on
 // time.Now's clock. It reads the clocks once, at its first use.
@@ -26,7 +35,7 @@ type arrivals struct {
 
 func (a *arrivals) at(mono int64) time.Time {
 	if a.mono == 0 {
-		a.wall, a.mono = time.Now(), nanotime()
+		a.wall, a.mono = time.Now(), monotonic()
 	}
 	return a.wall.Add(time.Duration(mono - a.mono))
 }
