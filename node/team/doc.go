@@ -24,8 +24,8 @@
 // the clock (the input's time, the time the ball was last seen). Invariant: a function
 // set with SetInputSync (before Run) is called before every read of the inputs (the
 // send rule of each tick and plan, Status) and never with the component's lock held,
-// so it may hand held-back messages over through the setters; Run's goroutine and
-// Status's callers may call it at the same time.
+// so it may hand held-back messages over through the setters; the state's owner (see
+// Where the work runs) and Status's callers may call it at the same time.
 //
 // # Sending
 //
@@ -74,16 +74,26 @@
 // component starts; receivers tell a restart from a replay by the stamp, which is our
 // clock's time.
 //
-// Where the work runs: a ticking Run does everything on its own goroutine. A timed Run
-// takes the datagrams of a Conn that can hand them over (bus.HandlerConn, as the
-// node's transport.Worker) on the socket's goroutine as they are read, and the firings
-// of a clock whose timers call a function (clock.FuncTimerClock: the wall and ROS
-// clocks) on the timer's goroutine; its own goroutine takes pokes, GameController
-// changes and what was queued before. Invariant: all of it is serialised by one lock
-// (runMu), so no two of them ever run at once and each sees the others' work; the
-// handler is cleared before Run returns and a late firing finds it gone, so nothing
-// runs after Run returned. A firing that raced with a re-arming to a later instant is
-// dropped, as a timer's channel drops it.
+// Where the work runs. Invariant: one goroutine owns the component's state (all but
+// the inputs and Status's copy) and does all its sending, receiving and publishing; the
+// state changes hands only as Run starts and ends. A ticking Run, and a timed Run on a
+// plain Conn, own it on Run's goroutine. A timed Run on a Conn that can hand its
+// datagrams over (bus.HandlerConn, as the node's transport.Worker) gives it to the
+// socket's goroutine: its handler takes each read's datagrams at once, and the next
+// planned tick is the handler's wake-up instant, i.e. the socket's read deadline, while
+// the clock follows the system clock (clock.WallMapper: wall time, and ROS time
+// without use_sim_time); under simulation time a timer of the clock's wakes the socket
+// when /clock reaches the tick. An input that changes the rate row (a poke) and a
+// GameController change (GameFuncNotifier: the node's view; a plain GameNotifier goes
+// through Run's goroutine) wake the socket too: the deadline moves to now. Each wake-up
+// finds what is due by the clock, so a late or early one does no harm. Run's goroutine
+// clears the handler before it flushes and returns (SetHandler waits for a call in
+// progress), and takes over if the socket's worker stops while ctx lives.
+//
+// Locks: mu guards the inputs (written by the setters) and the part of the state Status
+// reads (shared, the prefilter); the owner takes it briefly and never calls out
+// (publish, send, inputSync, GameView, Wake) while holding it. Lock order: the socket
+// worker's handler lock (transport), then mu.
 //
 // # Receiving
 //
