@@ -272,14 +272,6 @@ type Worker struct {
 	hwake  time.Time
 }
 
-// Handler takes the accepted datagrams of one read at once, on the worker's goroutine
-// (Worker.SetHandler), in the order read. It is also called with none when it asked
-// for it: at the instant it last returned (system time; zero: none), and soon after
-// every Worker.Wake. The datagrams alias the worker's read buffers and are valid only
-// until the call returns: a handler that keeps any of a Payload must copy it. A Handler
-// must return soon: the socket is not read while it runs.
-type Handler func(ds []Datagram) (wake time.Time)
-
 type ifaceInfo struct {
 	name  string
 	bcast netip.Addr
@@ -353,42 +345,6 @@ func (w *Worker) Name() string { return w.cfg.Name }
 
 // Datagrams returns the hand-off queue. It is closed when Run returns.
 func (w *Worker) Datagrams() <-chan Datagram { return w.queue }
-
-// SetHandler makes h take every datagram the worker accepts from then on, on the
-// worker's goroutine, in place of the queue: no copy, no hand-off to another goroutine,
-// and Delivered counts them as it would queued ones. h is called once soon after (as
-// after Wake), so that it can ask for its first wake-up. nil goes back to the queue.
-// When SetHandler returns, no call of the handler it replaced is running or will start;
-// it must therefore not be called from the handler, nor by a goroutine holding a lock
-// the handler takes. Datagrams queued before stay in the queue.
-func (w *Worker) SetHandler(h Handler) {
-	w.hmu.Lock()
-	w.handler = h
-	w.hasHandler.Store(h != nil)
-	w.hmu.Unlock()
-	if h != nil {
-		w.Wake()
-	}
-}
-
-// Wake makes the worker call its handler soon, with the datagrams of a read or with
-// none, whether the socket is up or down. It never blocks and takes no lock, so it may
-// be called from anywhere, also from the handler; wake-ups asked for before a call
-// starts are merged into it. It does nothing without a handler or while Run is not
-// running.
-func (w *Worker) Wake() {
-	w.woken.Store(true)
-	if s := w.sock.Load(); s != nil {
-		_ = s.conn.SetReadDeadline(time.Now())
-	}
-	select {
-	case w.wakeCh <- struct{}{}:
-	default:
-	}
-}
-
-// Done returns a channel that is closed when Run has returned.
-func (w *Worker) Done() <-chan struct{} { return w.done }
 
 // ReportMalformed tells the worker that the consumer could not decode a delivered
 // datagram, so the counters keep Received == Delivered + Dropped. Call it at most once
@@ -482,43 +438,6 @@ func (w *Worker) Run(ctx context.Context) error {
 		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn, st.NoCarrier = StateDown, err, wait, false })
 		if !w.waitDown(ctx, wait, wt) {
 			return nil
-		}
-	}
-}
-
-// waitDown waits wait between open attempts, or less if an interface event comes (the
-// link may be back), calling the handler meanwhile when it asks (Wake, its wake-up
-// instant); false: ctx ended.
-func (w *Worker) waitDown(ctx context.Context, wait time.Duration, wt *watcher) bool {
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	var ht *time.Timer
-	defer func() {
-		if ht != nil {
-			ht.Stop()
-		}
-	}()
-	for {
-		var hc <-chan time.Time
-		if !w.hwake.IsZero() && w.hasHandler.Load() {
-			if ht == nil {
-				ht = time.NewTimer(time.Until(w.hwake))
-			} else {
-				ht.Reset(time.Until(w.hwake))
-			}
-			hc = ht.C
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			return true
-		case <-wt.events():
-			return true
-		case <-hc:
-			w.wakeHandler()
-		case <-w.wakeCh:
-			w.wakeHandler()
 		}
 	}
 }
@@ -699,27 +618,6 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	}
 }
 
-// setDeadline sets the read deadline to the earlier of next (the interface check) and
-// the handler's wake-up instant, or to now when an event or a wake-up is pending.
-func (w *Worker) setDeadline(s *socket, poked *atomic.Bool, next time.Time) error {
-	d := next
-	if h := w.hwake; !h.IsZero() && w.hasHandler.Load() && (d.IsZero() || h.Before(d)) {
-		d = h
-	}
-	if err := s.conn.SetReadDeadline(d); err != nil {
-		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
-	}
-	if poked.Load() || w.woken.Load() {
-		_ = s.conn.SetReadDeadline(time.Now())
-	}
-	return nil
-}
-
-// handlerDue reports whether the handler's wake-up instant has come at now.
-func (w *Worker) handlerDue(now time.Time) bool {
-	return !w.hwake.IsZero() && !now.Before(w.hwake) && w.hasHandler.Load()
-}
-
 // handle counts one datagram and queues a copy (or, with a handler, holds it back for
 // the handler: handOverPending), or counts why it was dropped. The
 // datagram is counted as received together with its outcome (counters.count), so a
@@ -772,44 +670,6 @@ func (w *Worker) enqueue(d Datagram) {
 	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.count(&w.c.queued)
 	w.queue <- d
-}
-
-// handOverBatch gives the accepted datagrams of the read to the handler, or queues
-// them if the handler is gone. Their payloads are still the read's buffers: the next
-// read has not started.
-func (w *Worker) handOverBatch() {
-	if len(w.hbatch) == 0 {
-		return
-	}
-	if !w.callHandler(w.hbatch) {
-		for _, d := range w.hbatch {
-			w.enqueue(d)
-		}
-	}
-	clear(w.hbatch) // drop the references to the buffers and addresses
-	w.hbatch = w.hbatch[:0]
-}
-
-// wakeHandler calls the handler with no datagrams: it asked to be called.
-func (w *Worker) wakeHandler() { w.callHandler(nil) }
-
-// callHandler gives ds to the handler, if there still is one, takes its next wake-up
-// instant and reports whether it did. The datagrams are counted before the call: a
-// handler that reports one malformed finds it delivered. A wake-up asked for before
-// the call is merged into it.
-func (w *Worker) callHandler(ds []Datagram) bool {
-	w.hmu.Lock()
-	defer w.hmu.Unlock()
-	w.woken.Store(false)
-	if w.handler == nil {
-		w.hwake = time.Time{}
-		return false
-	}
-	for range ds {
-		w.c.count(&w.c.queued)
-	}
-	w.hwake = w.handler(ds)
-	return true
 }
 
 // ifaceInfo returns the name and broadcast address of interface idx.
