@@ -95,11 +95,17 @@ func (w *Worker) waitDown(ctx context.Context, wait time.Duration, wt *watcher) 
 
 // setDeadline sets the read deadline to the earlier of next (the interface check) and
 // the handler's wake-up instant, or to now when an event or a wake-up is pending.
-func (w *Worker) setDeadline(s *socket, poked *atomic.Bool, next time.Time) error {
+// Unless forced it does nothing while that deadline is the one set last (dl): the
+// read's deadline follows each of the handler's answers, also while it waits.
+func (w *Worker) setDeadline(s *socket, poked *atomic.Bool, next time.Time, force bool) error {
 	d := next
 	if h := w.hwake; !h.IsZero() && w.hasHandler.Load() && (d.IsZero() || h.Before(d)) {
 		d = h
 	}
+	if !force && d.Equal(w.dl) {
+		return nil
+	}
+	w.dl = d
 	if err := s.conn.SetReadDeadline(d); err != nil {
 		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
@@ -115,19 +121,21 @@ func (w *Worker) handlerDue(now time.Time) bool {
 }
 
 // handOverBatch gives the accepted datagrams of the read to the handler, or queues
-// them if the handler is gone. Their payloads are still the read's buffers: the next
-// read has not started.
-func (w *Worker) handOverBatch() {
+// them if the handler is gone, and reports whether the handler took them. Their
+// payloads are still the read's buffers: the next read has not started.
+func (w *Worker) handOverBatch() bool {
 	if len(w.hbatch) == 0 {
-		return
+		return false
 	}
-	if !w.callHandler(w.hbatch) {
+	took := w.callHandler(w.hbatch)
+	if !took {
 		for _, d := range w.hbatch {
 			w.enqueue(d)
 		}
 	}
 	clear(w.hbatch) // drop the references to the buffers and addresses
 	w.hbatch = w.hbatch[:0]
+	return took
 }
 
 // wakeHandler calls the handler with no datagrams: it asked to be called.

@@ -157,3 +157,33 @@ func TestHandlerWake(t *testing.T) {
 		}
 	}
 }
+
+// TestHandlerWakeMoves: the instant a handler returns for a read's datagrams takes
+// effect while the worker waits for the next read: it is called then with none.
+func TestHandlerWakeMoves(t *testing.T) {
+	rx := start(t, Config{Name: "rx", Interface: "lo"})
+	tx := start(t, Config{Name: "tx", Interface: "lo"})
+	empty := make(chan time.Time, 8)
+	read := make(chan time.Time, 8)
+	rx.SetHandler(func(ds []Datagram) time.Time {
+		if len(ds) == 0 {
+			empty <- time.Now()
+			return time.Time{} // no wake-up asked for
+		}
+		read <- time.Now()
+		return time.Now().Add(20 * time.Millisecond)
+	})
+	<-empty // SetHandler's call
+	if err := tx.SendTo([]byte("p"), rx.LocalAddr()); err != nil {
+		t.Fatal(err)
+	}
+	at := <-read
+	select {
+	case got := <-empty:
+		if got.Sub(at) < 20*time.Millisecond {
+			t.Fatalf("called %v after the read, before the instant it asked for", got.Sub(at))
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("not called at the instant asked for with a read's datagrams")
+	}
+}

@@ -270,6 +270,7 @@ type Worker struct {
 	// Run's goroutine only.
 	hbatch []Datagram
 	hwake  time.Time
+	dl     time.Time // the read deadline set last (setDeadline)
 }
 
 type ifaceInfo struct {
@@ -556,12 +557,11 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	if !s.choice.IsAny() && !watching {
 		next = time.Now().Add(w.cfg.Recheck)
 	}
-	if err := s.conn.SetReadDeadline(next); err != nil {
-		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
-	}
 	if watching {
 		poked.Store(true) // check once now: an event may have come before the deadline was set
-		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	if err := w.setDeadline(s, poked, next, true); err != nil {
+		return err
 	}
 	w.noteCarrier(s)
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
@@ -577,7 +577,14 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 			buf, size, oob, flags, src := bt.message(i)
 			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
-		w.handOverBatch()
+		if w.handOverBatch() {
+			// The handler's next wake-up instant may have moved: the wait that follows
+			// ends then (SetReadDeadline holds while the read waits).
+			if err := w.setDeadline(s, poked, next, false); err != nil {
+				bt.err = err
+				return true
+			}
+		}
 		return ctx.Err() != nil || poked.Load() || w.woken.Load() ||
 			!next.IsZero() && !now.Before(next) || w.handlerDue(now)
 	}
@@ -605,7 +612,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 		}
 		// The deadline moves before the check, and a wake-up asked for meanwhile moves it
 		// to now again, so that no event during the check or the handler's call is lost.
-		if err := w.setDeadline(s, poked, next); err != nil {
+		if err := w.setDeadline(s, poked, next, true); err != nil {
 			return err
 		}
 		if !due {
