@@ -43,19 +43,6 @@ type FuncTimerClock interface {
 	NewTimerFunc(fn func(now time.Time)) Timer
 }
 
-// WallMapper is a Clock that can say when the system clock reaches one of its instants,
-// so that an owner waiting for that instant can wait for a system time instead (a
-// socket's read deadline) and needs no timer of its own. Wall and the node's ROS clock
-// are WallMappers; Manual is not.
-type WallMapper interface {
-	// WallTime returns the system time at which the clock reads at, and false while
-	// the clock does not follow the system clock (simulation time): then only a timer
-	// of the clock's can wait for at.
-	WallTime(at time.Time) (time.Time, bool)
-}
-
-var _ WallMapper = wallClock{}
-
 // NewTimer returns a disarmed timer that fires when Set or Advance moves the clock to
 // or past its time. Set moving the clock back (a simulation reset) fires every armed
 // timer at once, so that its owner plans again from the new time.

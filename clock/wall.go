@@ -12,9 +12,6 @@ type wallClock struct{}
 
 func (wallClock) Now() time.Time { return time.Now() }
 
-// WallTime implements WallMapper: the system clock's instants are its own.
-func (wallClock) WallTime(at time.Time) (time.Time, bool) { return at, true }
-
 // NewTicker returns a ticker on the system clock whose ticks fall on the whole
 // multiples of d since the Unix epoch: the first comes within d, and every ticker of the
 // process with the same period (or one dividing it: 0.5 s and 1 s) ticks at the same

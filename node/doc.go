@@ -97,9 +97,9 @@
 // socket, timerfd or eventfd, and handing work to the next goroutine through channels
 // without waking another thread. The team component, the busiest, is owned by the team
 // socket's goroutine: it takes each read's packets there (transport.Handler), and its
-// ticks at the socket's read deadline; a poke or a GameController change moves the
-// deadline to now. A burst of teammate packets, a tick or a change wakes one
-// goroutine, not two. DDS writes (TeamInfo, GCInfo, ...) are made by the goroutine that
+// timer's firing, a poke or a GameController change wakes that goroutine (the socket's
+// read deadline moves to now). A burst of teammate packets, a tick or a change wakes
+// one thread. DDS writes (TeamInfo, GCInfo, ...) are made by the goroutine that
 // publishes, as ordinary cgo calls; builds with the tag dnetwork_directcall (opt-in:
 // it jumps into an unexported function of the runtime, package ros/dds/internal/directcall)
 // make the small ones direct calls into Cyclone that do not pass through the runtime's

@@ -39,15 +39,6 @@ func (c *ROSClock) Now() time.Time {
 // SimActive reports whether the clock follows /clock.
 func (c *ROSClock) SimActive() bool { return c.useSim.Load() }
 
-// WallTime returns the system time at which the ROS time reads at (clock.WallMapper):
-// at minus the clock's offset, or false while simulation time is active.
-func (c *ROSClock) WallTime(at time.Time) (time.Time, bool) {
-	if c.useSim.Load() {
-		return time.Time{}, false
-	}
-	return at.Add(-c.offset), true
-}
-
 // setSim switches simulation time on or off and calls the onSwitch functions if that
 // changes anything: before the switch when it goes on, after it when it goes off, so
 // that what they hand over is stamped by the system time (deferred subscriptions
@@ -290,7 +281,4 @@ func (t *rosTimer) Stop() {
 	})
 }
 
-var (
-	_ clock.FuncTimerClock = (*ROSClock)(nil)
-	_ clock.WallMapper     = (*ROSClock)(nil)
-)
+var _ clock.FuncTimerClock = (*ROSClock)(nil)

@@ -29,11 +29,12 @@
 // ([Worker.SetHandler]) instead, and the worker's goroutine can then own the consumer's
 // state: the accepted datagrams of each read are given to it at once, in the read
 // buffers, with no copy and no hand-off to the consumer's goroutine (a hand-off costs a
-// second goroutine's wake-up and the scheduler's work around it for every read). It
-// returns the system time it wants to be called at next, with or without datagrams,
-// which the worker makes its read deadline (or its timer while the socket is down), and
-// [Worker.Wake], from any goroutine, has it called soon: a consumer's timer and its
-// other events wake the same goroutine as its datagrams. Invariant: the handler runs only
+// second goroutine's wake-up and the scheduler's work around it for every read), and
+// [Worker.Wake], from any goroutine, has it called soon with none (the read deadline
+// moves to now; while the socket is down the wait between open attempts takes it): a
+// consumer's timer and its other events wake the same goroutine as its datagrams. A
+// read deadline at a future instant would be a Go timer, which costs more wake-ups than
+// a timerfd (package clock), so the consumer keeps its own timer. Invariant: the handler runs only
 // on the worker's goroutine, with the worker's handler lock held (the one lock a
 // consumer's locks may nest in, never the other way round); after SetHandler returns,
 // the handler it replaced neither runs nor will, and datagrams go to the queue again

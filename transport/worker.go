@@ -265,12 +265,9 @@ type Worker struct {
 	// attempts for it (capacity 1).
 	woken  atomic.Bool
 	wakeCh chan struct{}
-	// hbatch collects the accepted datagrams of the read in progress for the handler,
-	// and hwake is the instant the handler last asked to be called at (zero: none);
+	// hbatch collects the accepted datagrams of the read in progress for the handler;
 	// Run's goroutine only.
 	hbatch []Datagram
-	hwake  time.Time
-	dl     time.Time // the read deadline set last (setDeadline)
 }
 
 type ifaceInfo struct {
@@ -560,13 +557,13 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	if watching {
 		poked.Store(true) // check once now: an event may have come before the deadline was set
 	}
-	if err := w.setDeadline(s, poked, next, true); err != nil {
+	if err := w.setDeadline(s, poked, next); err != nil {
 		return err
 	}
 	w.noteCarrier(s)
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
 	// the read ends when a check is due (periodic or an interface event), the handler
-	// asked to be called (Wake, its wake-up instant) or the worker stops.
+	// is to be called (Wake) or the worker stops.
 	bt.deliver = func(n int) bool {
 		now := time.Now()
 		stamp := now
@@ -577,16 +574,9 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 			buf, size, oob, flags, src := bt.message(i)
 			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
-		if w.handOverBatch() {
-			// The handler's next wake-up instant may have moved: the wait that follows
-			// ends then (SetReadDeadline holds while the read waits).
-			if err := w.setDeadline(s, poked, next, false); err != nil {
-				bt.err = err
-				return true
-			}
-		}
+		w.handOverBatch()
 		return ctx.Err() != nil || poked.Load() || w.woken.Load() ||
-			!next.IsZero() && !now.Before(next) || w.handlerDue(now)
+			!next.IsZero() && !now.Before(next)
 	}
 	for {
 		err := bt.read(rc)
@@ -597,8 +587,8 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 			return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
 		}
 		now := time.Now()
-		if w.woken.Load() || w.handlerDue(now) {
-			w.wakeHandler()
+		if w.woken.Load() {
+			w.callHandler(nil)
 		}
 		due := poked.Swap(false) || !next.IsZero() && !now.Before(next)
 		if due {
@@ -612,7 +602,7 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 		}
 		// The deadline moves before the check, and a wake-up asked for meanwhile moves it
 		// to now again, so that no event during the check or the handler's call is lost.
-		if err := w.setDeadline(s, poked, next, true); err != nil {
+		if err := w.setDeadline(s, poked, next); err != nil {
 			return err
 		}
 		if !due {

@@ -89,15 +89,13 @@ type Component struct {
 	dg      <-chan transport.Datagram // the socket's queue
 	// While the socket's goroutine owns the state (runOnSocket): hc is the socket,
 	// onSocket says so to the setters, which set poked and wake it; gameChanges is set
-	// by Run's goroutine on a GameController change; wall maps the clock's instants to
-	// the system time; simTm is the clock's timer otherwise, armed for simAt.
+	// on a GameController change; wakeTm, armed for wakeAt, wakes the socket.
 	hc          bus.HandlerConn
 	onSocket    atomic.Bool
 	poked       atomic.Bool
 	gameChanges atomic.Bool
-	wall        clock.WallMapper
-	simTm       clock.Timer
-	simAt       time.Time
+	wakeTm      clock.Timer
+	wakeAt      time.Time
 	// gameChanged: the GameController's view changed since the last tick; planSnap is
 	// the view of the last plan (timed Run).
 	gameChanged bool

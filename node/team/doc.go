@@ -79,14 +79,13 @@
 // state changes hands only as Run starts and ends. A ticking Run, and a timed Run on a
 // plain Conn, own it on Run's goroutine. A timed Run on a Conn that can hand its
 // datagrams over (bus.HandlerConn, as the node's transport.Worker) gives it to the
-// socket's goroutine: its handler takes each read's datagrams at once, and the next
-// planned tick is the handler's wake-up instant, i.e. the socket's read deadline, while
-// the clock follows the system clock (clock.WallMapper: wall time, and ROS time
-// without use_sim_time); under simulation time a timer of the clock's wakes the socket
-// when /clock reaches the tick. An input that changes the rate row (a poke) and a
-// GameController change (GameFuncNotifier: the node's view; a plain GameNotifier goes
-// through Run's goroutine) wake the socket too: the deadline moves to now. Each wake-up
-// finds what is due by the clock, so a late or early one does no harm. Run's goroutine
+// socket's goroutine: its handler takes each read's datagrams at once, and everything
+// else wakes the socket (the worker's Wake moves its read deadline to now): the clock's
+// timer at the next planned tick (a timerfd on the wall and ROS clocks, the /clock
+// subscription under simulation time), an input that changes the rate row (a poke)
+// and a GameController change (GameFuncNotifier: the node's view; a plain
+// GameNotifier goes through Run's goroutine). Each wake-up finds what is due by the
+// clock, so a late or early one (a firing that raced with a re-arming) does no harm. Run's goroutine
 // clears the handler before it flushes and returns (SetHandler waits for a call in
 // progress), and takes over if the socket's worker stops while ctx lives.
 //

@@ -60,23 +60,24 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 // socket's worker stops (true); the state is Run's goroutine's again when it returns.
 //
 // The socket's goroutine takes each read's datagrams and every wake-up in serveSocket.
-// The next planned tick is its handler's wake-up instant (the socket's read deadline)
-// while the clock follows the system clock (clock.WallMapper); otherwise (simulation
-// time) a timer of the clock's calls it (Wake) when the tick comes. A poke calls it
-// from the setter's goroutine, a GameController change from the GameController's
+// When the next planned tick comes, the clock's timer wakes it (Wake: the socket's read
+// deadline moves to now) from the timer's goroutine: on the wall and ROS clocks a
+// timerfd in Go's netpoller (clock.FuncTimerClock), under simulation time the /clock
+// subscription's. A socket read deadline at the tick itself would be a Go timer, which
+// wakes the runtime's monitor thread and, rounded to whole milliseconds in epoll_wait,
+// often the process twice (package clock). A poke calls it from the setter's goroutine, a GameController change from the GameController's
 // (GameFuncNotifier; from Run's, which does nothing else, for a plain GameNotifier). A
 // burst of teammate packets, a tick, an input change, a GameController change: each
 // wakes one goroutine.
 func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus.HandlerConn, changed <-chan struct{}) bool {
-	c.wall, _ = c.clk.(clock.WallMapper)
 	var fired <-chan time.Time
 	if fc, ok := tc.(clock.FuncTimerClock); ok {
-		c.simTm = fc.NewTimerFunc(func(time.Time) { hc.Wake() })
+		c.wakeTm = fc.NewTimerFunc(func(time.Time) { hc.Wake() })
 	} else {
-		c.simTm = tc.NewTimer()
-		fired = c.simTm.C()
+		c.wakeTm = tc.NewTimer() // a test's manual clock: Run's goroutine forwards it
+		fired = c.wakeTm.C()
 	}
-	defer c.simTm.Stop()
+	defer c.wakeTm.Stop()
 	c.plan(c.clk.Now())
 	c.hc = hc
 	c.onSocket.Store(true) // pokes go to the socket's goroutine from here
@@ -98,7 +99,7 @@ func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus
 	leave := func() {
 		c.onSocket.Store(false)
 		hc.SetHandler(nil) // waits for a call in progress: the state is ours again
-		c.simAt = time.Time{}
+		c.wakeAt = time.Time{}
 	}
 	for {
 		select {
@@ -126,9 +127,8 @@ func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus
 // serveSocket is the team socket's transport.Handler while runOnSocket runs: on the
 // socket's goroutine it takes the datagrams queued before it was set, a poke or a
 // GameController change, the datagrams of one read (ds) and the tick that is due, in
-// that order, and returns the system time of the next planned tick (zero: a timer of
-// the clock's waits for it).
-func (c *Component) serveSocket(ds []transport.Datagram) time.Time {
+// that order, and arms the clock's timer for the next planned tick.
+func (c *Component) serveSocket(ds []transport.Datagram) {
 	for len(c.dg) > 0 {
 		d, ok := <-c.dg
 		if !ok {
@@ -153,26 +153,19 @@ func (c *Component) serveSocket(ds []transport.Datagram) time.Time {
 		}
 	}
 	// The planned tick has come, or the clock went back past the grid's start (a
-	// simulation reset, whose timers all fire): a wake-up at any other time finds
-	// nothing due.
+	// simulation reset, whose timers all fire): a wake-up at any other time (a firing
+	// that raced with a re-arming, say) finds nothing due.
 	if now := c.clk.Now(); !now.Before(c.armedAt) || now.Before(c.st.origin) {
-		c.simAt = time.Time{}
+		c.wakeAt = time.Time{}
 		c.fired(now)
 		if c.hook != nil {
 			c.hook(eventTick)
 		}
 	}
-	if c.wall != nil {
-		if t, ok := c.wall.WallTime(c.armedAt); ok {
-			c.simAt = time.Time{}
-			return t
-		}
+	if !c.wakeAt.Equal(c.armedAt) {
+		c.wakeAt = c.armedAt
+		c.wakeTm.Reset(c.armedAt)
 	}
-	if !c.simAt.Equal(c.armedAt) {
-		c.simAt = c.armedAt
-		c.simTm.Reset(c.armedAt)
-	}
-	return time.Time{}
 }
 
 // runLoop makes Run's goroutine the owner: it takes the timer's firings, pokes,
@@ -368,7 +361,7 @@ func (s *shared) countPlanned(n uint64) {
 
 // plan works out the decision of the coming ticks and the next tick on which anything
 // is due (armedAt), and arms Run's timer for it when Run's goroutine owns the state
-// (serveSocket returns it to the socket's worker).
+// (serveSocket arms its timer once it is done).
 //
 // It does not hand the held-back inputs over (inputSync, as a tick does): of the
 // inputs, a plan reads only the rate key, and an input whose key differs from the last
