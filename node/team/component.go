@@ -89,13 +89,15 @@ type Component struct {
 	dg      <-chan transport.Datagram // the socket's queue
 	// While the socket's goroutine owns the state (runOnSocket): hc is the socket,
 	// onSocket says so to the setters, which set poked and wake it; gameChanges is set
-	// on a GameController change; wakeTm, armed for wakeAt, wakes the socket.
+	// on a GameController change; wakeTm, armed for wakeAt, wakes the socket; seen is
+	// the clock's time at the last wake-up.
 	hc          bus.HandlerConn
 	onSocket    atomic.Bool
 	poked       atomic.Bool
 	gameChanges atomic.Bool
 	wakeTm      clock.Timer
 	wakeAt      time.Time
+	seen        time.Time
 	// gameChanged: the GameController's view changed since the last tick; planSnap is
 	// the view of the last plan (timed Run).
 	gameChanged bool

@@ -90,9 +90,9 @@
 // progress), and takes over if the socket's worker stops while ctx lives.
 //
 // Locks: mu guards the inputs (written by the setters) and the part of the state Status
-// reads (shared, the prefilter); the owner takes it briefly and never calls out
-// (publish, send, inputSync, GameView, Wake) while holding it. Lock order: the socket
-// worker's handler lock (transport), then mu.
+// reads (shared, the prefilter); it is held briefly and never while calling out
+// (publish, send, inputSync, GameView; the setters' poke takes no lock). Lock order:
+// the socket worker's handler lock (transport), then mu.
 //
 // # Receiving
 //

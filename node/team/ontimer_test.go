@@ -17,8 +17,9 @@ import (
 type funcClock struct {
 	*clock.Manual
 	mu sync.Mutex
-	fn func(time.Time)
-	at time.Time // the instant the timer is armed for
+	fn     func(time.Time)
+	at     time.Time // the instant the timer is armed for
+	resets int
 }
 
 func (f *funcClock) NewTimerFunc(fn func(time.Time)) clock.Timer {
@@ -26,6 +27,12 @@ func (f *funcClock) NewTimerFunc(fn func(time.Time)) clock.Timer {
 	defer f.mu.Unlock()
 	f.fn = fn
 	return funcTimer{f}
+}
+
+func (f *funcClock) resetCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.resets
 }
 
 func (f *funcClock) armed() (func(time.Time), time.Time) {
@@ -40,6 +47,7 @@ func (t funcTimer) C() <-chan time.Time { return nil }
 func (t funcTimer) Reset(at time.Time) {
 	t.f.mu.Lock()
 	t.f.at = at
+	t.f.resets++
 	t.f.mu.Unlock()
 }
 func (t funcTimer) Stop() {}
@@ -100,7 +108,8 @@ func (g *funcGame) onChange() func() {
 // TestOwnerOnSocket: with a socket that hands its datagrams over, the socket's goroutine
 // owns the state: the handler takes the due tick (our packet is sent) and the datagrams,
 // a handler call before the planned tick ticks nothing, the clock's timer, a poke and
-// a GameController change only wake the socket, and once Run has returned the handler and the change function are cleared.
+// a GameController change only wake the socket, the timer is armed again after the
+// clock went back, and once Run has returned the handler and the change function are cleared.
 func TestOwnerOnSocket(t *testing.T) {
 	clk := &funcClock{Manual: clock.NewManual(harnessStart)}
 	conn := &handlerConn{FakeConn: bus.NewFakeConn(8), wakes: make(chan struct{}, 1), done: make(chan struct{})}
@@ -170,6 +179,16 @@ func TestOwnerOnSocket(t *testing.T) {
 	if e, ok := event(); !ok || e != eventPlan {
 		t.Fatalf("the call after a poke: event %v (%v), want a plan", e, ok)
 	}
+	// The clock goes back (not past the start): its timers fire, and the timer is armed
+	// again for the same instant.
+	n := clk.resetCount()
+	clk.Set(early)
+	h(nil)
+	if clk.resetCount() != n+1 {
+		t.Fatalf("after the clock went back: %d arming(s), want 1", clk.resetCount()-n)
+	}
+	clk.Set(at)
+
 	changed := game.onChange()
 	if changed == nil {
 		t.Fatal("no GameController change function set")

@@ -155,7 +155,12 @@ func (c *Component) serveSocket(ds []transport.Datagram) {
 	// The planned tick has come, or the clock went back past the grid's start (a
 	// simulation reset, whose timers all fire): a wake-up at any other time (a firing
 	// that raced with a re-arming, say) finds nothing due.
-	if now := c.clk.Now(); !now.Before(c.armedAt) || now.Before(c.st.origin) {
+	now := c.clk.Now()
+	if now.Before(c.seen) {
+		c.wakeAt = time.Time{} // the clock went back: its timer fired, to be armed again
+	}
+	c.seen = now
+	if !now.Before(c.armedAt) || now.Before(c.st.origin) {
 		c.wakeAt = time.Time{}
 		c.fired(now)
 		if c.hook != nil {
