@@ -16,7 +16,7 @@ import (
 // test fires it itself.
 type funcClock struct {
 	*clock.Manual
-	mu sync.Mutex
+	mu     sync.Mutex
 	fn     func(time.Time)
 	at     time.Time // the instant the timer is armed for
 	resets int

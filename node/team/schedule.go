@@ -65,10 +65,10 @@ func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <
 // timerfd in Go's netpoller (clock.FuncTimerClock), under simulation time the /clock
 // subscription's. A socket read deadline at the tick itself would be a Go timer, which
 // wakes the runtime's monitor thread and, rounded to whole milliseconds in epoll_wait,
-// often the process twice (package clock). A poke calls it from the setter's goroutine, a GameController change from the GameController's
-// (GameFuncNotifier; from Run's, which does nothing else, for a plain GameNotifier). A
-// burst of teammate packets, a tick, an input change, a GameController change: each
-// wakes one goroutine.
+// often the process twice (package clock). A poke wakes it from the setter's
+// goroutine, a GameController change from the GameController's (GameFuncNotifier; from
+// Run's, which does nothing else, for a plain GameNotifier). A burst of teammate
+// packets, a tick, an input change, a GameController change: each wakes one thread.
 func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus.HandlerConn, changed <-chan struct{}) bool {
 	var fired <-chan time.Time
 	if fc, ok := tc.(clock.FuncTimerClock); ok {
