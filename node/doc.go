@@ -100,11 +100,12 @@
 // timer's firing, a poke or a GameController change wakes that goroutine (the socket's
 // read deadline moves to now). A burst of teammate packets, a tick or a change wakes
 // one thread. DDS writes (TeamInfo, GCInfo, ...) are made by the goroutine that
-// publishes, as ordinary cgo calls; builds with the tag dnetwork_directcall (opt-in:
-// it jumps into an unexported function of the runtime, package ros/dds/internal/directcall)
-// make the small ones direct calls into Cyclone that do not pass through the runtime's
-// system-call path, so they neither wake the runtime's monitor thread (sysmon, asleep
-// while the node idles) nor move the work to another thread. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
+// publishes, as ordinary cgo calls; builds with the tag dnetwork_directcall (opt-in: it
+// jumps into an unexported function of the runtime, package
+// ros/dds/internal/directcall) make the small ones direct calls into Cyclone that do
+// not pass through the runtime's system-call path, so they neither wake the runtime's
+// monitor thread (sysmon, asleep while the node idles) nor move the work to another
+// thread. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
 // sample of the robot's inputs into its reader's ring in a C listener and signals the
 // reader's goroutine; tev sends heartbeats and acknowledgements; dq.builtins handles
 // discovery. In the six-robot benchmark that is one Go thread woken about 85 times a
