@@ -95,12 +95,15 @@
 // time does all the node's Go work: the socket workers, the components, the clock's
 // timers and the DDS readers' goroutines, each woken by Go's netpoller (epoll) for its
 // socket, timerfd or eventfd, and handing work to the next goroutine through channels
-// without waking another thread. The team component, the busiest, takes its packets on
-// the team socket's goroutine (transport.Handler) and its ticks on its timer's
-// (clock.FuncTimerClock), serialised by a lock: a burst of teammate packets or a tick
-// wakes one goroutine, not two. DDS writes (TeamInfo, GCInfo, ...) are made by the
-// goroutine that publishes, as direct calls into Cyclone that do not pass through the
-// runtime's system-call path (package ros/dds), so they neither wake the runtime's
+// without waking another thread. The team component, the busiest, is owned by the team
+// socket's goroutine: it takes each read's packets there (transport.Handler), and its
+// timer's firing, a poke or a GameController change wakes that goroutine (the socket's
+// read deadline moves to now). A burst of teammate packets, a tick or a change wakes
+// one thread. DDS writes (TeamInfo, GCInfo, ...) are made by the goroutine that
+// publishes, as ordinary cgo calls; builds with the tag dnetwork_directcall (opt-in: it
+// jumps into an unexported function of the runtime, package
+// ros/dds/internal/directcall) make the small ones direct calls into Cyclone that do
+// not pass through the runtime's system-call path, so they neither wake the runtime's
 // monitor thread (sysmon, asleep while the node idles) nor move the work to another
 // thread. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
 // sample of the robot's inputs into its reader's ring in a C listener and signals the

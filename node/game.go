@@ -29,6 +29,14 @@ func (v gameView) Changed() <-chan struct{} {
 	return nil
 }
 
+// OnChange implements team.GameFuncNotifier: the GameController component's change
+// calls, or none for a snapshotter without them.
+func (v gameView) OnChange(f func()) {
+	if n, ok := v.gc.(interface{ OnChange(func()) }); ok {
+		n.OnChange(f)
+	}
+}
+
 // WorldInfoGame implements worldinfo.GameSource.
 func (v gameView) WorldInfoGame() (worldinfo.Game, bool) { return WorldInfoGame(v.gc.Snapshot()) }
 

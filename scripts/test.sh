@@ -30,6 +30,11 @@ echo "== go test -race"
 # shellcheck disable=SC2046 # one argument per package
 go test -race -count=1 -timeout 15m $(go list ./... | grep -v -e '/internal/realros$' -e '/internal/containerimage$')
 
+echo "== opt-in direct DDS writes (-tags dnetwork_directcall)"
+# Off by default (package ros/dds/internal/directcall says why); kept building and tested.
+go vet -tags dnetwork_directcall ./ros/dds/...
+go test -race -count=1 -tags dnetwork_directcall ./ros/dds/
+
 # alone PKG TIMEOUT PATTERN: runs one suite of real peers by itself, without the race
 # detector (builds and external processes dominate it), and prints its results (the
 # lines matching PATTERN), or its last lines when it fails.

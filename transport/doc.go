@@ -26,12 +26,19 @@
 // queue is full the datagram is dropped and counted. A bad datagram never ends the loop.
 //
 // A consumer that can do its work on the worker's goroutine sets a [Handler]
-// ([Worker.SetHandler]) instead: each accepted datagram is then given to it in the read
-// buffer, with no copy and no hand-off to the consumer's goroutine (a hand-off costs a
+// ([Worker.SetHandler]) instead, and the worker's goroutine can then own the consumer's
+// state: the accepted datagrams of each read are given to it at once, in the read
+// buffers, with no copy and no hand-off to the consumer's goroutine (a hand-off costs a
 // second goroutine's wake-up and the scheduler's work around it for every read), and
-// told whether more of the same read follow. The handler runs with the worker's handler
-// lock held and must return soon; after SetHandler returns, the handler it replaced
-// neither runs nor will, and datagrams go to the queue again when it is nil.
+// [Worker.Wake], from any goroutine, has it called soon with none (the read deadline
+// moves to now; while the socket is down the wait between open attempts takes it): a
+// consumer's timer and its other events wake the same goroutine as its datagrams. A
+// read deadline at a future instant would be a Go timer, which costs more wake-ups than
+// a timerfd (package clock), so the consumer keeps its own timer. Invariant: the handler runs only
+// on the worker's goroutine, with the worker's handler lock held (the one lock a
+// consumer's locks may nest in, never the other way round); after SetHandler returns,
+// the handler it replaced neither runs nor will, and datagrams go to the queue again
+// when it is nil.
 //
 // # Counters
 //

@@ -1,8 +1,10 @@
 package transport
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,30 +12,34 @@ import (
 )
 
 // TestHandler: a handler takes the accepted datagrams on the worker's goroutine, the
-// socket unread while it runs, those read together flagged as followed by more; they
-// are counted as delivered (also when the handler reports one malformed) and never
-// queued. SetHandler(nil) waits for a call in progress, and then the queue takes over.
+// socket unread while it runs, those read together in one call (a read that ends in
+// dropped datagrams included); they are counted as delivered (also when the handler
+// reports one malformed) and never queued. SetHandler(nil) waits for a call in
+// progress, and then the queue takes over.
 func TestHandler(t *testing.T) {
 	// Small datagrams: one read takes up to 32 (maxBatch) of them.
 	rx := start(t, Config{Name: "rx", Interface: "lo", MaxDatagram: 512,
 		Filter: func(d Datagram) bool { return string(d.Payload) != "junk" }})
 	tx := start(t, Config{Name: "tx", Interface: "lo"})
 
-	type call struct {
-		payload string
-		more    bool
-	}
-	calls := make(chan call, 16)
+	calls := make(chan []string, 16)                             // one per call with datagrams
 	entered, release := make(chan struct{}), make(chan struct{}) // one of each per "hold"
-	rx.SetHandler(func(d Datagram, more bool) {
-		calls <- call{string(d.Payload), more} // d is the read buffer: copied here
-		switch string(d.Payload) {
-		case "hold":
-			entered <- struct{}{}
-			<-release
-		case "bad":
-			rx.ReportMalformed()
+	rx.SetHandler(func(ds []Datagram) {
+		if len(ds) == 0 {
+			return // SetHandler's first call
 		}
+		var ps []string
+		for _, d := range ds {
+			ps = append(ps, string(d.Payload)) // d is the read buffer: copied here
+			switch string(d.Payload) {
+			case "hold":
+				entered <- struct{}{}
+				<-release
+			case "bad":
+				rx.ReportMalformed()
+			}
+		}
+		calls <- ps
 	})
 	send := func(p string) {
 		t.Helper()
@@ -46,7 +52,7 @@ func TestHandler(t *testing.T) {
 	// While the handler runs, the socket is not read: these wait in the kernel (loopback
 	// queues a datagram on the socket before the send returns, so the queue grows with
 	// each) and come in one read afterwards. The last "junk" is dropped after the last
-	// accepted one: that one is still told it is last.
+	// accepted one: the handler's call with the batch still comes at once.
 	var queued uint64
 	for _, p := range []string{"p0", "p1", "p2", "p3", "junk", "bad", "junk"} {
 		send(p)
@@ -64,12 +70,12 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("while the handler ran: %+v, %d queued; want 1 received, none queued", s, len(rx.Datagrams()))
 	}
 	release <- struct{}{}
-	want := []call{{"hold", false}, {"p0", true}, {"p1", true}, {"p2", true}, {"p3", true}, {"bad", false}}
+	want := [][]string{{"hold"}, {"p0", "p1", "p2", "p3", "bad"}}
 	for i, w := range want {
 		select {
 		case got := <-calls:
-			if got != w {
-				t.Fatalf("call %d: %+v, want %+v", i, got, w)
+			if !slices.Equal(got, w) {
+				t.Fatalf("call %d: %q, want %q", i, got, w)
 			}
 		case <-time.After(waitLimit):
 			t.Fatalf("call %d (%+v) did not come; stats %+v", i, w, rx.Stats())
@@ -130,4 +136,52 @@ func kernelQueued(port uint16) (uint64, error) {
 		return n, nil
 	}
 	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
+}
+
+// TestHandlerWake: after Wake the handler is called with no datagrams, on the worker's
+// goroutine, while the socket is up and while it is down (between open attempts).
+func TestHandlerWake(t *testing.T) {
+	for _, up := range []bool{true, false} {
+		cfg := Config{Name: "rx", Interface: "lo"}
+		if !up {
+			cfg.Interface = "dnetwork-none0" // never opens: the worker waits between attempts
+			cfg.BackoffMin = time.Hour
+		}
+		w, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- w.Run(ctx) }()
+		if up {
+			if err := w.WaitUp(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		calls := make(chan int, 8)
+		var n int
+		w.SetHandler(func(ds []Datagram) {
+			n++ // the worker's goroutine only: the race detector checks it
+			calls <- len(ds)
+		})
+		for i, what := range []string{"SetHandler", "Wake", "a second Wake"} {
+			if i > 0 {
+				w.Wake()
+			}
+			select {
+			case k := <-calls:
+				if k != 0 {
+					t.Fatalf("up %v: called with %d datagrams after %s", up, k, what)
+				}
+			case <-time.After(waitLimit):
+				t.Fatalf("up %v: not called after %s", up, what)
+			}
+		}
+		w.SetHandler(nil)
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
 }

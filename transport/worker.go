@@ -261,18 +261,14 @@ type Worker struct {
 	hmu        sync.Mutex
 	handler    Handler
 	hasHandler atomic.Bool
-	// pend is the last accepted datagram of the read in progress, held back from the
-	// handler until it is known whether more follow (handle); Run's goroutine only.
-	pend    Datagram
-	hasPend bool
+	// woken asks for a call of the handler (Wake), wakeCh wakes the wait between open
+	// attempts for it (capacity 1).
+	woken  atomic.Bool
+	wakeCh chan struct{}
+	// hbatch collects the accepted datagrams of the read in progress for the handler;
+	// Run's goroutine only.
+	hbatch []Datagram
 }
-
-// Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
-// aliases the worker's read buffer and is valid only until the call returns: a handler
-// that keeps any of its Payload must copy it. more says that more accepted datagrams
-// read by the same system call follow at once, so that work the last of them will do can
-// wait for it; the last accepted one of every read comes with more false. A Handler must return soon: the socket is not read while it runs.
-type Handler func(d Datagram, more bool)
 
 type ifaceInfo struct {
 	name  string
@@ -337,6 +333,7 @@ func New(cfg Config) (*Worker, error) {
 		up:     make(chan struct{}),
 		status: Status{State: StateStarting},
 		ifaces: map[int]ifaceInfo{},
+		wakeCh: make(chan struct{}, 1),
 	}
 	return w, nil
 }
@@ -346,19 +343,6 @@ func (w *Worker) Name() string { return w.cfg.Name }
 
 // Datagrams returns the hand-off queue. It is closed when Run returns.
 func (w *Worker) Datagrams() <-chan Datagram { return w.queue }
-
-// SetHandler makes h take every datagram the worker accepts from then on, on the
-// worker's goroutine, in place of the queue: no copy, no hand-off to another goroutine,
-// and Delivered counts it as it would a queued one. nil goes back to the queue. When
-// SetHandler returns, no call of the handler it replaced is running or will start; it
-// must therefore not be called from the handler, nor by a goroutine holding a lock the
-// handler takes. Datagrams queued before stay in the queue.
-func (w *Worker) SetHandler(h Handler) {
-	w.hmu.Lock()
-	w.handler = h
-	w.hasHandler.Store(h != nil)
-	w.hmu.Unlock()
-}
 
 // ReportMalformed tells the worker that the consumer could not decode a delivered
 // datagram, so the counters keep Received == Delivered + Dropped. Call it at most once
@@ -450,14 +434,8 @@ func (w *Worker) Run(ctx context.Context) error {
 		backoff = min(2*backoff, w.cfg.BackoffMax)
 		w.noCarrier.Store(false)
 		w.setStatus(func(st *Status) { st.State, st.Err, st.RetryIn, st.NoCarrier = StateDown, err, wait, false })
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !w.waitDown(ctx, wait, wt) {
 			return nil
-		case <-t.C:
-		case <-wt.events(): // the link may be back
-			t.Stop()
 		}
 	}
 }
@@ -576,17 +554,16 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 	if !s.choice.IsAny() && !watching {
 		next = time.Now().Add(w.cfg.Recheck)
 	}
-	if err := s.conn.SetReadDeadline(next); err != nil {
-		return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
-	}
 	if watching {
 		poked.Store(true) // check once now: an event may have come before the deadline was set
-		_ = s.conn.SetReadDeadline(time.Now())
+	}
+	if err := w.setDeadline(s, poked, next); err != nil {
+		return err
 	}
 	w.noteCarrier(s)
 	// Each read's datagrams are handled as they come, stamped with the time of the read;
-	// the read ends when a check is due (periodic or an interface event) or the worker
-	// stops.
+	// the read ends when a check is due (periodic or an interface event), the handler
+	// is to be called (Wake) or the worker stops.
 	bt.deliver = func(n int) bool {
 		now := time.Now()
 		stamp := now
@@ -597,36 +574,39 @@ func (w *Worker) serve(ctx context.Context, s *socket, bt *batch, wt *watcher) e
 			buf, size, oob, flags, src := bt.message(i)
 			w.handle(s, buf, size, oob, flags, src, stamp)
 		}
-		w.handOverPending(false)
-		return ctx.Err() != nil || poked.Load() || !next.IsZero() && !now.Before(next)
+		w.handOverBatch()
+		return ctx.Err() != nil || poked.Load() || w.woken.Load() ||
+			!next.IsZero() && !now.Before(next)
 	}
 	for {
 		err := bt.read(rc)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
+		}
 		now := time.Now()
+		if w.woken.Load() {
+			w.callHandler(nil)
+		}
 		due := poked.Swap(false) || !next.IsZero() && !now.Before(next)
-		if err != nil {
-			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				return fmt.Errorf("transport: %s: read: %w", w.cfg.Name, err)
+		if due {
+			if watching && !wt.watching() {
+				watching = false
 			}
-			due = due || watching // an interface event
+			next = time.Time{}
+			if !watching {
+				next = now.Add(w.cfg.Recheck)
+			}
+		}
+		// The deadline moves before the check, and a wake-up asked for meanwhile moves it
+		// to now again, so that no event during the check or the handler's call is lost.
+		if err := w.setDeadline(s, poked, next); err != nil {
+			return err
 		}
 		if !due {
 			continue
-		}
-		if watching && !wt.watching() {
-			watching = false
-		}
-		next = time.Time{}
-		if !watching {
-			next = now.Add(w.cfg.Recheck)
-		}
-		// The deadline moves before the check, so an event during the check wakes the
-		// worker again rather than being lost.
-		if err := s.conn.SetReadDeadline(next); err != nil {
-			return fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 		}
 		if err := s.choice.check(); err != nil {
 			return err
@@ -669,10 +649,7 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		return
 	}
 	if w.hasHandler.Load() {
-		// Held back until the next accepted datagram of the read, or the read's end, says
-		// whether more follow (a dropped one after it does not count).
-		w.handOverPending(true)
-		w.pend, w.hasPend = d, true
+		w.hbatch = append(w.hbatch, d) // handed over at the read's end (handOverBatch)
 		return
 	}
 	w.enqueue(d)
@@ -690,33 +667,6 @@ func (w *Worker) enqueue(d Datagram) {
 	// Counted before the send: a consumer holding the datagram finds it delivered.
 	w.c.count(&w.c.queued)
 	w.queue <- d
-}
-
-// handOverPending gives the datagram handle held back to the handler (more: another
-// accepted datagram of the same read follows), or queues it if the handler is gone.
-// Its payload is still the read's buffer: the next read has not started.
-func (w *Worker) handOverPending(more bool) {
-	if !w.hasPend {
-		return
-	}
-	d := w.pend
-	w.pend, w.hasPend = Datagram{}, false
-	if !w.handOver(d, more) {
-		w.enqueue(d)
-	}
-}
-
-// handOver gives d to the handler, if there still is one, and reports whether it did.
-// Counted before the call: a handler that reports d malformed finds it delivered.
-func (w *Worker) handOver(d Datagram, more bool) bool {
-	w.hmu.Lock()
-	defer w.hmu.Unlock()
-	if w.handler == nil {
-		return false
-	}
-	w.c.count(&w.c.queued)
-	w.handler(d, more)
-	return true
 }
 
 // ifaceInfo returns the name and broadcast address of interface idx.

@@ -41,12 +41,16 @@ type Conn interface {
 var _ Conn = (*transport.Worker)(nil)
 
 // HandlerConn is a Conn that can give its datagrams to a function on the socket's own
-// goroutine instead of its queue (transport.Worker.SetHandler). A component that takes
-// them so must serialise the handler with its own goroutine's work, and clear the
-// handler, not holding a lock the handler takes, before it stops.
+// goroutine instead of its queue (transport.Worker.SetHandler), a read's at once, and
+// call that function with none when asked to (Wake), so that a component can let the
+// socket's goroutine own its state. It clears the handler, not holding a
+// lock the handler takes, before it stops; Done is closed when the socket's worker has
+// stopped (after which the handler is never called).
 type HandlerConn interface {
 	Conn
 	SetHandler(h transport.Handler)
+	Wake()
+	Done() <-chan struct{}
 }
 
 var _ HandlerConn = (*transport.Worker)(nil)

@@ -58,8 +58,9 @@ type Component struct {
 	// and due ticks) and then close the channel sent; tests step the component with it.
 	flushc chan chan struct{}
 	// changed receives a value (without blocking) after every accepted packet: the
-	// view Snapshot returns was replaced.
-	changed chan struct{}
+	// view Snapshot returns was replaced; onChange, if set, is called then too.
+	changed  chan struct{}
+	onChange atomic.Pointer[func()]
 
 	// Owned by the goroutine that runs Run.
 	pkt          gcproto.Packet // decode target, reused
@@ -295,6 +296,9 @@ func (c *Component) handle(d transport.Datagram) {
 	select {
 	case c.changed <- struct{}{}:
 	default: // one is pending: the receiver reads the newest view anyway
+	}
+	if f := c.onChange.Load(); f != nil {
+		(*f)()
 	}
 
 	if !connected {
@@ -724,6 +728,18 @@ func (c *Component) Snapshot() Snapshot {
 // one receiver, which reads Snapshot after each value (the team component re-plans its
 // sending).
 func (c *Component) Changed() <-chan struct{} { return c.changed }
+
+// OnChange has f called, on the goroutine that accepted the packet and with no lock
+// held, whenever Changed receives a value (nil: no more calls; a call in progress may
+// still finish). f must return at once: the team component uses it to wake the
+// goroutine that owns its state without a goroutine of its own in between.
+func (c *Component) OnChange(f func()) {
+	if f == nil {
+		c.onChange.Store(nil)
+		return
+	}
+	c.onChange.Store(&f)
+}
 
 // Status returns the component's health for diagnostics. It is safe for concurrent use.
 func (c *Component) Status() Status {

@@ -852,3 +852,32 @@ func TestDataWithoutAudience(t *testing.T) {
 		t.Errorf("published data %+v", m.Teams)
 	}
 }
+
+// TestOnChange: the OnChange function is called once per accepted packet, as Changed
+// receives a value, never for a dropped one, and no more once cleared.
+func TestOnChange(t *testing.T) {
+	h := newHarness(t, nil)
+	var calls atomic.Int32
+	h.c.OnChange(func() { calls.Add(1) })
+	foreign := basePacket(gcproto.LayoutHSL20)
+	foreign.Teams[0].TeamNumber, foreign.Teams[1].TeamNumber = 3, 4
+	h.send(gcA, &foreign)
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("%d calls for a packet for other teams", n)
+	}
+	h.send(gcA, ptr(basePacket(gcproto.LayoutHSL20)))
+	h.send(gcA, ptr(basePacket(gcproto.LayoutHSL20)))
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("%d calls for two accepted packets, want 2", n)
+	}
+	select {
+	case <-h.c.Changed():
+	default:
+		t.Fatal("Changed received nothing")
+	}
+	h.c.OnChange(nil)
+	h.send(gcA, ptr(basePacket(gcproto.LayoutHSL20)))
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("%d calls after OnChange(nil), want 2", n)
+	}
+}

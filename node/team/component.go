@@ -18,6 +18,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // Deps are the component's connections to the outside world.
@@ -64,8 +65,8 @@ type Component struct {
 	running atomic.Bool
 
 	// mu guards in and st: inputs arrive from ROS callbacks, Status is read by the
-	// diagnostics; everything else below belongs to Run's goroutine (and, in a timed
-	// Run, to whoever holds runMu).
+	// diagnostics; everything else below belongs to the goroutine that owns the state
+	// (doc.go: Where the work runs).
 	mu sync.Mutex
 	in inputs
 	st shared
@@ -83,15 +84,24 @@ type Component struct {
 	warn     warnlimit.Limiter[cause]
 	clocks   clocks
 	pre      prefilter     // Prefilter's state, guarded by mu
-	poke     chan struct{} // an input changed the rate row (timed Run)
-	// runMu serialises a timed Run's work on its goroutine with its datagrams handled
-	// on the socket's (onSocket) and its ticks on the timer's (onTimer); tm is that
-	// Run's timer (nil once Run returns), armedAt the instant tm is armed for, and rp
-	// its pending plan.
-	runMu   sync.Mutex
+	poke     chan struct{} // an input changed the rate row (timed Run, Run's goroutine)
+	// A timed Run: tm is Run's timer while Run's goroutine owns the state (nil
+	// otherwise), armedAt the instant of the next planned tick, and rp the pending plan.
 	tm      clock.Timer
 	armedAt time.Time
 	rp      replanState
+	dg      <-chan transport.Datagram // the socket's queue
+	// While the socket's goroutine owns the state (runOnSocket): hc is the socket,
+	// onSocket says so to the setters, which set poked and wake it; gameChanges is set
+	// on a GameController change; wakeTm, armed for wakeAt, wakes the socket; seen is
+	// the clock's time at the last wake-up.
+	hc          bus.HandlerConn
+	onSocket    atomic.Bool
+	poked       atomic.Bool
+	gameChanges atomic.Bool
+	wakeTm      clock.Timer
+	wakeAt      time.Time
+	seen        time.Time
 	// gameChanged: the GameController's view changed since the last tick; planSnap is
 	// the view of the last plan (timed Run).
 	gameChanged bool
@@ -118,9 +128,8 @@ type Component struct {
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
 
-	// hook, if set (tests), is called once the ticker runs and after every tick and
-	// datagram, on the goroutine that handled it (Run's, the socket's or the timer's),
-	// without runMu held.
+	// hook, if set (tests), is called once the ticker runs and after every tick,
+	// datagram and plan, on the goroutine that owns the state (Run's or the socket's).
 	hook func(event)
 }
 
@@ -246,10 +255,9 @@ func New(cfg Config, deps Deps) (*Component, error) {
 }
 
 // Run ticks and receives until ctx is cancelled, then returns nil. It must be called once.
-// All sending, receiving and publishing happens on the calling goroutine, or, in a
-// timed Run, serialised with it: on the team socket's goroutine for the datagrams of a
-// Conn that can hand them over (bus.HandlerConn), on the timer's for the ticks of a
-// clock.FuncTimerClock. With a clock that makes timers and a GameView that notifies its
+// All sending, receiving and publishing happens on one goroutine: the calling one, or,
+// in a timed Run with a Conn that can hand its datagrams over (bus.HandlerConn), the
+// team socket's. With a clock that makes timers and a GameView that notifies its
 // changes (GameNotifier) or none, it wakes only when something is due (schedule.go);
 // otherwise on every tick.
 func (c *Component) Run(ctx context.Context) error {

@@ -24,8 +24,8 @@
 // the clock (the input's time, the time the ball was last seen). Invariant: a function
 // set with SetInputSync (before Run) is called before every read of the inputs (the
 // send rule of each tick and plan, Status) and never with the component's lock held,
-// so it may hand held-back messages over through the setters; Run's goroutine and
-// Status's callers may call it at the same time.
+// so it may hand held-back messages over through the setters; the state's owner (see
+// Where the work runs) and Status's callers may call it at the same time.
 //
 // # Sending
 //
@@ -84,16 +84,25 @@
 // loss figure) and no room for a tag. Its wrong-format, foreign-team (current_pose.team
 // read as a team number), malformed and range drops are decided by decoding it.
 //
-// Where the work runs: a ticking Run does everything on its own goroutine. A timed Run
-// takes the datagrams of a Conn that can hand them over (bus.HandlerConn, as the
-// node's transport.Worker) on the socket's goroutine as they are read, and the firings
-// of a clock whose timers call a function (clock.FuncTimerClock: the wall and ROS
-// clocks) on the timer's goroutine; its own goroutine takes pokes, GameController
-// changes and what was queued before. Invariant: all of it is serialised by one lock
-// (runMu), so no two of them ever run at once and each sees the others' work; the
-// handler is cleared before Run returns and a late firing finds it gone, so nothing
-// runs after Run returned. A firing that raced with a re-arming to a later instant is
-// dropped, as a timer's channel drops it.
+// Where the work runs. Invariant: one goroutine owns the component's state (all but
+// the inputs and Status's copy) and does all its sending, receiving and publishing; the
+// state changes hands only as Run starts and ends. A ticking Run, and a timed Run on a
+// plain Conn, own it on Run's goroutine. A timed Run on a Conn that can hand its
+// datagrams over (bus.HandlerConn, as the node's transport.Worker) gives it to the
+// socket's goroutine: its handler takes each read's datagrams at once, and everything
+// else wakes the socket (the worker's Wake moves its read deadline to now): the clock's
+// timer at the next planned tick (a timerfd on the wall and ROS clocks, the /clock
+// subscription under simulation time), an input that changes the rate row (a poke)
+// and a GameController change (GameFuncNotifier: the node's view; a plain
+// GameNotifier goes through Run's goroutine). Each wake-up finds what is due by the
+// clock, so a late or early one (a firing that raced with a re-arming) does no harm. Run's goroutine
+// clears the handler before it flushes and returns (SetHandler waits for a call in
+// progress), and takes over if the socket's worker stops while ctx lives.
+//
+// Locks: mu guards the inputs (written by the setters) and the part of the state Status
+// reads (shared, the prefilter); it is held briefly and never while calling out
+// (publish, send, inputSync, GameView; the setters' poke takes no lock). Lock order:
+// the socket worker's handler lock (transport), then mu.
 //
 // # Receiving
 //

@@ -20,6 +20,15 @@ type GameNotifier interface {
 	Changed() <-chan struct{}
 }
 
+// GameFuncNotifier is a GameNotifier that can also call a function at every change
+// (when Changed receives a value), on the goroutine that changed the view, so that the
+// component's owner is woken with no goroutine in between. f must return at once; nil
+// stops the calls (one in progress may still finish).
+type GameFuncNotifier interface {
+	GameNotifier
+	OnChange(f func())
+}
+
 // GameSnapshot is the referee state the team rules read. Values follow dmsgs GCInfo;
 // SnapshotOf converts one.
 //

@@ -36,104 +36,207 @@ const maxUnplanned = 16
 
 // runTimed is Run with a timer; changed is the GameNotifier's channel (nil: none).
 //
-// With a socket that can hand its datagrams over on its own goroutine (bus.HandlerConn)
-// they are handled there (onSocket) and the queue holds only those that came before;
-// with a clock whose timers call a function (clock.FuncTimerClock) the due ticks are
-// handled on the timer's goroutine (onTimer). A burst of teammate packets, or a tick,
-// then wakes one goroutine, not two. The loop below, onSocket and onTimer are
-// serialised by runMu.
+// One goroutine owns the component's state at a time, and the state changes hands
+// only as Run starts and ends. With a socket that can hand its datagrams over
+// (bus.HandlerConn) the owner is the socket's goroutine (runOnSocket); otherwise, or
+// once that socket's worker has stopped before ctx, it is Run's (runLoop).
 func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
-	var tm clock.Timer
-	if fc, ok := tc.(clock.FuncTimerClock); ok {
-		tm = fc.NewTimerFunc(c.onTimer) // nothing arrives on its C: the case below never fires
-	} else {
-		tm = tc.NewTimer()
-	}
-	defer tm.Stop()
 	now := c.clk.Now()
 	c.mu.Lock()
 	c.st.timed, c.st.origin, c.st.done = true, now, 0
 	c.mu.Unlock()
-	c.runMu.Lock()
-	c.tm = tm
-	c.plan(now, tm)
-	c.runMu.Unlock()
-	dg := c.conn.Datagrams()
-	hc, _ := c.conn.(bus.HandlerConn)
-	if hc != nil {
-		hc.SetHandler(c.onSocket)
+	c.dg = c.conn.Datagrams()
+	if hc, ok := c.conn.(bus.HandlerConn); ok {
+		if !c.runOnSocket(ctx, tc, hc, changed) {
+			return nil
+		}
+		// The socket's worker stopped while ctx lives: Run's goroutine takes over.
+		return c.runLoop(ctx, tc, changed, false)
 	}
+	return c.runLoop(ctx, tc, changed, true)
+}
+
+// runOnSocket makes the socket's goroutine the owner until ctx ends (false) or the
+// socket's worker stops (true); the state is Run's goroutine's again when it returns.
+//
+// The socket's goroutine takes each read's datagrams and every wake-up in serveSocket.
+// When the next planned tick comes, the clock's timer wakes it (Wake: the socket's read
+// deadline moves to now) from the timer's goroutine: on the wall and ROS clocks a
+// timerfd in Go's netpoller (clock.FuncTimerClock), under simulation time the /clock
+// subscription's. A socket read deadline at the tick itself would be a Go timer, which
+// wakes the runtime's monitor thread and, rounded to whole milliseconds in epoll_wait,
+// often the process twice (package clock). A poke wakes it from the setter's
+// goroutine, a GameController change from the GameController's (GameFuncNotifier; from
+// Run's, which does nothing else, for a plain GameNotifier). A burst of teammate
+// packets, a tick, an input change, a GameController change: each wakes one thread.
+func (c *Component) runOnSocket(ctx context.Context, tc clock.TimerClock, hc bus.HandlerConn, changed <-chan struct{}) bool {
+	var fired <-chan time.Time
+	if fc, ok := tc.(clock.FuncTimerClock); ok {
+		c.wakeTm = fc.NewTimerFunc(func(time.Time) { hc.Wake() })
+	} else {
+		c.wakeTm = tc.NewTimer() // a test's manual clock: Run's goroutine forwards it
+		fired = c.wakeTm.C()
+	}
+	defer c.wakeTm.Stop()
+	c.plan(c.clk.Now())
+	c.hc = hc
+	c.onSocket.Store(true) // pokes go to the socket's goroutine from here
+	if gn, ok := c.game.(GameFuncNotifier); ok {
+		// A change wakes the socket's goroutine from the GameController's; the
+		// channel's values, pending from the same changes, are dropped below.
+		gn.OnChange(func() {
+			c.gameChanges.Store(true)
+			hc.Wake()
+		})
+		defer gn.OnChange(nil)
+		changed = nil
+	}
+	hc.SetHandler(c.serveSocket)
 	c.logRunning()
 	if c.hook != nil {
 		c.hook(eventReady)
 	}
+	leave := func() {
+		c.onSocket.Store(false)
+		hc.SetHandler(nil) // waits for a call in progress: the state is ours again
+		c.wakeAt = time.Time{}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			leave()
+			c.flush()
+			return false
+		case <-hc.Done():
+			leave()
+			if ctx.Err() != nil {
+				// A normal stop: the socket's worker ends with ctx.
+				c.flush()
+				return false
+			}
+			return true
+		case <-changed:
+			c.gameChanges.Store(true)
+			hc.Wake()
+		case <-fired:
+			hc.Wake()
+		}
+	}
+}
+
+// serveSocket is the team socket's transport.Handler while runOnSocket runs: on the
+// socket's goroutine it takes the datagrams queued before it was set, a poke or a
+// GameController change, the datagrams of one read (ds) and the tick that is due, in
+// that order, and arms the clock's timer for the next planned tick.
+func (c *Component) serveSocket(ds []transport.Datagram) {
+	for len(c.dg) > 0 {
+		d, ok := <-c.dg
+		if !ok {
+			break
+		}
+		c.take(d, len(c.dg)+len(ds))
+		if c.hook != nil {
+			c.hook(eventDatagram)
+		}
+	}
+	game := c.gameChanges.Swap(false)
+	if c.poked.Swap(false) || game {
+		c.wake(game)
+		if c.hook != nil {
+			c.hook(eventPlan)
+		}
+	}
+	for i, d := range ds {
+		c.take(d, len(ds)-1-i)
+		if c.hook != nil {
+			c.hook(eventDatagram)
+		}
+	}
+	// The planned tick has come, or the clock went back past the grid's start (a
+	// simulation reset, whose timers all fire): a wake-up at any other time (a firing
+	// that raced with a re-arming, say) finds nothing due.
+	now := c.clk.Now()
+	if now.Before(c.seen) {
+		c.wakeAt = time.Time{} // the clock went back: its timer fired, to be armed again
+	}
+	c.seen = now
+	if !now.Before(c.armedAt) || now.Before(c.st.origin) {
+		c.wakeAt = time.Time{}
+		c.fired(now)
+		if c.hook != nil {
+			c.hook(eventTick)
+		}
+	}
+	if !c.wakeAt.Equal(c.armedAt) {
+		c.wakeAt = c.armedAt
+		c.wakeTm.Reset(c.armedAt)
+	}
+}
+
+// runLoop makes Run's goroutine the owner: it takes the timer's firings, pokes,
+// GameController changes and the queued datagrams until ctx ends. first: Run has just
+// started (not taken over from runOnSocket).
+func (c *Component) runLoop(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}, first bool) error {
+	tm := tc.NewTimer()
+	defer tm.Stop()
+	c.tm = tm
+	if first {
+		c.plan(c.clk.Now())
+		c.logRunning()
+		if c.hook != nil {
+			c.hook(eventReady)
+		}
+	} else {
+		// A poke or change the socket's goroutine did not take comes from here on.
+		c.wake(c.gameChanges.Swap(false))
+	}
+	dg := c.dg
 	// The end of ctx comes as a poke (one channel fewer for every select to lock and
 	// queue on); the poke's case tells the two apart.
 	defer context.AfterFunc(ctx, c.pokeNow)()
 	for {
 		select {
 		case now := <-tm.C():
-			c.runMu.Lock()
 			c.fired(now)
-			c.runMu.Unlock()
 			if c.hook != nil {
 				c.hook(eventTick)
 			}
 		case <-c.poke:
 			if ctx.Err() != nil {
-				c.stopTimed(hc)
+				c.flush()
 				return nil
 			}
-			c.runMu.Lock()
-			c.wake(tm, false)
-			c.runMu.Unlock()
+			c.wake(false)
 			if c.hook != nil {
 				c.hook(eventPlan)
 			}
 		case <-changed:
-			c.runMu.Lock()
-			c.wake(tm, true)
-			c.runMu.Unlock()
+			c.wake(true)
 			if c.hook != nil {
 				c.hook(eventPlan)
 			}
 		case d, ok := <-dg:
-			if !ok && ctx.Err() != nil {
-				// A normal stop: the socket's worker ends with ctx and closes its queue,
-				// which may come before the poke (AfterFunc runs on its own goroutine).
-				c.stopTimed(hc)
-				return nil
-			}
-			c.runMu.Lock()
 			if !ok {
+				c.flush()
+				if ctx.Err() != nil {
+					// A normal stop: the socket's worker ends with ctx and closes its queue,
+					// which may come before the poke (AfterFunc runs on its own goroutine).
+					return nil
+				}
 				dg = nil
 				c.log.Warn("team socket closed")
-				c.flush()
 				if c.rp.pending {
-					c.plan(c.clk.Now(), tm)
+					c.plan(c.clk.Now())
 					c.rp.pending = false
 				}
-			} else {
-				c.take(d, len(dg))
+				continue
 			}
-			c.runMu.Unlock()
-			if ok && c.hook != nil {
+			c.take(d, len(dg))
+			if c.hook != nil {
 				c.hook(eventDatagram)
 			}
 		}
 	}
-}
-
-// stopTimed ends a timed Run: no more datagrams handed over (hc, nil for none), no more
-// firings of its timer, and what is held is published.
-func (c *Component) stopTimed(hc bus.HandlerConn) {
-	if hc != nil {
-		hc.SetHandler(nil) // waits for a call in progress, which takes runMu
-	}
-	c.runMu.Lock()
-	c.tm = nil // a firing of tm that comes late finds Run gone (onTimer)
-	c.flush()
-	c.runMu.Unlock()
 }
 
 // replanState is a timed Run's pending plan: a datagram handled since the last plan
@@ -148,7 +251,7 @@ type replanState struct {
 }
 
 // take handles one datagram of a timed Run; queued is how many more wait right behind
-// it (0: it is the last of its burst). The caller holds runMu.
+// it (0: it is the last of its burst).
 func (c *Component) take(d transport.Datagram, queued int) {
 	now := c.clk.Now()
 	ticked := c.advance(now, false)
@@ -159,55 +262,21 @@ func (c *Component) take(d transport.Datagram, queued int) {
 	if c.rp.pending {
 		c.rp.n++
 		if queued == 0 || c.rp.n >= maxUnplanned || now.Sub(c.rp.since) >= c.cfg.Tick {
-			c.plan(now, c.tm)
+			c.plan(now)
 			c.rp.pending = false
 		}
 	}
 }
 
-// onTimer takes a firing of a timed Run's timer made by NewTimerFunc, on the timer's
-// goroutine, as the loop takes one from a timer's channel. A firing that raced with a
-// Reset to a later instant (armedAt), or that comes after Run returned, is not the
-// arming's: it is dropped, as a timer's channel drops it on Reset.
-func (c *Component) onTimer(now time.Time) {
-	c.runMu.Lock()
-	if c.tm == nil || now.Before(c.armedAt) {
-		c.runMu.Unlock()
-		return
-	}
-	c.fired(now)
-	c.runMu.Unlock()
-	if c.hook != nil {
-		c.hook(eventTick)
-	}
-}
-
-// fired takes a firing of the timed Run's timer at now: the due tick, then the next
-// plan. The caller holds runMu.
+// fired takes the planned tick at now: the due tick, then the next plan.
 func (c *Component) fired(now time.Time) {
 	c.advance(now, true)
-	c.plan(now, c.tm)
+	c.plan(now)
 	c.rp.pending = false
 }
 
-// onSocket is the team socket's transport.Handler while a timed Run runs: it takes
-// the datagram on the socket's goroutine, as the loop takes a queued one.
-func (c *Component) onSocket(d transport.Datagram, more bool) {
-	queued := 0
-	if more {
-		queued = 1
-	}
-	c.runMu.Lock()
-	c.take(d, queued)
-	c.runMu.Unlock()
-	if c.hook != nil {
-		c.hook(eventDatagram)
-	}
-}
-
 // wake re-plans at the clock's time after an input or (game) a GameController change.
-// The caller holds runMu.
-func (c *Component) wake(tm clock.Timer, game bool) {
+func (c *Component) wake(game bool) {
 	now := c.clk.Now()
 	c.advance(now, false)
 	if game {
@@ -215,7 +284,7 @@ func (c *Component) wake(tm clock.Timer, game bool) {
 		// the receive side counts by), as a ticking Run's next tick would.
 		c.gameChanged = true
 	}
-	c.plan(now, tm)
+	c.plan(now)
 	c.rp.pending = false
 }
 
@@ -296,7 +365,8 @@ func (s *shared) countPlanned(n uint64) {
 }
 
 // plan works out the decision of the coming ticks and the next tick on which anything
-// is due, and arms tm for it.
+// is due (armedAt), and arms Run's timer for it when Run's goroutine owns the state
+// (serveSocket arms its timer once it is done).
 //
 // It does not hand the held-back inputs over (inputSync, as a tick does): of the
 // inputs, a plan reads only the rate key, and an input whose key differs from the last
@@ -304,7 +374,7 @@ func (s *shared) countPlanned(n uint64) {
 // handler pokes the component, which plans again). Every tick hands them over before
 // it decides. So the inputs are decoded in the batches the ticks take, not once more
 // for each burst of teammate packets.
-func (c *Component) plan(now time.Time, tm clock.Timer) {
+func (c *Component) plan(now time.Time) {
 	snap := c.game.Snapshot()
 	c.planSnap = snap
 	b, gc := c.budget, c.gcBudget
@@ -337,7 +407,9 @@ func (c *Component) plan(now time.Time, tm clock.Timer) {
 	st.interval, st.tier, st.verdict = r.interval, r.tier, r.verdict
 	c.mu.Unlock()
 	c.armedAt = origin.Add(time.Duration(wake) * c.cfg.Tick)
-	tm.Reset(c.armedAt)
+	if c.tm != nil {
+		c.tm.Reset(c.armedAt)
+	}
 }
 
 // dueTick returns the first tick after done on which s says a packet with the interval
@@ -358,8 +430,14 @@ func (c *Component) pokeIfRate(was [2]uint8, in *inputs) {
 	c.pokeNow()
 }
 
-// pokeNow makes a timed Run wake (a poke already pending is enough).
+// pokeNow makes a timed Run wake (a poke already pending is enough): the socket's
+// goroutine while it owns the state, else Run's.
 func (c *Component) pokeNow() {
+	if c.onSocket.Load() {
+		c.poked.Store(true)
+		c.hc.Wake()
+		return
+	}
 	select {
 	case c.poke <- struct{}{}:
 	default:

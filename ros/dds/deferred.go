@@ -12,10 +12,21 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+// monotonic reads CLOCK_MONOTONIC in ns, the clock of the listener's stamps (and of
+// time.Now's monotonic part). A raw system call, as the transport's reads are: it
+// never blocks, and the runtime's system-call path around an ordinary one would wake
+// its monitor thread (sysmon) after an idle spell, at every drain.
+func monotonic() int64 {
+	var ts unix.Timespec
+	if _, _, e := unix.RawSyscall(unix.SYS_CLOCK_GETTIME, unix.CLOCK_MONOTONIC, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return ts.Nano()
+}
 
 // arrivals turns the listener's CLOCK_MONOTONIC arrival stamps into time.Time values on
 // time.Now's clock. It reads the clocks once, at its first use.
@@ -26,7 +37,7 @@ type arrivals struct {
 
 func (a *arrivals) at(mono int64) time.Time {
 	if a.mono == 0 {
-		a.wall, a.mono = time.Now(), nanotime()
+		a.wall, a.mono = time.Now(), monotonic()
 	}
 	return a.wall.Add(time.Duration(mono - a.mono))
 }

@@ -64,14 +64,16 @@
 // # Writes
 //
 // Write copies the sample into a Cyclone serdata and writes it on the calling goroutine.
-// A write that cannot block is a direct call (package directcall: the C function runs
-// on the thread's system stack, as inside a cgo call, but without the runtime's
-// system-call path around it): a KEEP_LAST writer's write while the last depth+1
+// In builds with the tag dnetwork_directcall (off by default: it jumps into an
+// unexported function of the runtime, see package directcall for the risk), a write
+// that cannot block is a direct call (the C function runs on the thread's system
+// stack, as inside a cgo call, but without the runtime's system-call path around it):
+// a KEEP_LAST writer's write while the last depth+1
 // samples were each at most directWriteBytes/(depth+1), so that its history cannot pass
 // Cyclone's high-water mark, the only thing a write waits for (with no resource limits
 // set, a local reader's history refuses nothing, and the listeners a write may run for
 // local readers are C that neither blocks nor calls Go). Other writes (KEEP_ALL
-// writers, large samples, other architectures) are ordinary cgo calls; race builds
+// writers, large samples, other architectures, default builds) are ordinary cgo calls; race builds
 // make an empty cgo call beside each direct one, for the race detector. A
 // cgo call after an idle spell wakes sysmon, which then polls every 20 µs while the
 // call lasts and, when the call outlasts its ticks (a write that sends on loopback

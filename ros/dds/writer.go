@@ -149,7 +149,8 @@ func (w *Writer) InstanceHandle() InstanceHandle { return w.ih }
 // with those WriteHeld left with the writer. A RELIABLE writer blocks while its history
 // is full of unacknowledged samples.
 //
-// Where it cannot block, Write calls Cyclone directly (package directcall), outside the
+// Where it cannot block, and in builds with the tag dnetwork_directcall, Write calls
+// Cyclone directly (package directcall), outside the
 // runtime's system-call path, which would wake the runtime's monitor thread after an
 // idle spell and hand the processor to another thread when the write outlasts its
 // ticks (see direct).

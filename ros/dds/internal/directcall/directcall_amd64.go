@@ -1,4 +1,4 @@
-//go:build amd64 && !go1.27
+//go:build dnetwork_directcall && amd64 && !go1.27
 
 package directcall
 

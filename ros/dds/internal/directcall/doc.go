@@ -21,10 +21,16 @@
 //   - Go memory it is given is only used during the call (as with cgo) and is kept
 //     alive by the caller.
 //
-// Available reports whether direct calls are made in this build: only on amd64, where
-// they are tested, and with Go releases up to 1.26, whose runtime.asmcgocall they are
-// checked against; elsewhere Call is not to be used and callers make ordinary cgo
-// calls. The race detector models synchronisation through C at cgo calls only, so in
-// race builds a caller that hands data to other goroutines through C makes an empty
-// cgo call beside each direct call (package dds does).
+// The risk, which is why it is off by default: Call jumps into runtime·asmcgocall, a
+// function the Go runtime neither exports nor promises to keep. A Go release that
+// renames it or changes its calling convention may break the build or, worse, the
+// program silently; and if the C function ever blocks (Cyclone waiting inside a
+// write), the goroutine keeps its processor and the next garbage collection's stop of
+// the world waits for it: the whole process stalls. Direct calls are therefore made
+// only in builds with the tag dnetwork_directcall (go build -tags dnetwork_directcall),
+// and only on amd64 with Go releases up to 1.26, whose asmcgocall they were checked
+// against; everywhere else Available is false, Call is not to be used, and callers
+// make ordinary cgo calls. The race detector models synchronisation through C at cgo
+// calls only, so in race builds a caller that hands data to other goroutines through C
+// makes an empty cgo call beside each direct call (package dds does).
 package directcall
