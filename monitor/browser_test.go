@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -111,7 +111,7 @@ func TestBrowser(t *testing.T) {
 	})
 	url := "http://" + ln.Addr().String() + "/"
 
-	g := game{state: gamecontroller.StatePlaying, setPlay: gamecontroller.SetPlayCornerKick, firstHalf: true, kicking: 12,
+	g := game{state: gcproto.StatePlaying, setPlay: gcproto.SetPlayCornerKick, firstHalf: true, kicking: 12,
 		secs: 372, secondary: -35, teams: [2]uint8{5, 12}, scores: [2]uint8{2, 1}, budgets: [2]uint16{11210, 11480}, penalised: [2]uint8{0, 4}}
 	robots := []*fakeRobot{
 		{team: 5, player: 1, x: -4.2, y: 0.1, role: teaminfo.RoleGoalie, answers: 2},
@@ -135,7 +135,7 @@ func TestBrowser(t *testing.T) {
 	// packet, every robot's team message (and every second one's return packet).
 	// The true data (as to a monitor that asked for it) says the game is already in SET.
 	truth := g
-	truth.state = gamecontroller.StateSet
+	truth.state = gcproto.StateSet
 	send := func(round int) {
 		gc.send(ps[0].Port, g.packet(t))
 		gc.send(ps[0].Port, trueGame(t, truth))

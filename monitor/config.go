@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -19,15 +19,15 @@ import (
 // Well-known ports.
 const (
 	// GameControllerPort is where the GameController broadcasts its control packets.
-	GameControllerPort = gamecontroller.ControlPort
+	GameControllerPort = gcproto.ControlPort
 	// ReturnPort is where the robots send their return (status) packets, by unicast to
 	// the GameController's host.
-	ReturnPort = gamecontroller.ReturnPort
+	ReturnPort = gcproto.ReturnPort
 	// TeamBasePort plus the team number is a team's port for team messages.
-	TeamBasePort = gamecontroller.TeamPortBase
+	TeamBasePort = gcproto.TeamPortBase
 	// ForwardPort is where a GameController forwards the status messages it receives
 	// to the monitors that asked for its monitor channel (Config.TrueData).
-	ForwardPort = gamecontroller.StatusForwardPort
+	ForwardPort = gcproto.StatusForwardPort
 	// ZJUPort is the port ZJUDancer robots used for the team messages of every team.
 	ZJUPort = 57335
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -26,7 +26,7 @@ func malformedTotal(s Snapshot) uint64 {
 // reported undecodable is counted as exactly one malformed packet, a decodable one as
 // none, and shows up (a control packet, or a robot); the snapshot always encodes as JSON.
 func FuzzObserve(f *testing.F) {
-	seedGame := game{state: gamecontroller.StatePlaying, firstHalf: true, secs: 100, teams: [2]uint8{5, 6}, penalised: [2]uint8{2, 0}}
+	seedGame := game{state: gcproto.StatePlaying, firstHalf: true, secs: 100, teams: [2]uint8{5, 6}, penalised: [2]uint8{2, 0}}
 	f.Add(uint8(KindGameController), seedGame.packet(f))
 	f.Add(uint8(KindReturn), returnV4(f, 5, 1, 100, 200, 1, &[2]float32{300, 400}, true))
 	f.Add(uint8(KindTeam), mate{team: 5, player: 2, ball: &[2]float64{1, 2}}.dnet(f, nil))
@@ -35,7 +35,7 @@ func FuzzObserve(f *testing.F) {
 	f.Add(uint8(KindReturn), []byte("RGrt\x02\x05\x01\x02"))
 	f.Add(uint8(0), []byte{})
 	f.Add(uint8(KindGameController), trueGame(f, seedGame))
-	f.Add(uint8(KindForward), gamecontroller.AppendForward(nil, robotSrc.Addr(), returnV4(f, 5, 1, 100, 200, 1, nil, false)))
+	f.Add(uint8(KindForward), gcproto.AppendForward(nil, robotSrc.Addr(), returnV4(f, 5, 1, 100, 200, 1, nil, false)))
 	f.Fuzz(func(t *testing.T, kind uint8, b []byte) {
 		m, _ := newTest(t, Config{})
 		p := Port{Kind: Kind(kind%4 + 1), Port: 1000}
@@ -50,10 +50,10 @@ func FuzzObserve(f *testing.F) {
 			t.Fatalf("undecodable datagram counted %d times as malformed", bad)
 		case ok && bad != 0:
 			t.Fatalf("decodable datagram counted %d times as malformed", bad)
-		case ok && p.Kind == KindGameController && string(b[:4]) == gamecontroller.MagicMonitor &&
+		case ok && p.Kind == KindGameController && string(b[:4]) == gcproto.MagicMonitor &&
 			(s.GameController.TrueData == nil || s.GameController.TrueData.Packets != 1 || s.GameController.TrueData.Game == nil):
 			t.Fatalf("true data accepted but not shown: %+v", s.GameController.TrueData)
-		case ok && p.Kind == KindGameController && string(b[:4]) != gamecontroller.MagicMonitor &&
+		case ok && p.Kind == KindGameController && string(b[:4]) != gcproto.MagicMonitor &&
 			(s.GameController.Packets != 1 || s.GameController.Game == nil):
 			t.Fatalf("control packet accepted but not shown: %+v", s.GameController)
 		case ok && p.Kind != KindGameController && len(s.Robots) != 1:
@@ -68,7 +68,7 @@ func FuzzObserve(f *testing.F) {
 // benchMonitor returns a monitor that knows a game and ten robots.
 func benchMonitor(b *testing.B) *Monitor {
 	m, clk := newTest(b, Config{})
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 12}, budgets: [2]uint16{9000, 9000}}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 12}, budgets: [2]uint16{9000, 9000}}
 	m.Observe(gcPort, dg(g.packet(b), gcSrc, t0))
 	for i := range 10 {
 		tm := uint8(5)
@@ -99,7 +99,7 @@ func BenchmarkObserveTeamDNet(b *testing.B) {
 
 func BenchmarkObserveGameController(b *testing.B) {
 	m := benchMonitor(b)
-	pkt := game{state: gamecontroller.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 12}}.packet(b)
+	pkt := game{state: gcproto.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 12}}.packet(b)
 	d := dg(pkt, gcSrc, t0)
 	b.ReportAllocs()
 	for b.Loop() {

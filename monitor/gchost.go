@@ -5,7 +5,7 @@ import (
 	"net"
 	"net/netip"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // A monitor on the GameController's own host and the return port.
@@ -66,14 +66,14 @@ func (m *Monitor) checkGCHost(a netip.Addr) {
 	m.gc.local = true
 	for _, l := range m.listeners {
 		if l.port.Kind != KindReturn || l.released ||
-			(l.port.Port != gamecontroller.ReturnPort && l.w.LocalAddr().Port() != gamecontroller.ReturnPort) {
+			(l.port.Port != gcproto.ReturnPort && l.w.LocalAddr().Port() != gcproto.ReturnPort) {
 			continue
 		}
 		if m.cfg.KeepReturnPort {
 			m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host and dnetwork %s holds its return "+
 				"port %d: unicast return packets reach only one socket, so the GameController may show the robots "+
 				"offline. Restart dnetwork %[2]s without keeping the return port (or run it on another host).",
-				a, m.cfg.Program, gamecontroller.ReturnPort)
+				a, m.cfg.Program, gcproto.ReturnPort)
 			m.cfg.Logger.Warn(m.cfg.Program+": "+m.gc.warning, "gamecontroller", a)
 			continue
 		}
@@ -83,7 +83,7 @@ func (m *Monitor) checkGCHost(a netip.Addr) {
 		}
 		m.gc.warning = fmt.Sprintf("the GameController at %s runs on this host: dnetwork %s closed its return port "+
 			"%d so that the GameController receives the robots' return packets (unicast reaches only one socket). "+
-			"Return packets are not received here; run dnetwork %[2]s on another host to get them.", a, m.cfg.Program, gamecontroller.ReturnPort)
+			"Return packets are not received here; run dnetwork %[2]s on another host to get them.", a, m.cfg.Program, gcproto.ReturnPort)
 		m.cfg.Logger.Warn(m.cfg.Program+": "+m.gc.warning, "gamecontroller", a)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -38,7 +38,7 @@ func TestGCHostReleasesReturnPort(t *testing.T) {
 			m.localAddrs = func() ([]netip.Addr, error) {
 				return []netip.Addr{netip.MustParseAddr("10.9.9.1"), netip.MustParseAddr("127.0.0.1")}, nil
 			}
-			g := game{state: gamecontroller.StateReady, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5}
+			g := game{state: gcproto.StateReady, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5}
 			if !m.Observe(gcPort, dg(g.packet(t), tc.src, t0)) {
 				t.Fatal("control packet rejected")
 			}
@@ -75,7 +75,7 @@ func TestGCHostReturnPackets(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	gcSock, err := transport.New(transport.Config{Name: "gamecontroller return", Interface: "any",
-		Port: gamecontroller.ReturnPort, Logger: quiet})
+		Port: gcproto.ReturnPort, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestGCHostReturnPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, _ := newTest(t, Config{Interface: "any", Ports: []Port{{Kind: KindGameController}, {Kind: KindReturn, Port: gamecontroller.ReturnPort}}})
+	m, _ := newTest(t, Config{Interface: "any", Ports: []Port{{Kind: KindGameController}, {Kind: KindReturn, Port: gcproto.ReturnPort}}})
 	runMonitor(t, m)
 	gcp := m.Ports()[0].Port
 	robot, gc := newSender(t), newSender(t)
@@ -99,14 +99,14 @@ func TestGCHostReturnPackets(t *testing.T) {
 	}
 
 	// Bound last, the monitor takes the unicast return packets.
-	robot.send(gamecontroller.ReturnPort, ret)
+	robot.send(gcproto.ReturnPort, ret)
 	eventually(t, "the monitor takes the first return packet", func() bool { return retMsgs() == 1 })
 	if n := len(gcSock.Datagrams()); n != 0 {
 		t.Fatalf("the GameController socket got %d return packets while the monitor held the port", n)
 	}
 
 	// The GameController is heard from this host (loopback): the monitor lets go.
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5}
 	gc.send(gcp, g.packet(t))
 	eventually(t, "the monitor closes the return port", func() bool {
 		s := m.State()
@@ -119,7 +119,7 @@ func TestGCHostReturnPackets(t *testing.T) {
 	})
 	const n = 5
 	for range n {
-		robot.send(gamecontroller.ReturnPort, ret)
+		robot.send(gcproto.ReturnPort, ret)
 	}
 	got := 0
 	timeout := time.After(waitLimit)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -187,7 +187,7 @@ func realGCMonitor(t *testing.T) {
 		tk := time.NewTicker(500 * time.Millisecond)
 		defer tk.Stop()
 		for {
-			if _, err := c.WriteToUDPAddrPort(robotPkt, netip.AddrPortFrom(gcAddr, gamecontroller.ReturnPort)); err != nil {
+			if _, err := c.WriteToUDPAddrPort(robotPkt, netip.AddrPortFrom(gcAddr, gcproto.ReturnPort)); err != nil {
 				return err
 			}
 			select {
@@ -268,7 +268,7 @@ func realGCMonitor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.WriteToUDPAddrPort(returnV4(t, 17, 3, 0, 0, 0, nil, false), netip.AddrPortFrom(gcAddr, gamecontroller.ReturnPort)); err != nil {
+	if _, err := c.WriteToUDPAddrPort(returnV4(t, 17, 3, 0, 0, 0, nil, false), netip.AddrPortFrom(gcAddr, gcproto.ReturnPort)); err != nil {
 		t.Fatal(err)
 	}
 	s = poll("the refusal detected", trueSilence+trueRefusedAfter+4*time.Second, func(s Snapshot) bool { return s.GameController.TrueData.Refused })
@@ -306,9 +306,9 @@ func writeGoldens(t *testing.T, dir string, capt *capturedDatagrams) {
 		t.Fatalf("no %s %q datagram captured", k, magic)
 		return nil
 	}
-	var p gamecontroller.Packet
-	rgme := last(KindGameController, gamecontroller.MagicControl)
-	if err := gamecontroller.Decode(rgme, &p); err != nil {
+	var p gcproto.Packet
+	rgme := last(KindGameController, gcproto.MagicControl)
+	if err := gcproto.Decode(rgme, &p); err != nil {
 		t.Fatal(err)
 	}
 	name := p.Layout.String()
@@ -317,7 +317,7 @@ func writeGoldens(t *testing.T, dir string, capt *capturedDatagrams) {
 		b          []byte
 	}{
 		{name + "-real-rgme.hex", "RGme, 17/2 penalised (pushing)", rgme},
-		{name + "-real-rgtd.hex", "RGTD, true data", last(KindGameController, gamecontroller.MagicMonitor)},
+		{name + "-real-rgtd.hex", "RGTD, true data", last(KindGameController, gcproto.MagicMonitor)},
 		{name + "-real-forward.hex", "a status message forwarded to port 3940, sent by 10.x.0.2 (17/2)", last(KindForward, "")},
 	} {
 		text := fmt.Sprintf("# %s: %s, %d bytes, captured from the real headless HSL GameController by TestMonitorChannelRealGC (monitor/gcreal_test.go)\n%x\n",
@@ -334,10 +334,10 @@ func writeGoldens(t *testing.T, dir string, capt *capturedDatagrams) {
 func checkCaptured(t *testing.T, capt *capturedDatagrams, gcAddr, robotAddr netip.Addr, robotPkt []byte) {
 	t.Helper()
 	var kinds [2]int
-	var layout gamecontroller.Layout
+	var layout gcproto.Layout
 	for _, d := range capt.of(KindGameController) {
-		var p gamecontroller.Packet
-		if err := gamecontroller.Decode(d.Payload, &p); err != nil {
+		var p gcproto.Packet
+		if err := gcproto.Decode(d.Payload, &p); err != nil {
 			t.Errorf("a control packet from %v does not decode: %v\n% x", d.Src, err, d.Payload)
 			continue
 		}
@@ -348,14 +348,14 @@ func checkCaptured(t *testing.T, capt *capturedDatagrams, gcAddr, robotAddr neti
 			t.Errorf("%s packet re-encodes as % x (%v), the GameController sent % x", p.Header.Magic(), out, err, d.Payload)
 		}
 		layout = p.Layout
-		kinds[p.Header-gamecontroller.HeaderRGme]++
+		kinds[p.Header-gcproto.HeaderRGme]++
 	}
 	if kinds[0] == 0 || kinds[1] == 0 {
 		t.Errorf("captured %d RGme and %d RGTD packets, want both", kinds[0], kinds[1])
 	}
 	fwd := capt.of(KindForward)
 	for _, d := range fwd {
-		src, msg, err := gamecontroller.DecodeForward(d.Payload)
+		src, msg, err := gcproto.DecodeForward(d.Payload)
 		if err != nil || src != robotAddr || !bytes.Equal(msg, robotPkt) || d.Src.Addr() != gcAddr {
 			t.Errorf("forward from %v: %v, % x, %v; want the robot's packet from %v", d.Src, src, msg, err, robotAddr)
 		}
@@ -364,5 +364,5 @@ func checkCaptured(t *testing.T, capt *capturedDatagrams, gcAddr, robotAddr neti
 		t.Error("no forwarded status messages captured")
 	}
 	t.Logf("captured %d RGme and %d RGTD packets (%s, %d bytes) and %d forwarded status messages (%d bytes)",
-		kinds[0], kinds[1], layout, layout.Size(), len(fwd), gamecontroller.ForwardPrefixSize+len(robotPkt))
+		kinds[0], kinds[1], layout, layout.Size(), len(fwd), gcproto.ForwardPrefixSize+len(robotPkt))
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"go.uber.org/goleak"
@@ -28,10 +28,10 @@ const waitLimit = 10 * time.Second
 
 // game is a control packet built from the few fields the tests vary.
 type game struct {
-	layout    gamecontroller.Layout
-	state     gamecontroller.State
-	phase     gamecontroller.GamePhase
-	setPlay   gamecontroller.SetPlay
+	layout    gcproto.Layout
+	state     gcproto.State
+	phase     gcproto.GamePhase
+	setPlay   gcproto.SetPlay
 	firstHalf bool
 	kicking   uint8
 	secs      int32
@@ -41,34 +41,34 @@ type game struct {
 	teams       [2]uint8
 	scores      [2]uint8
 	budgets     [2]uint16
-	penalised   [2]uint8               // player number with a penalty, 0 none
-	penalty     gamecontroller.Penalty // the penalty code; 0 means HSL v20 pushing (10)
+	penalised   [2]uint8        // player number with a penalty, 0 none
+	penalty     gcproto.Penalty // the penalty code; 0 means HSL v20 pushing (10)
 }
 
 func (g game) packet(t testing.TB) []byte {
 	t.Helper()
 	l := g.layout
 	if l == 0 {
-		l = gamecontroller.LayoutHSL20
+		l = gcproto.LayoutHSL20
 	}
-	p := gamecontroller.Packet{
-		Header: gamecontroller.HeaderRGme, Layout: l, PlayersPerTeam: 5,
+	p := gcproto.Packet{
+		Header: gcproto.HeaderRGme, Layout: l, PlayersPerTeam: 5,
 		State: g.state, GamePhase: g.phase, SetPlay: g.setPlay, FirstHalf: g.firstHalf,
 		KickingTeam: g.kicking, SecsRemaining: g.secs, SecondaryTime: g.secondary,
 	}
-	if l.Family() == gamecontroller.FamilyHL && g.setPlay != gamecontroller.SetPlayNone {
+	if l.Family() == gcproto.FamilyHL && g.setPlay != gcproto.SetPlayNone {
 		p.SecondaryStateInfo = [4]uint8{g.setPlayTeam, 1, 0, 0}
 	}
-	colours := [2]gamecontroller.TeamColour{gamecontroller.ColourBlue, gamecontroller.ColourRed}
+	colours := [2]gcproto.TeamColour{gcproto.ColourBlue, gcproto.ColourRed}
 	for i := range p.Teams {
-		p.Teams[i] = gamecontroller.TeamInfo{TeamNumber: g.teams[i], FieldPlayerColour: colours[i],
-			GoalkeeperColour: gamecontroller.ColourYellow, Goalkeeper: 1, Score: g.scores[i], MessageBudget: g.budgets[i]}
+		p.Teams[i] = gcproto.TeamInfo{TeamNumber: g.teams[i], FieldPlayerColour: colours[i],
+			GoalkeeperColour: gcproto.ColourYellow, Goalkeeper: 1, Score: g.scores[i], MessageBudget: g.budgets[i]}
 		if n := g.penalised[i]; n != 0 {
 			code := g.penalty
 			if code == 0 {
 				code = 10
 			}
-			p.Teams[i].Players[n-1] = gamecontroller.RobotInfo{Penalty: code, SecsTillUnpenalised: 25}
+			p.Teams[i].Players[n-1] = gcproto.RobotInfo{Penalty: code, SecsTillUnpenalised: 25}
 		}
 	}
 	b, err := p.MarshalBinary()
@@ -127,7 +127,7 @@ func (s mate) zju() []byte {
 
 func returnV4(t testing.TB, team, player uint8, x, y, theta float32, ball *[2]float32, fallen bool) []byte {
 	t.Helper()
-	r := gamecontroller.NewAlive(team, player)
+	r := gcproto.NewAlive(team, player)
 	r.Pose = [3]float32{x, y, theta}
 	r.Fallen = fallen
 	if ball != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -31,7 +31,7 @@ func get(t *testing.T, url string) (*http.Response, string) {
 
 func TestHandler(t *testing.T) {
 	m, clk := newTest(t, Config{})
-	g := game{state: gamecontroller.StateSet, firstHalf: true, secs: 600, teams: [2]uint8{5, 12}, budgets: [2]uint16{12000, 11990}}
+	g := game{state: gcproto.StateSet, firstHalf: true, secs: 600, teams: [2]uint8{5, 12}, budgets: [2]uint16{12000, 11990}}
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
 	m.Observe(team5, dg(mate{team: 5, player: 2, x: 1, y: 2, role: teaminfo.RoleDefender, ball: &[2]float64{1, 1}}.dnet(t, nil), robotSrc, t0))
 	m.Observe(team5, dg([]byte("junk"), gcSrc, t0))

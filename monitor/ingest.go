@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock/offset"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/linkq"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -109,7 +109,7 @@ type teamStats struct {
 
 type gcState struct {
 	has     bool
-	pkt     gamecontroller.Packet
+	pkt     gcproto.Packet
 	src     netip.AddrPort
 	last    time.Time
 	count   uint64
@@ -156,18 +156,18 @@ func sizeFault(err error, lengthErr error) (Faults, string) {
 }
 
 func (m *Monitor) observeGC(d transport.Datagram) bool {
-	var p gamecontroller.Packet
-	err := gamecontroller.Decode(d.Payload, &p)
+	var p gcproto.Packet
+	err := gcproto.Decode(d.Payload, &p)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := &m.gc
 	if err != nil {
-		f, msg := sizeFault(err, gamecontroller.ErrLength)
+		f, msg := sizeFault(err, gcproto.ErrLength)
 		addFaults(&g.faults, f)
 		g.err = msg
 		return false
 	}
-	if p.Header == gamecontroller.HeaderRGTD {
+	if p.Header == gcproto.HeaderRGTD {
 		// True data answers the monitor's requests; the robots' view stays g.pkt.
 		m.observeTrue(&p, d)
 		return true
@@ -201,13 +201,13 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 
 // newGame reports whether control packet q starts a new game after p: other teams, or
 // a return to INITIAL of the first half.
-func newGame(p, q *gamecontroller.Packet) bool {
+func newGame(p, q *gcproto.Packet) bool {
 	a, b := p.Teams[0].TeamNumber, p.Teams[1].TeamNumber
 	c, d := q.Teams[0].TeamNumber, q.Teams[1].TeamNumber
 	if !(a == c && b == d) && !(a == d && b == c) {
 		return true
 	}
-	return q.State == gamecontroller.StateInitial && q.FirstHalf && p.State != gamecontroller.StateInitial
+	return q.State == gcproto.StateInitial && q.FirstHalf && p.State != gcproto.StateInitial
 }
 
 // resetGame zeroes the budget counters of every team and robot. m.mu is held.
@@ -225,7 +225,7 @@ func (m *Monitor) resetGame() {
 // one game: the drop of each team's remaining budget (a rise is budget granted, as at
 // the start of extra time). Summed over the packets heard, a lost packet loses nothing.
 // m.mu is held.
-func (m *Monitor) countGCBudget(p, q *gamecontroller.Packet) {
+func (m *Monitor) countGCBudget(p, q *gcproto.Packet) {
 	if !p.Layout.HasMessageBudget() || !q.Layout.HasMessageBudget() {
 		return
 	}
@@ -239,12 +239,12 @@ func (m *Monitor) countGCBudget(p, q *gamecontroller.Packet) {
 }
 
 func (m *Monitor) observeReturn(p Port, d transport.Datagram) bool {
-	var rp gamecontroller.ReturnPacket
-	err := gamecontroller.DecodeReturn(d.Payload, &rp)
+	var rp gcproto.ReturnPacket
+	err := gcproto.DecodeReturn(d.Payload, &rp)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
-		f, msg := sizeFault(err, gamecontroller.ErrLength)
+		f, msg := sizeFault(err, gcproto.ErrLength)
 		m.fault(KindReturn, p.Port, d, robotKey{}, f, msg)
 		return false
 	}
@@ -255,7 +255,7 @@ func (m *Monitor) observeReturn(p Port, d transport.Datagram) bool {
 	m.setAddr(KindReturn, d.Src, r)
 	r.ret.add(d.Time, d.Src)
 	r.retVer = rp.Version
-	if rp.Version == gamecontroller.ReturnVersion {
+	if rp.Version == gcproto.ReturnVersion {
 		r.fallen = rp.Fallen
 		r.hasPose, r.poseFrom = true, KindReturn
 		r.pose = teaminfo.Pose{X: float64(rp.Pose[0]) / 1000, Y: float64(rp.Pose[1]) / 1000, Theta: float64(rp.Pose[2])}
@@ -359,7 +359,7 @@ func (m *Monitor) team(t uint8) *teamStats {
 }
 
 // gcTeam returns the GameController's TeamInfo of team t, or nil. m.mu is held.
-func (m *Monitor) gcTeam(t uint8) *gamecontroller.TeamInfo {
+func (m *Monitor) gcTeam(t uint8) *gcproto.TeamInfo {
 	if !m.gc.has || t == 0 {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -101,7 +101,7 @@ func TestBrowserLayout(t *testing.T) {
 	at := clk.Now()
 	// HSL 2020 packet: team 5's player 3 and team 12's player 2 penalised with the
 	// longest HSL penalty name.
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, kicking: 5, secs: 300, teams: [2]uint8{5, 12},
+	g := game{state: gcproto.StatePlaying, firstHalf: true, kicking: 5, secs: 300, teams: [2]uint8{5, 12},
 		budgets: [2]uint16{1200, 1200}, penalised: [2]uint8{3, 2}, penalty: 9 /* playing_with_arms_hands */}
 	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, at)) {
 		t.Fatal("control packet rejected")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -202,15 +202,15 @@ func TestSharedPort(t *testing.T) {
 
 func TestGameController(t *testing.T) {
 	m, clk := newTest(t, Config{League: league.SPL})
-	g := game{layout: gamecontroller.LayoutSPL18, state: gamecontroller.StateInitial, firstHalf: true, secs: 600,
+	g := game{layout: gcproto.LayoutSPL18, state: gcproto.StateInitial, firstHalf: true, secs: 600,
 		teams: [2]uint8{5, 12}, budgets: [2]uint16{1200, 1200}}
 	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, t0)) {
 		t.Fatal("control packet rejected")
 	}
 	striker := mate{team: 5, player: 3}
 	m.Observe(team5, dg(striker.dnet(t, nil), robotSrc, t0)) // INITIAL: free
-	g.state, g.kicking, g.secs, g.scores = gamecontroller.StatePlaying, 12, 432, [2]uint8{2, 1}
-	g.setPlay, g.penalised, g.penalty = gamecontroller.SetPlayCornerKick, [2]uint8{3, 0}, 2 // SPL pushing
+	g.state, g.kicking, g.secs, g.scores = gcproto.StatePlaying, 12, 432, [2]uint8{2, 1}
+	g.setPlay, g.penalised, g.penalty = gcproto.SetPlayCornerKick, [2]uint8{3, 0}, 2 // SPL pushing
 	g.budgets = [2]uint16{1100, 1190}
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0.Add(100*time.Millisecond)))
 	for range 3 { // PLAYING: counted
@@ -264,7 +264,7 @@ func TestGameController(t *testing.T) {
 		t.Errorf("over budget: %+v", tv)
 	}
 	// A new game (INITIAL of the first half again) resets the budget counters.
-	g.state, g.budgets = gamecontroller.StateInitial, [2]uint16{1200, 1200}
+	g.state, g.budgets = gcproto.StateInitial, [2]uint16{1200, 1200}
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0.Add(8*time.Second)))
 	s = m.State()
 	if tv := findTeam(s, 5); tv.Counted != 0 || tv.OverBudget != 0 || tv.Messages != 5 || s.GameController.Games != 1 {
@@ -280,8 +280,8 @@ func TestGameController(t *testing.T) {
 // -35 s, not 65501).
 func TestHLSetPlay(t *testing.T) {
 	m, _ := newTest(t, Config{League: league.HL})
-	g := game{layout: gamecontroller.LayoutHL688, state: gamecontroller.StatePlaying, firstHalf: true, secs: 300,
-		secondary: -35, setPlay: gamecontroller.SetPlayCornerKick, kicking: 17, setPlayTeam: 12, teams: [2]uint8{12, 17}}
+	g := game{layout: gcproto.LayoutHL688, state: gcproto.StatePlaying, firstHalf: true, secs: 300,
+		secondary: -35, setPlay: gcproto.SetPlayCornerKick, kicking: 17, setPlayTeam: 12, teams: [2]uint8{12, 17}}
 	if !m.Observe(gcPort, dg(g.packet(t), gcSrc, t0)) {
 		t.Fatal("control packet rejected")
 	}
@@ -292,12 +292,12 @@ func TestHLSetPlay(t *testing.T) {
 	}
 
 	// HSL: kicking team 255 in PLAYING is no kicking team, not a dropped ball; in SET it is one.
-	g = game{state: gamecontroller.StatePlaying, firstHalf: true, kicking: gamecontroller.KickingTeamNone, teams: [2]uint8{5, 12}}
+	g = game{state: gcproto.StatePlaying, firstHalf: true, kicking: gcproto.KickingTeamNone, teams: [2]uint8{5, 12}}
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
 	if gm := m.State().GameController.Game; gm.DropBall || gm.KickingNumber != 0 || gm.SetPlayTeam != 0 {
 		t.Errorf("HSL PLAYING without kicking team: %+v, want no drop ball, no kicking team", gm)
 	}
-	g.state = gamecontroller.StateSet
+	g.state = gcproto.StateSet
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
 	if gm := m.State().GameController.Game; !gm.DropBall {
 		t.Errorf("HSL SET without kicking team: %+v, want a dropped ball", gm)
@@ -305,18 +305,18 @@ func TestHLSetPlay(t *testing.T) {
 }
 
 func TestNewGame(t *testing.T) {
-	base := gamecontroller.Packet{State: gamecontroller.StatePlaying, FirstHalf: true}
+	base := gcproto.Packet{State: gcproto.StatePlaying, FirstHalf: true}
 	base.Teams[0].TeamNumber, base.Teams[1].TeamNumber = 5, 12
 	for _, c := range []struct {
 		name   string
-		change func(p *gamecontroller.Packet)
+		change func(p *gcproto.Packet)
 		want   bool
 	}{
-		{"same", func(p *gamecontroller.Packet) {}, false},
-		{"sides swapped", func(p *gamecontroller.Packet) { p.Teams[0], p.Teams[1] = p.Teams[1], p.Teams[0] }, false},
-		{"other team", func(p *gamecontroller.Packet) { p.Teams[1].TeamNumber = 13 }, true},
-		{"second half initial", func(p *gamecontroller.Packet) { p.State, p.FirstHalf = gamecontroller.StateInitial, false }, false},
-		{"first half initial", func(p *gamecontroller.Packet) { p.State = gamecontroller.StateInitial }, true},
+		{"same", func(p *gcproto.Packet) {}, false},
+		{"sides swapped", func(p *gcproto.Packet) { p.Teams[0], p.Teams[1] = p.Teams[1], p.Teams[0] }, false},
+		{"other team", func(p *gcproto.Packet) { p.Teams[1].TeamNumber = 13 }, true},
+		{"second half initial", func(p *gcproto.Packet) { p.State, p.FirstHalf = gcproto.StateInitial, false }, false},
+		{"first half initial", func(p *gcproto.Packet) { p.State = gcproto.StateInitial }, true},
 	} {
 		q := base
 		c.change(&q)
@@ -326,7 +326,7 @@ func TestNewGame(t *testing.T) {
 	}
 	// Staying in INITIAL is not a new game every packet.
 	p := base
-	p.State = gamecontroller.StateInitial
+	p.State = gcproto.StateInitial
 	if newGame(&p, &p) {
 		t.Error("INITIAL after INITIAL counted as a new game")
 	}
@@ -339,7 +339,7 @@ func TestReturnPackets(t *testing.T) {
 		b := returnV4(t, 5, 4, 2000, -1000, math.Pi, &[2]float32{500, 0}, true)
 		m.Observe(retPort, dg(b, src, t0.Add(time.Duration(i)*500*time.Millisecond)))
 	}
-	v2 := gamecontroller.ReturnPacket{Version: gamecontroller.ReturnVersionHL, Team: 5, Player: 6, Message: gamecontroller.MsgAlive}
+	v2 := gcproto.ReturnPacket{Version: gcproto.ReturnVersionHL, Team: 5, Player: 6, Message: gcproto.MsgAlive}
 	b2, err := v2.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/gclog"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -366,7 +366,7 @@ func (p *Player) Handler() http.Handler {
 // league) and ok is false; why then says so, noting team messages longer than SPL's cap,
 // which rule SPL out.
 func RecordingLeague(pkts []capture.Packet, gcPort uint16) (l league.League, why string, ok bool) {
-	counts := map[gamecontroller.Layout]int{}
+	counts := map[gcproto.Layout]int{}
 	var total, longest int
 	for _, p := range pkts {
 		if p.Dst.Port() != gcPort {
@@ -375,8 +375,8 @@ func RecordingLeague(pkts []capture.Packet, gcPort uint16) (l league.League, why
 			}
 			continue
 		}
-		var gp gamecontroller.Packet
-		if gamecontroller.Decode(p.Payload, &gp) == nil {
+		var gp gcproto.Packet
+		if gcproto.Decode(p.Payload, &gp) == nil {
 			counts[gp.Layout]++
 			total++
 		}
@@ -389,26 +389,26 @@ func RecordingLeague(pkts []capture.Packet, gcPort uint16) (l league.League, why
 		return league.HSL, why, false
 	}
 	// The most frequent family, then its most frequent layout (ties: the lower value).
-	families := map[gamecontroller.Family]int{}
+	families := map[gcproto.Family]int{}
 	for layout, n := range counts {
 		families[layout.Family()] += n
 	}
-	var fam gamecontroller.Family
+	var fam gcproto.Family
 	for f, n := range families {
 		if n > families[fam] || (n == families[fam] && f < fam) {
 			fam = f
 		}
 	}
-	var top gamecontroller.Layout
+	var top gcproto.Layout
 	for layout, n := range counts {
 		if layout.Family() == fam && (n > counts[top] || (n == counts[top] && layout < top)) {
 			top = layout
 		}
 	}
 	switch fam {
-	case gamecontroller.FamilySPL:
+	case gcproto.FamilySPL:
 		l = league.SPL
-	case gamecontroller.FamilyHL:
+	case gcproto.FamilyHL:
 		l = league.HL
 	default:
 		l = league.HSL

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
@@ -31,7 +31,7 @@ func recordedGame(t testing.TB) []capture.Packet {
 	for ms := 0; ms <= 30000; ms += 500 {
 		at := t0.Add(time.Duration(ms) * time.Millisecond)
 		sec := ms / 1000
-		g := game{state: gamecontroller.StatePlaying, firstHalf: true, kicking: 5, secs: int32(600 - sec),
+		g := game{state: gcproto.StatePlaying, firstHalf: true, kicking: 5, secs: int32(600 - sec),
 			teams: [2]uint8{5, 12}, scores: [2]uint8{uint8(sec / 15), 0}}
 		pkts = append(pkts, capture.Packet{Time: at, Src: gcAddr, Dst: bcast(3838), Payload: g.packet(t), Dir: transport.Received})
 		if ms%1000 != 0 {
@@ -209,7 +209,7 @@ func TestRecordingLeague(t *testing.T) {
 	var spl []capture.Packet
 	for i, p := range hsl {
 		if p.Dst.Port() == GameControllerPort && i%3 != 0 { // mostly SPL, some HSL packets among them
-			p.Payload = game{layout: gamecontroller.LayoutSPL15, state: gamecontroller.StatePlaying, teams: [2]uint8{5, 12}}.packet(t)
+			p.Payload = game{layout: gcproto.LayoutSPL15, state: gcproto.StatePlaying, teams: [2]uint8{5, 12}}.packet(t)
 		}
 		spl = append(spl, p)
 	}

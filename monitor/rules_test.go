@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -18,7 +18,7 @@ import (
 // flagged per source host. A new game starts the budget comparison again.
 func TestTwoTeamsOnTheField(t *testing.T) {
 	m, clk := newTest(t, Config{})
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, teams: [2]uint8{17, 5}, budgets: [2]uint16{12000, 12000}}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, teams: [2]uint8{17, 5}, budgets: [2]uint16{12000, 12000}}
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, t0))
 
 	src17 := netip.MustParseAddrPort("10.0.17.11:40001")
@@ -103,7 +103,7 @@ func TestTwoTeamsOnTheField(t *testing.T) {
 		t.Errorf("team 17 after a new game = %+v", tv)
 	}
 	// Without a budget in the control packet there is nothing to compare with.
-	g.layout = gamecontroller.LayoutHL688
+	g.layout = gcproto.LayoutHL688
 	m.Observe(gcPort, dg(g.packet(t), gcSrc, clk.Now()))
 	if tv := findTeam(m.State(), 17); tv == nil || tv.GCUsed != nil || tv.BudgetDiff != nil {
 		t.Errorf("team 17 without budget = %+v", tv)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -337,7 +337,7 @@ func (m *Monitor) gcView(now time.Time) GCView {
 }
 
 // gameView returns the content of control packet p. m.mu is held.
-func (m *Monitor) gameView(p *gamecontroller.Packet) *Game {
+func (m *Monitor) gameView(p *gcproto.Packet) *Game {
 	gm := &Game{
 		Layout: p.Layout.String(), Version: p.Layout.Version(), Header: p.Header.Magic(),
 		PacketNumber: p.PacketNumber, PlayersPerTeam: p.PlayersPerTeam,
@@ -372,14 +372,14 @@ func (m *Monitor) gameView(p *gamecontroller.Packet) *Game {
 	return gm
 }
 
-func stateName(p *gamecontroller.Packet) string {
+func stateName(p *gcproto.Packet) string {
 	if n := p.Layout.StateName(p.State); n != "" {
 		return n
 	}
 	return p.State.String()
 }
 
-func penaltyName(l gamecontroller.Layout, p gamecontroller.Penalty) string {
+func penaltyName(l gcproto.Layout, p gcproto.Penalty) string {
 	if n := l.PenaltyName(p); n != "" {
 		return n
 	}
@@ -495,7 +495,7 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 		if ri := pk.Player(teamIndex(&m.gc.pkt, gt), int(r.key.player)); ri != nil {
 			v.Penalty = penaltyName(pk.Layout, ri.Penalty)
 			v.SecsTillUnpenalised = ri.SecsTillUnpenalised
-			if ri.Penalty != gamecontroller.PenaltyNone {
+			if ri.Penalty != gcproto.PenaltyNone {
 				v.Penalised = true
 			}
 		}
@@ -517,7 +517,7 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 	return v
 }
 
-func teamIndex(p *gamecontroller.Packet, t *gamecontroller.TeamInfo) int {
+func teamIndex(p *gcproto.Packet, t *gcproto.TeamInfo) int {
 	if t == &p.Teams[1] {
 		return 1
 	}

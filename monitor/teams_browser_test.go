@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
 
@@ -44,7 +44,7 @@ func TestBrowserTwoTeams(t *testing.T) {
 	url := "http://" + ln.Addr().String() + "/"
 
 	gc, r17, r5, r9 := newSender(t), newSender(t), newSender(t), newSender(t)
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, secs: 540, teams: [2]uint8{17, 5}, budgets: [2]uint16{12000, 12000}}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, secs: 540, teams: [2]uint8{17, 5}, budgets: [2]uint16{12000, 12000}}
 	gc.send(gcp, g.packet(t))
 	eventually(t, "the GameController at the monitor", func() bool { return m.State().GameController.Game != nil })
 

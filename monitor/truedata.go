@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -37,7 +37,7 @@ const (
 // GameController host.
 type trueState struct {
 	has       bool
-	pkt       gamecontroller.Packet
+	pkt       gcproto.Packet
 	src       netip.AddrPort
 	last      time.Time
 	count     uint64
@@ -78,7 +78,7 @@ type TrueDataView struct {
 }
 
 // observeTrue keeps a true-data packet. m.mu is held.
-func (m *Monitor) observeTrue(p *gamecontroller.Packet, d transport.Datagram) {
+func (m *Monitor) observeTrue(p *gcproto.Packet, d transport.Datagram) {
 	t := &m.truth
 	t.has = true
 	t.pkt = *p
@@ -99,11 +99,11 @@ func (m *Monitor) observeTrue(p *gamecontroller.Packet, d transport.Datagram) {
 // observeForward processes a status message the GameController forwarded: a return
 // packet from the address in its prefix.
 func (m *Monitor) observeForward(p Port, d transport.Datagram) bool {
-	src, msg, err := gamecontroller.DecodeForward(d.Payload)
+	src, msg, err := gcproto.DecodeForward(d.Payload)
 	if err != nil {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		f, msg := sizeFault(err, gamecontroller.ErrLength)
+		f, msg := sizeFault(err, gcproto.ErrLength)
 		m.fault(KindReturn, p.Port, d, robotKey{}, f, msg)
 		return false
 	}
@@ -119,7 +119,7 @@ func (m *Monitor) observeForward(p Port, d transport.Datagram) bool {
 // marks a host that does not answer as refusing. m.mu is held.
 func (m *Monitor) trueRequests(now time.Time) []netip.Addr {
 	// The HL GameController (protocol v12) has no monitor channel.
-	if !m.cfg.TrueData || (m.gc.has && m.gc.pkt.Layout.Family() == gamecontroller.FamilyHL) {
+	if !m.cfg.TrueData || (m.gc.has && m.gc.pkt.Layout.Family() == gcproto.FamilyHL) {
 		return nil
 	}
 	t := &m.truth
@@ -178,9 +178,9 @@ func (m *Monitor) sendTrueRequests(hosts []netip.Addr) {
 	if w == nil {
 		return
 	}
-	req := gamecontroller.AppendMonitorRequest(nil)
+	req := gcproto.AppendMonitorRequest(nil)
 	for _, a := range hosts {
-		if err := w.SendTo(req, netip.AddrPortFrom(a, gamecontroller.MonitorRequestPort)); err != nil {
+		if err := w.SendTo(req, netip.AddrPortFrom(a, gcproto.MonitorRequestPort)); err != nil {
 			m.cfg.Logger.Debug("monitor: monitor request", "gamecontroller", a, "err", err)
 			continue
 		}
@@ -214,7 +214,7 @@ func (m *Monitor) trueView(now time.Time) *TrueDataView {
 
 // shownPacket is the packet whose penalties the robots' rows show: the true data while
 // it is fresh, else the last control packet. m.mu is held.
-func (m *Monitor) shownPacket(now time.Time) *gamecontroller.Packet {
+func (m *Monitor) shownPacket(now time.Time) *gcproto.Packet {
 	if m.truth.has && now.Sub(m.truth.last) <= m.cfg.OfflineAfter {
 		return &m.truth.pkt
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 var fwdPort = Port{Kind: KindForward, Port: ForwardPort}
@@ -15,7 +15,7 @@ var fwdPort = Port{Kind: KindForward, Port: ForwardPort}
 // trueGame returns g's packet with the true-data header.
 func trueGame(t testing.TB, g game) []byte {
 	b := g.packet(t)
-	copy(b, gamecontroller.MagicMonitor)
+	copy(b, gcproto.MagicMonitor)
 	return b
 }
 
@@ -24,7 +24,7 @@ func trueGame(t testing.TB, g game) []byte {
 // from the address in their prefix.
 func TestTrueData(t *testing.T) {
 	m, _ := newTest(t, Config{Ports: []Port{gcPort, fwdPort}, TrueData: true})
-	set := game{state: gamecontroller.StateSet, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5, budgets: [2]uint16{1200, 1200}}
+	set := game{state: gcproto.StateSet, firstHalf: true, teams: [2]uint8{5, 12}, kicking: 5, budgets: [2]uint16{1200, 1200}}
 	if !m.Observe(gcPort, dg(set.packet(t), gcSrc, t0)) {
 		t.Fatal("control packet rejected")
 	}
@@ -39,13 +39,13 @@ func TestTrueData(t *testing.T) {
 		t.Fatalf("requests after %v without true data %v, want %v", trueRequestInterval, got, gcHost)
 	}
 	playing := set
-	playing.state = gamecontroller.StatePlaying
+	playing.state = gcproto.StatePlaying
 	playing.penalised = [2]uint8{3, 0}
 	at := t0.Add(1200 * time.Millisecond)
 	if !m.Observe(gcPort, dg(trueGame(t, playing), gcSrc, at)) {
 		t.Fatal("true data rejected")
 	}
-	fwd := gamecontroller.AppendForward(nil, netip.MustParseAddr("10.0.5.13"), returnV4(t, 5, 3, 1000, 0, 0, nil, false))
+	fwd := gcproto.AppendForward(nil, netip.MustParseAddr("10.0.5.13"), returnV4(t, 5, 3, 1000, 0, 0, nil, false))
 	if !m.Observe(fwdPort, dg(fwd, gcSrc, at)) {
 		t.Fatal("forwarded status message rejected")
 	}
@@ -87,7 +87,7 @@ func TestTrueData(t *testing.T) {
 // trueRefusedAfter, and takes it back when true data arrives.
 func TestTrueDataRefused(t *testing.T) {
 	m, _ := newTest(t, Config{Ports: []Port{gcPort, fwdPort}, TrueData: true})
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}}
 	var now time.Time
 	for i := 0; now.Before(t0.Add(trueRefusedAfter + time.Second)); i++ {
 		now = t0.Add(time.Duration(i) * 500 * time.Millisecond)
@@ -112,7 +112,7 @@ func TestTrueDataRefused(t *testing.T) {
 // TestTrueDataNotHL: the HL GameController has no monitor channel; it is not asked.
 func TestTrueDataNotHL(t *testing.T) {
 	m, _ := newTest(t, Config{Ports: []Port{gcPort, fwdPort}, TrueData: true})
-	g := game{layout: gamecontroller.LayoutHL688, state: gamecontroller.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}}
+	g := game{layout: gcproto.LayoutHL688, state: gcproto.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}}
 	for i := range 10 {
 		now := t0.Add(time.Duration(i) * time.Second)
 		m.Observe(gcPort, dg(g.packet(t), gcSrc, now))

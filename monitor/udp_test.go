@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -38,7 +38,7 @@ func TestUDP(t *testing.T) {
 	gcp, retp, teamp, sharedp := ps[0].Port, ps[1].Port, ps[2].Port, ps[3].Port
 	gc, robot1, robot2, robot3 := newSender(t), newSender(t), newSender(t), newSender(t)
 
-	g := game{state: gamecontroller.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 9},
+	g := game{state: gcproto.StatePlaying, firstHalf: true, secs: 300, teams: [2]uint8{5, 9},
 		scores: [2]uint8{1, 0}, budgets: [2]uint16{12000, 12000}, kicking: 5}
 	const nGC, nRet, nDNet, nZJU, nJunk = 3, 4, 5, 2, 3
 	for range nGC {
@@ -243,7 +243,7 @@ func TestFollowGC(t *testing.T) {
 	m, _, _ := udpMonitor(t, Config{FollowGC: true})
 	gcp := m.Ports()[0].Port
 	team := uint8(200 + os.Getpid()%50) // a port no other test of the project uses
-	g := game{state: gamecontroller.StateReady, firstHalf: true, teams: [2]uint8{5, team}}
+	g := game{state: gcproto.StateReady, firstHalf: true, teams: [2]uint8{5, team}}
 	newSender(t).send(gcp, g.packet(t))
 	var follow Port
 	eventually(t, "the followed port", func() bool {

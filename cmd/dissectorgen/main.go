@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 )
@@ -91,7 +91,7 @@ func names(ns []string) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func gcFields(fs []gc.WireField) string {
+func gcFields(fs []gcproto.WireField) string {
 	var parts []string
 	for _, f := range fs {
 		parts = append(parts, fmt.Sprintf("{name=%s, off=%d, kind=%s, size=%d}", q(f.Name), f.Off, q(f.Kind), f.Size))
@@ -101,22 +101,22 @@ func gcFields(fs []gc.WireField) string {
 
 func writeGameController(b *strings.Builder) {
 	fmt.Fprintf(b, "local MAGIC = {control=%s, monitor=%s, [\"return\"]=%s, request=%s}\n",
-		q(gc.MagicControl), q(gc.MagicMonitor), q(gc.MagicReturn), q(gc.MagicMonitorRequest))
-	fmt.Fprintf(b, "local MONITOR_REQUEST = {version=%d, size=%d}\n", gc.MonitorRequestVersion, gc.MonitorRequestSize)
-	fmt.Fprintf(b, "local FORWARD_PREFIX = %d\n", gc.ForwardPrefixSize)
-	fmt.Fprintf(b, "local MAX_RETURN_PLAYER = %d\n", gc.MaxReturnPlayer)
+		q(gcproto.MagicControl), q(gcproto.MagicMonitor), q(gcproto.MagicReturn), q(gcproto.MagicMonitorRequest))
+	fmt.Fprintf(b, "local MONITOR_REQUEST = {version=%d, size=%d}\n", gcproto.MonitorRequestVersion, gcproto.MonitorRequestSize)
+	fmt.Fprintf(b, "local FORWARD_PREFIX = %d\n", gcproto.ForwardPrefixSize)
+	fmt.Fprintf(b, "local MAX_RETURN_PLAYER = %d\n", gcproto.MaxReturnPlayer)
 	fmt.Fprintf(b, "local PORTS = {control=%d, [\"return\"]=%d, request=%d, forward=%d, team_first=%d, team_last=%d, worldinfo=%d}\n",
-		gc.ControlPort, gc.ReturnPort, gc.MonitorRequestPort, gc.StatusForwardPort,
-		gc.TeamPortBase, gc.TeamPortBase+teamPorts-1, wi.DefaultPort)
+		gcproto.ControlPort, gcproto.ReturnPort, gcproto.MonitorRequestPort, gcproto.StatusForwardPort,
+		gcproto.TeamPortBase, gcproto.TeamPortBase+teamPorts-1, wi.DefaultPort)
 	var colours []string
-	for c := gc.ColourBlue; c <= gc.ColourGray; c++ {
+	for c := gcproto.ColourBlue; c <= gcproto.ColourGray; c++ {
 		colours = append(colours, c.String())
 	}
 	fmt.Fprintf(b, "local COLOURS = %s\n\n", names(colours))
 
 	b.WriteString("-- GC_LAYOUTS: every RoboCupGameControlData layout (gamecontroller.Layout.Wire).\n")
 	b.WriteString("local GC_LAYOUTS = {\n")
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		w := l.Wire()
 		fmt.Fprintf(b, "{name=%s, family=%s, version=%d, size=%d,\n", q(w.Name), q(w.Family.String()), w.Version, w.Size)
 		fmt.Fprintf(b, "\tteams_off=%d, team_size=%d, coach_off=%d, players_off=%d, players=%d, robot_size=%d,\n",
@@ -129,9 +129,9 @@ func writeGameController(b *strings.Builder) {
 
 	b.WriteString("-- RETURN_VERSIONS: the return packet versions (gamecontroller.WireReturn).\n")
 	b.WriteString("local RETURN_VERSIONS = {\n")
-	for _, v := range []uint8{gc.ReturnVersionHL, gc.ReturnVersionSPL3, gc.ReturnVersion} {
-		r := gc.ReturnPacket{Version: v}
-		fmt.Fprintf(b, "[%d] = {size=%d, messages=%s,\n\tfields=%s},\n", v, r.Size(), names(gc.ReturnMessageNames(v)), gcFields(gc.WireReturn(v)))
+	for _, v := range []uint8{gcproto.ReturnVersionHL, gcproto.ReturnVersionSPL3, gcproto.ReturnVersion} {
+		r := gcproto.ReturnPacket{Version: v}
+		fmt.Fprintf(b, "[%d] = {size=%d, messages=%s,\n\tfields=%s},\n", v, r.Size(), names(gcproto.ReturnMessageNames(v)), gcFields(gcproto.WireReturn(v)))
 	}
 	b.WriteString("}\n\n")
 }

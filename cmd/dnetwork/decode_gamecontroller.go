@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // GameController packets for "dnetwork decode".
@@ -27,7 +27,7 @@ func init() {
 		summary: `GameController control packets ("RGme", "RGTD"; HL v12, SPL v12-v18, HSL v19/v20)`,
 		order:   10,
 		match: func(b []byte) bool {
-			return bytes.HasPrefix(b, []byte(gamecontroller.MagicControl)) || bytes.HasPrefix(b, []byte(gamecontroller.MagicMonitor))
+			return bytes.HasPrefix(b, []byte(gcproto.MagicControl)) || bytes.HasPrefix(b, []byte(gcproto.MagicMonitor))
 		},
 		decode: decodeGameController,
 	})
@@ -35,7 +35,7 @@ func init() {
 		proto:   "rgrt",
 		summary: `GameController return packets ("RGrt" v2, v3, v4)`,
 		order:   10,
-		match:   func(b []byte) bool { return bytes.HasPrefix(b, []byte(gamecontroller.MagicReturn)) },
+		match:   func(b []byte) bool { return bytes.HasPrefix(b, []byte(gcproto.MagicReturn)) },
 		decode:  decodeRGrt,
 	})
 }
@@ -74,7 +74,7 @@ func (o gcObject) MarshalJSON() ([]byte, error) {
 }
 
 func decodeGameController(b []byte, o *decodeOptions) (any, error) {
-	var p gamecontroller.Packet
+	var p gcproto.Packet
 	if err := p.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func decodeGameController(b []byte, o *decodeOptions) (any, error) {
 	rec.add("packet_number", p.PacketNumber)
 	rec.add("players_per_team", p.PlayersPerTeam)
 	switch fam {
-	case gamecontroller.FamilyHL:
+	case gcproto.FamilyHL:
 		rec.add("game_type", p.GameType)
 		rec.add("state", p.State)
 		rec.add("state_name", l.StateName(p.State))
@@ -103,7 +103,7 @@ func decodeGameController(b []byte, o *decodeOptions) (any, error) {
 		rec.add("drop_in_team", p.DropInTeam)
 		rec.add("drop_in_time", p.DropInTime)
 	default:
-		if fam == gamecontroller.FamilyHSL {
+		if fam == gcproto.FamilyHSL {
 			rec.add("competition_type", p.CompetitionType)
 			rec.add("stopped", p.Stopped)
 		} else {
@@ -132,7 +132,7 @@ func decodeGameController(b []byte, o *decodeOptions) (any, error) {
 		if player == 0 {
 			player = 1 // team view only; the player's fields are left out below
 		}
-		info, err := gamecontroller.Derive(&p, o.Team, player)
+		info, err := gcproto.Derive(&p, o.Team, player)
 		if err != nil {
 			rec.add("gcinfo_error", err.Error())
 		} else {
@@ -142,7 +142,7 @@ func decodeGameController(b []byte, o *decodeOptions) (any, error) {
 	return rec, nil
 }
 
-func gcTeamObject(t *gamecontroller.TeamInfo, l gamecontroller.Layout) gcObject {
+func gcTeamObject(t *gcproto.TeamInfo, l gcproto.Layout) gcObject {
 	o := gcObject{}
 	o.add("team_number", t.TeamNumber)
 	if l.HasGoalkeeper() {
@@ -174,28 +174,28 @@ func gcTeamObject(t *gamecontroller.TeamInfo, l gamecontroller.Layout) gcObject 
 	return o
 }
 
-func gcRobotObject(r *gamecontroller.RobotInfo, l gamecontroller.Layout) gcObject {
+func gcRobotObject(r *gcproto.RobotInfo, l gcproto.Layout) gcObject {
 	o := gcObject{}
 	o.add("penalty", r.Penalty)
 	o.add("penalty_name", l.PenaltyName(r.Penalty))
 	o.add("secs_till_unpenalised", r.SecsTillUnpenalised)
 	switch l {
-	case gamecontroller.LayoutHL640:
+	case gcproto.LayoutHL640:
 		o.add("yellow_card_count", r.YellowCards)
 		o.add("red_card_count", r.RedCards)
-	case gamecontroller.LayoutHL664:
+	case gcproto.LayoutHL664:
 		o.add("yellow_card_count", r.YellowCards)
 		o.add("red_card_count", r.RedCards)
 		o.add("is_goalie", r.Goalkeeper)
-	case gamecontroller.LayoutHL688:
+	case gcproto.LayoutHL688:
 		o.add("number_of_warnings", r.Warnings)
 		o.add("yellow_card_count", r.YellowCards)
 		o.add("red_card_count", r.RedCards)
 		o.add("goal_keeper", r.Goalkeeper)
-	case gamecontroller.LayoutHSL19:
+	case gcproto.LayoutHSL19:
 		o.add("warnings", r.Warnings)
 		o.add("cautions", r.YellowCards)
-	case gamecontroller.LayoutHSL20:
+	case gcproto.LayoutHSL20:
 		o.add("cautions", r.YellowCards)
 	}
 	return o
@@ -247,7 +247,7 @@ type gcInfoRecord struct {
 	MessageBudget         int    `json:"message_budget"`
 }
 
-func gcInfoObject(g *gamecontroller.GCInfo, team, player int) *gcInfoRecord {
+func gcInfoObject(g *gcproto.GCInfo, team, player int) *gcInfoRecord {
 	r := &gcInfoRecord{
 		Team: team, Player: player, GameType: g.GameType,
 		State: uint8(g.State), StateName: g.State.String(),
@@ -276,16 +276,16 @@ func gcInfoObject(g *gamecontroller.GCInfo, team, player int) *gcInfoRecord {
 }
 
 func decodeRGrt(b []byte, _ *decodeOptions) (any, error) {
-	var r gamecontroller.ReturnPacket
+	var r gcproto.ReturnPacket
 	if err := r.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
 	rec := gcObject{}
 	rec.add("protocol", "rgrt")
 	rec.add("version", r.Version)
-	rec.add("header", gamecontroller.MagicReturn)
+	rec.add("header", gcproto.MagicReturn)
 	rec.add("length", len(b))
-	if r.Version == gamecontroller.ReturnVersion {
+	if r.Version == gcproto.ReturnVersion {
 		rec.add("player_num", r.Player)
 		rec.add("team_num", r.Team)
 		rec.add("fallen", r.Fallen)
@@ -297,6 +297,6 @@ func decodeRGrt(b []byte, _ *decodeOptions) (any, error) {
 	rec.add("team", r.Team)
 	rec.add("player", r.Player)
 	rec.add("message", r.Message)
-	rec.add("message_name", gamecontroller.MessageName(r.Version, r.Message))
+	rec.add("message_name", gcproto.MessageName(r.Version, r.Message))
 	return rec, nil
 }

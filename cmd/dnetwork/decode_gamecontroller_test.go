@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 const gcDemoFile = "../../testdata/demo/gamecontroller.hex"
@@ -100,10 +100,10 @@ func TestDecodeGameControllerDemo(t *testing.T) {
 }
 
 func TestDecodeGameControllerKeyOrderAndOptions(t *testing.T) {
-	p := gamecontroller.Packet{Layout: gamecontroller.LayoutHSL19, State: gamecontroller.StateSet, Stopped: true,
-		SetPlay: gamecontroller.SetPlayCornerKick, KickingTeam: 5, SecsRemaining: -3}
+	p := gcproto.Packet{Layout: gcproto.LayoutHSL19, State: gcproto.StateSet, Stopped: true,
+		SetPlay: gcproto.SetPlayCornerKick, KickingTeam: 5, SecsRemaining: -3}
 	p.Teams[0].TeamNumber, p.Teams[1].TeamNumber = 17, 5
-	p.Teams[0].Players[0] = gamecontroller.RobotInfo{Warnings: 1, YellowCards: 2}
+	p.Teams[0].Players[0] = gcproto.RobotInfo{Warnings: 1, YellowCards: 2}
 	b, err := p.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestDecodeGameControllerKeyOrderAndOptions(t *testing.T) {
 }
 
 func TestDecodeGameControllerRejects(t *testing.T) {
-	spl18, _ := (&gamecontroller.Packet{Layout: gamecontroller.LayoutSPL18}).MarshalBinary()
+	spl18, _ := (&gcproto.Packet{Layout: gcproto.LayoutSPL18}).MarshalBinary()
 	good := hex.EncodeToString(spl18)
 	in := strings.Join([]string{
 		good + "00",                                   // one byte too long
@@ -227,8 +227,8 @@ func gcHasKeys(m map[string]any, ks ...string) bool {
 // overrun set play preparation decodes as -35 (the GameController shows -00:35), not
 // 65501, and dropInTime before the first drop-in as -1.
 func TestDecodeHLSignedTimes(t *testing.T) {
-	p := gamecontroller.Packet{Layout: gamecontroller.LayoutHL688, State: gamecontroller.StatePlaying,
-		SetPlay: gamecontroller.SetPlayCornerKick, KickingTeam: 17, SecondaryStateInfo: [4]uint8{12, 0, 0, 0},
+	p := gcproto.Packet{Layout: gcproto.LayoutHL688, State: gcproto.StatePlaying,
+		SetPlay: gcproto.SetPlayCornerKick, KickingTeam: 17, SecondaryStateInfo: [4]uint8{12, 0, 0, 0},
 		SecsRemaining: 412, SecondaryTime: -35, DropInTime: -1}
 	p.Teams[0].TeamNumber, p.Teams[1].TeamNumber = 12, 17
 	b, err := p.MarshalBinary()

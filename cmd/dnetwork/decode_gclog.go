@@ -12,7 +12,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/gclog"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
@@ -154,7 +154,7 @@ func writeGameLog(files []string, form gclog.Form, out, stderr io.Writer) int {
 		e := gclog.Entry{Time: p.Time.Sub(start), Message: &gclog.Message{Host: p.Src.Addr().Unmap(), Data: p.Payload}}
 		port := p.Dst.Port()
 		switch {
-		case port == gamecontroller.ReturnPort && bytes.HasPrefix(p.Payload, []byte(gamecontroller.MagicReturn)):
+		case port == gcproto.ReturnPort && bytes.HasPrefix(p.Payload, []byte(gcproto.MagicReturn)):
 			e.Kind = gclog.KindStatusMessage
 			status++
 		case port > teamPortBase && port < teamPortMax:

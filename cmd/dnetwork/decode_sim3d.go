@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/sim3d"
+	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 )
 
 func init() {
@@ -72,18 +72,18 @@ type sim3dBall struct {
 }
 
 func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
-	codec := sim3d.NewTeamCodec(o.AuthKey)
+	codec := sim3dproto.NewTeamCodec(o.AuthKey)
 	rec := sim3dRecord{Protocol: "sim3d", Version: 1}
 	if len(b) == 0 || b[0] != '(' {
 		msg := string(b)
-		if err := sim3d.ValidateSay(msg); err != nil {
+		if err := sim3dproto.ValidateSay(msg); err != nil {
 			return nil, err
 		}
 		rec.Input = "say"
 		rec.Messages = []sim3dMessage{sim3dSay(msg, codec)}
 		return rec, nil
 	}
-	var t sim3d.Tree
+	var t sim3dproto.Tree
 	if err := t.Parse(b); err != nil {
 		return nil, err
 	}
@@ -94,8 +94,8 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 			rec.Input = "say"
 		}
 		rec.Messages = []sim3dMessage{}
-		err := sim3d.ParseCommands(&t, b, func(c sim3d.Command) error {
-			if s, ok := c.(sim3d.Say); ok {
+		err := sim3dproto.ParseCommands(&t, b, func(c sim3dproto.Command) error {
+			if s, ok := c.(sim3dproto.Say); ok {
 				rec.Messages = append(rec.Messages, sim3dSay(s.Message, codec))
 			}
 			return nil
@@ -106,7 +106,7 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 		return rec, nil
 	}
 	// A server message: every perceptor known here is decoded, the rest are named.
-	var p sim3d.Percept
+	var p sim3dproto.Percept
 	if err := p.Decode(&t); err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 	for n := root.First(); n.Valid(); n = n.Next() {
 		switch h := n.Head(); {
 		case h == nil:
-			return nil, fmt.Errorf("%w: a server message holds perceptor lists, got %s", sim3d.ErrSyntax, n.Text())
+			return nil, fmt.Errorf("%w: a server message holds perceptor lists, got %s", sim3dproto.ErrSyntax, n.Text())
 		case n.HeadIs("time") || n.HeadIs("GS") || n.HeadIs("hear"):
 		default:
 			rec.Skipped = append(rec.Skipped, string(h))
@@ -148,7 +148,7 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 // sim3dCommands reports whether a parsed line is an agent message: its first expression
 // is an effector command other than a joint (scene, init, beam, say, syn) or it holds a
 // say. Everything else is read as a server message.
-func sim3dCommands(root sim3d.Node) bool {
+func sim3dCommands(root sim3dproto.Node) bool {
 	first := root.First()
 	for _, c := range []string{"scene", "init", "beam", "say", "syn"} {
 		if first.HeadIs(c) {
@@ -158,16 +158,16 @@ func sim3dCommands(root sim3d.Node) bool {
 	return root.Find("say").Valid()
 }
 
-func sim3dSay(msg string, codec sim3d.TeamCodec) sim3dMessage {
+func sim3dSay(msg string, codec sim3dproto.TeamCodec) sim3dMessage {
 	m := sim3dMessageFor(msg, codec)
 	m.Kind = "say"
 	return m
 }
 
 // sim3dMessageFor decodes msg with the team codec.
-func sim3dMessageFor(msg string, codec sim3d.TeamCodec) sim3dMessage {
+func sim3dMessageFor(msg string, codec sim3dproto.TeamCodec) sim3dMessage {
 	m := sim3dMessage{Message: msg}
-	var s sim3d.TeamState
+	var s sim3dproto.TeamState
 	if err := codec.Decode([]byte(msg), &s); err != nil {
 		m.StateError = err.Error()
 		return m

@@ -6,17 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/sim3d"
+	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 )
 
 func sim3dTeamMessage(t *testing.T, key string) string {
 	t.Helper()
-	s := sim3d.TeamState{
+	s := sim3dproto.TeamState{
 		Player: 7, Seq: 42, Role: 2, State: 1, Fallen: true,
 		X: -4.25, Y: 1.5, Heading: -45,
 		BallKnown: true, BallX: 2.5, BallY: -0.75, BallAge: 1200 * time.Millisecond,
 	}
-	msg, err := sim3d.NewTeamCodec(key).Append(nil, &s)
+	msg, err := sim3dproto.NewTeamCodec(key).Append(nil, &s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +114,8 @@ func TestDecodeSim3DKeyAndUnknownBall(t *testing.T) {
 		t.Errorf("foreign key: %v", m)
 	}
 
-	s := sim3d.TeamState{Player: 1, X: 1, Y: 2}
-	noBall, err := sim3d.TeamCodec{}.Append(nil, &s)
+	s := sim3dproto.TeamState{Player: 1, X: 1, Y: 2}
+	noBall, err := sim3dproto.TeamCodec{}.Append(nil, &s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/internal/english"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
@@ -49,19 +49,19 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 
 func layoutNames() []string {
 	var names []string
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		names = append(names, l.String())
 	}
 	return names
 }
 
-func parseLayout(s string) (gc.Layout, error) {
-	for _, l := range gc.Layouts() {
+func parseLayout(s string) (gcproto.Layout, error) {
+	for _, l := range gcproto.Layouts() {
 		if l.String() == s {
 			return l, nil
 		}
 	}
-	return gc.LayoutInvalid, fmt.Errorf("unknown layout %q (one of %s)", s, strings.Join(layoutNames(), ", "))
+	return gcproto.LayoutInvalid, fmt.Errorf("unknown layout %q (one of %s)", s, strings.Join(layoutNames(), ", "))
 }
 
 func parseTeams(s string) ([2]uint8, error) {
@@ -69,7 +69,7 @@ func parseTeams(s string) ([2]uint8, error) {
 	var t [2]uint8
 	for i, f := range []string{a, b} {
 		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 8)
-		if !ok || err != nil || n == 0 || n == gc.DropBall {
+		if !ok || err != nil || n == 0 || n == gcproto.DropBall {
 			return t, fmt.Errorf("--teams %q: want two team numbers 1..254, e.g. 17,5", s)
 		}
 		t[i] = uint8(n)
@@ -382,7 +382,7 @@ func writeRobotTable(out io.Writer, robots []gcsim.RobotView, st gcsim.Stats, si
 		}
 		var detail string
 		switch {
-		case r.Version == gc.ReturnVersion:
+		case r.Version == gcproto.ReturnVersion:
 			detail = fmt.Sprintf("pose %.0f,%.0f,%.2f", r.Pose[0], r.Pose[1], r.Pose[2])
 			if r.BallAge >= 0 {
 				detail += fmt.Sprintf(" ball %.0f,%.0f (%.1fs)", r.Ball[0], r.Ball[1], r.BallAge)

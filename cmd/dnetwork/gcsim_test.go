@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 )
 
@@ -62,12 +62,12 @@ func TestGCSimEndToEnd(t *testing.T) {
 	// The robot reads until the command stops sending (bounded by its deadline).
 	var (
 		mu      sync.Mutex
-		packets []gc.Packet
+		packets []gcproto.Packet
 		wg      sync.WaitGroup
 	)
 	wg.Go(func() {
-		buf := make([]byte, gc.MaxSize+1)
-		r := gc.NewAlive(17, 3)
+		buf := make([]byte, gcproto.MaxSize+1)
+		r := gcproto.NewAlive(17, 3)
 		r.Pose = [3]float32{1200, -300, 0.5}
 		alive, _ := r.MarshalBinary()
 		_ = robot.SetReadDeadline(time.Now().Add(8 * time.Second))
@@ -76,7 +76,7 @@ func TestGCSimEndToEnd(t *testing.T) {
 			if err != nil {
 				return
 			}
-			var p gc.Packet
+			var p gcproto.Packet
 			if err := p.UnmarshalBinary(buf[:n]); err != nil {
 				t.Errorf("control packet does not decode: %v", err)
 				continue
@@ -120,14 +120,14 @@ func TestGCSimEndToEnd(t *testing.T) {
 	if len(packets) < 4 {
 		t.Fatalf("robot got %d packets", len(packets))
 	}
-	seen := map[gc.State]bool{}
+	seen := map[gcproto.State]bool{}
 	for i, p := range packets {
 		seen[p.State] = true
-		if p.Layout != gc.LayoutSPL18 || p.PacketNumber != uint8(i) {
+		if p.Layout != gcproto.LayoutSPL18 || p.PacketNumber != uint8(i) {
 			t.Errorf("packet %d: %v number %d", i, p.Layout, p.PacketNumber)
 		}
 	}
-	if !seen[gc.StateInitial] || !seen[gc.StatePlaying] || !seen[gc.StateFinished] {
+	if !seen[gcproto.StateInitial] || !seen[gcproto.StatePlaying] || !seen[gcproto.StateFinished] {
 		t.Errorf("robot saw states %v, want INITIAL, PLAYING and FINISHED among them", seen)
 	}
 }
@@ -181,7 +181,7 @@ func TestGCSimScriptFile(t *testing.T) {
 	}
 
 	// The built-in script of every layout prints in a form that parses back.
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		res := runGCSimCmd(t, "", "--print-script", "--layout", l.String(), "--half", "2m")
 		if res.code != 0 {
 			t.Fatalf("%s: exit %d %s", l, res.code, res.stderr)

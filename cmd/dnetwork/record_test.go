@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
@@ -196,12 +196,12 @@ func TestRecordMonitorChannel(t *testing.T) {
 	}
 	defer tx.Close()
 	to := func(port string) netip.AddrPort { return netip.MustParseAddrPort("127.0.0.1:" + port) }
-	alive := gamecontroller.NewAlive(17, 2)
+	alive := gcproto.NewAlive(17, 2)
 	status, err := alive.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fwd := gamecontroller.AppendForward(nil, netip.MustParseAddr("10.0.0.17"), status)
+	fwd := gcproto.AppendForward(nil, netip.MustParseAddr("10.0.0.17"), status)
 	if _, err := tx.WriteToUDPAddrPort(fwd, to(fwdPort)); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestRecordMonitorChannel(t *testing.T) {
 		pk, _ := capture.ReadFile(path)
 		for _, p := range pk {
 			request = request || (p.Dir == transport.Sent && p.Interface == "gamecontroller" &&
-				p.Dst == netip.MustParseAddrPort("127.0.0.1:3636") && gamecontroller.DecodeMonitorRequest(p.Payload) == nil)
+				p.Dst == netip.MustParseAddrPort("127.0.0.1:3636") && gcproto.DecodeMonitorRequest(p.Payload) == nil)
 			forwarded = forwarded || (p.Dir == transport.Received && p.Interface == "forward" && bytes.Equal(p.Payload, fwd))
 		}
 		if time.Now().After(deadline) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/robocup-dnetwork/dnetwork/proto/booster"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // The Booster part of the dissector tests: the g++-written goldens of proto/booster on
@@ -37,7 +37,7 @@ func boosterDatagrams(t *testing.T) []goldenDatagram {
 			case booster.IsMessage(p):
 				ds = append(ds,
 					goldenDatagram{name, booster.PortUnicast + boosterTeam, p},
-					goldenDatagram{name + " on the team port", gamecontroller.TeamPortBase + boosterTeam, p},
+					goldenDatagram{name + " on the team port", gcproto.TeamPortBase + boosterTeam, p},
 					goldenDatagram{name + " on another port", 41234, p})
 			default:
 				t.Fatalf("%s: %d bytes that are no Booster packet", f, len(p))
@@ -70,7 +70,7 @@ func boosterBroken(t *testing.T, ds []goldenDatagram) []flaggedDatagram {
 		t.Fatal("no Booster goldens")
 	}
 	unicast, discPort := uint16(booster.PortUnicast+boosterTeam), uint16(booster.PortDiscovery+boosterTeam)
-	teamPort := uint16(gamecontroller.TeamPortBase + boosterTeam)
+	teamPort := uint16(gcproto.TeamPortBase + boosterTeam)
 	badMagic := bytes.Clone(msg)
 	binary.LittleEndian.PutUint32(badMagic, booster.Magic+1)
 	badDisc := bytes.Clone(disc)
@@ -115,7 +115,7 @@ func checkBoosterFlagged(t *testing.T, port func(frame int) uint16, payload func
 	for i, sev := range severity {
 		frame := i + 1
 		p, b := port(frame), payload(frame)
-		team := int(p) >= gamecontroller.TeamPortBase && int(p) < gamecontroller.TeamPortBase+100
+		team := int(p) >= gcproto.TeamPortBase && int(p) < gcproto.TeamPortBase+100
 		if len(b) == 0 || !(boosterPort(p) || (team && boosterMagic(b))) {
 			continue
 		}

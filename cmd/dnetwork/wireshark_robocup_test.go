@@ -12,7 +12,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
 
@@ -79,7 +79,7 @@ func TestWiresharkDissectorRobocup(t *testing.T) {
 	recs := make([]capture.Record, len(ds))
 	for i, d := range ds {
 		recs[i] = capture.Record{Time: time.Unix(int64(i), 0), Src: netip.MustParseAddrPort("10.0.17.2:41000"),
-			Dst: netip.AddrPortFrom(netip.MustParseAddr("10.0.17.255"), gamecontroller.TeamPortBase+17), Payload: d.payload}
+			Dst: netip.AddrPortFrom(netip.MustParseAddr("10.0.17.255"), gcproto.TeamPortBase+17), Payload: d.payload}
 	}
 	path := writePcapng(t, recs...)
 	frames := runTshark(t, tshark, path)

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
-	"github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 )
@@ -114,9 +114,9 @@ func goldenDatagrams(t *testing.T) []goldenDatagram {
 		t.Fatalf("golden files: %d GameController, %d team", len(gcFiles), len(teamFiles))
 	}
 	for _, f := range gcFiles {
-		port := uint16(gamecontroller.ControlPort)
+		port := uint16(gcproto.ControlPort)
 		if strings.Contains(f, "forward") {
-			port = gamecontroller.StatusForwardPort
+			port = gcproto.StatusForwardPort
 		}
 		for _, p := range hexPackets(t, f) {
 			ds = append(ds, goldenDatagram{filepath.Base(f), port, p})
@@ -124,7 +124,7 @@ func goldenDatagrams(t *testing.T) []goldenDatagram {
 	}
 	for _, f := range teamFiles {
 		for _, p := range hexPackets(t, f) {
-			ds = append(ds, goldenDatagram{filepath.Base(f), gamecontroller.TeamPortBase + 17, p})
+			ds = append(ds, goldenDatagram{filepath.Base(f), gcproto.TeamPortBase + 17, p})
 		}
 	}
 	// The HL standard protobuf, written by the official .proto and the teams' extensions
@@ -138,7 +138,7 @@ func goldenDatagrams(t *testing.T) []goldenDatagram {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds = append(ds, goldenDatagram{filepath.Base(f), gamecontroller.TeamPortBase + 17, p})
+		ds = append(ds, goldenDatagram{filepath.Base(f), gcproto.TeamPortBase + 17, p})
 	}
 	vectors, err := os.ReadFile("../../proto/worldinfo/testdata/vectors.txt")
 	if err != nil {
@@ -155,29 +155,29 @@ func goldenDatagrams(t *testing.T) []goldenDatagram {
 			key = f[1]
 		case len(f) >= 1 && f[0] == "plain":
 			plain = strings.Join(f[1:], "")
-		case len(f) == 2 && f[0] == "cipher" && key == worldinfo.DefaultKey && plain != "":
+		case len(f) == 2 && f[0] == "cipher" && key == wi.DefaultKey && plain != "":
 			p, err := hex.DecodeString(f[1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			ds = append(ds, goldenDatagram{"worldinfo " + name, worldinfo.DefaultPort, p})
+			ds = append(ds, goldenDatagram{"worldinfo " + name, wi.DefaultPort, p})
 			n++
 		}
 	}
 	if n < 10 {
 		t.Fatalf("%d world info vectors", n)
 	}
-	for _, r := range []gamecontroller.ReturnPacket{
-		{Version: gamecontroller.ReturnVersionHL, Team: 17, Player: 3, Message: gamecontroller.MsgGoalkeeper},
-		{Version: gamecontroller.ReturnVersionSPL3, Team: 5, Player: 20, Message: gamecontroller.MsgAliveV3},
+	for _, r := range []gcproto.ReturnPacket{
+		{Version: gcproto.ReturnVersionHL, Team: 17, Player: 3, Message: gcproto.MsgGoalkeeper},
+		{Version: gcproto.ReturnVersionSPL3, Team: 5, Player: 20, Message: gcproto.MsgAliveV3},
 	} {
 		b, err := r.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds = append(ds, goldenDatagram{fmt.Sprintf("return v%d", r.Version), gamecontroller.ReturnPort, b})
+		ds = append(ds, goldenDatagram{fmt.Sprintf("return v%d", r.Version), gcproto.ReturnPort, b})
 	}
-	ds = append(ds, goldenDatagram{"monitor request", gamecontroller.MonitorRequestPort, gamecontroller.AppendMonitorRequest(nil)})
+	ds = append(ds, goldenDatagram{"monitor request", gcproto.MonitorRequestPort, gcproto.AppendMonitorRequest(nil)})
 	ds = append(ds, boosterDatagrams(t)...)
 	return ds
 }
@@ -434,9 +434,9 @@ func TestWiresharkDissector(t *testing.T) {
 			if got[flagged[frame]] == nil {
 				t.Errorf("%s: the dissector does not add %s: %v", label, flagged[frame], got)
 			}
-		case d.port == gamecontroller.StatusForwardPort:
+		case d.port == gcproto.StatusForwardPort:
 			// decode does not take the forward prefix: compare with the status message.
-			src, msg, err := gamecontroller.DecodeForward(d.payload)
+			src, msg, err := gcproto.DecodeForward(d.payload)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -448,7 +448,7 @@ func TestWiresharkDissector(t *testing.T) {
 				t.Fatalf("%s: decode of the status message: %v", label, inner)
 			}
 			total += compareFrame(t, label, inner[0], got)
-		case d.port == gamecontroller.MonitorRequestPort:
+		case d.port == gcproto.MonitorRequestPort:
 			if fmt.Sprint(got["dnetwork.rgtr.header"], got["dnetwork.rgtr.version"]) != "[RGTr] [0]" || got["dnetwork.rgtr.bad"] != nil {
 				t.Errorf("%s: %v", label, got)
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/proto/booster"
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
@@ -86,7 +86,7 @@ func (f Format) PacketSize(signed bool) int {
 // BasePort is added to the team number to get the default team port: the SPL rule
 // (robot_players.tex, "port 10000 + team number"), which the HSL follows. ZJUDancer robots
 // used the fixed port 57335 for every team (dconstant.hpp): set Config.Port to talk to them.
-const BasePort = gamecontroller.TeamPortBase
+const BasePort = gcproto.TeamPortBase
 
 // Defaults of a Config.
 const (

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/pcaptest"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 )
@@ -28,7 +28,7 @@ type robot struct {
 type event struct {
 	what string
 	at   float64
-	ok   func(p *gc.Packet) bool
+	ok   func(p *gcproto.Packet) bool
 }
 
 var (
@@ -37,13 +37,13 @@ var (
 	robotB = netip.MustParseAddr("10.201.0.12")
 )
 
-func state(s gc.State) func(p *gc.Packet) bool {
-	return func(p *gc.Packet) bool { return p.State == s }
+func state(s gcproto.State) func(p *gcproto.Packet) bool {
+	return func(p *gcproto.Packet) bool { return p.State == s }
 }
 
 // penalty reports whether player n of team (by number) has penalty code pen.
-func penalty(team uint8, n int, pen gc.Penalty) func(p *gc.Packet) bool {
-	return func(p *gc.Packet) bool {
+func penalty(team uint8, n int, pen gcproto.Penalty) func(p *gcproto.Packet) bool {
+	return func(p *gcproto.Packet) bool {
 		for i := range p.Teams {
 			if p.Teams[i].TeamNumber == team {
 				return p.Player(i, n).Penalty == pen
@@ -53,8 +53,8 @@ func penalty(team uint8, n int, pen gc.Penalty) func(p *gc.Packet) bool {
 	}
 }
 
-func score(team, goals uint8) func(p *gc.Packet) bool {
-	return func(p *gc.Packet) bool {
+func score(team, goals uint8) func(p *gcproto.Packet) bool {
+	return func(p *gcproto.Packet) bool {
 		for i := range p.Teams {
 			if p.Teams[i].TeamNumber == team {
 				return p.Teams[i].Score == goals
@@ -64,45 +64,45 @@ func score(team, goals uint8) func(p *gc.Packet) bool {
 	}
 }
 
-func setPlay(s gc.SetPlay, team uint8) func(p *gc.Packet) bool {
-	return func(p *gc.Packet) bool { return p.SetPlay == s && p.SetPlayTeam() == team }
+func setPlay(s gcproto.SetPlay, team uint8) func(p *gcproto.Packet) bool {
+	return func(p *gcproto.Packet) bool { return p.SetPlay == s && p.SetPlayTeam() == team }
 }
 
 // splTimeline is what the operator did in spl14 and spl15: README times minus the READY
 // at 6 s; PLAYING and the goal reach the wire 15 s after the click.
 var splTimeline = []event{
-	{"INITIAL", -1, state(gc.StateInitial)},
-	{"READY", 0, state(gc.StateReady)},
-	{"SET", 13 - 6, state(gc.StateSet)},
-	{"PLAYING (clicked at 17 s, on the wire 15 s later)", 17 + 15 - 6, state(gc.StatePlaying)},
+	{"INITIAL", -1, state(gcproto.StateInitial)},
+	{"READY", 0, state(gcproto.StateReady)},
+	{"SET", 13 - 6, state(gcproto.StateSet)},
+	{"PLAYING (clicked at 17 s, on the wire 15 s later)", 17 + 15 - 6, state(gcproto.StatePlaying)},
 	{"pushing on Black 2", 37.5 - 6, penalty(5, 2, 2)}, // PENALTY_SPL_PLAYER_PUSHING
-	{"goal kick for team 5", 44 - 6, setPlay(gc.SetPlayGoalKick, 5)},
-	{"kick-in for team 18", 80 - 6, setPlay(gc.SetPlayThrowIn, 18)}, // SPL KICK_IN
-	{"Black 2 unpenalised", 86 - 6, penalty(5, 2, gc.PenaltyNone)},
+	{"goal kick for team 5", 44 - 6, setPlay(gcproto.SetPlayGoalKick, 5)},
+	{"kick-in for team 18", 80 - 6, setPlay(gcproto.SetPlayThrowIn, 18)}, // SPL KICK_IN
+	{"Black 2 unpenalised", 86 - 6, penalty(5, 2, gcproto.PenaltyNone)},
 	{"goal for team 5 (on the wire 15 s later)", 88 + 15 - 6, score(5, 1)},
-	{"READY, kick-off for team 18", 88 + 15 - 6, func(p *gc.Packet) bool {
-		return p.State == gc.StateReady && p.KickingTeamNumber() == 18
+	{"READY, kick-off for team 18", 88 + 15 - 6, func(p *gcproto.Packet) bool {
+		return p.State == gcproto.StateReady && p.KickingTeamNumber() == 18
 	}},
 }
 
 var captures = []struct {
 	file    string
-	layout  gc.Layout
+	layout  gcproto.Layout
 	retVer  uint8
 	robots  []robot
 	events  []event
 	budgets bool // every team packet counts against the budget (SPL v15 on)
 }{
-	{"hl12-gui.pcap", gc.LayoutHL688, gc.ReturnVersionHL, []robot{{robotA, 1, 3}, {robotB, 2, 1}}, []event{
-		{"INITIAL", -1, state(gc.StateInitial)},
-		{"READY", -1, state(gc.StateReady)},
-		{"SET", -1, state(gc.StateSet)},
-		{"PLAYING", -1, state(gc.StatePlaying)},
+	{"hl12-gui.pcap", gcproto.LayoutHL688, gcproto.ReturnVersionHL, []robot{{robotA, 1, 3}, {robotB, 2, 1}}, []event{
+		{"INITIAL", -1, state(gcproto.StateInitial)},
+		{"READY", -1, state(gcproto.StateReady)},
+		{"SET", -1, state(gcproto.StateSet)},
+		{"PLAYING", -1, state(gcproto.StatePlaying)},
 		{"pushing on red 3 (physical contact)", -1, penalty(1, 3, 31)},
 		{"goal for blue", -1, score(2, 1)},
 	}, false},
-	{"spl14.pcap", gc.LayoutSPL14, gc.ReturnVersion, []robot{{robotA, 5, 2}, {robotB, 5, 3}}, splTimeline, false},
-	{"spl15.pcap", gc.LayoutSPL15, gc.ReturnVersion, []robot{{robotA, 5, 2}, {robotB, 5, 3}}, splTimeline, true},
+	{"spl14.pcap", gcproto.LayoutSPL14, gcproto.ReturnVersion, []robot{{robotA, 5, 2}, {robotB, 5, 3}}, splTimeline, false},
+	{"spl15.pcap", gcproto.LayoutSPL15, gcproto.ReturnVersion, []robot{{robotA, 5, 2}, {robotB, 5, 3}}, splTimeline, true},
 }
 
 func TestCaptures(t *testing.T) {
@@ -115,29 +115,29 @@ func TestCaptures(t *testing.T) {
 			}
 			var (
 				control, returns, team int
-				next                   int           // next timeline event
-				readyAt                time.Duration // first READY
-				last                   gc.Packet     // last control packet
-				counted                map[uint8]int // team messages counted per team
-				budget0                map[uint8]int // budget of the first control packet
+				next                   int            // next timeline event
+				readyAt                time.Duration  // first READY
+				last                   gcproto.Packet // last control packet
+				counted                map[uint8]int  // team messages counted per team
+				budget0                map[uint8]int  // budget of the first control packet
 			)
 			counted, budget0 = map[uint8]int{}, map[uint8]int{}
 			for _, d := range ds {
 				switch {
-				case d.Dst.Port() == gc.ControlPort:
+				case d.Dst.Port() == gcproto.ControlPort:
 					control++
-					var p gc.Packet
+					var p gcproto.Packet
 					if err := p.UnmarshalBinary(d.Payload); err != nil {
 						t.Fatalf("control packet %d at %v: %v", control, d.At, err)
 					}
-					if d.Src.Addr() != gcAddr || p.Layout != c.layout || p.Header != gc.HeaderRGme {
+					if d.Src.Addr() != gcAddr || p.Layout != c.layout || p.Header != gcproto.HeaderRGme {
 						t.Fatalf("control packet %d: from %v, %v %v; want %v from %v", control, d.Src, p.Header, p.Layout, c.layout, gcAddr)
 					}
 					if out, err := p.MarshalBinary(); err != nil || string(out) != string(d.Payload) {
 						t.Fatalf("control packet %d does not re-encode: %v", control, err)
 					}
 					for _, r := range c.robots {
-						if _, err := gc.Derive(&p, int(r.team), int(r.player)); err != nil {
+						if _, err := gcproto.Derive(&p, int(r.team), int(r.player)); err != nil {
 							t.Fatalf("control packet %d: GCInfo of %d/%d: %v", control, r.team, r.player, err)
 						}
 					}
@@ -146,7 +146,7 @@ func TestCaptures(t *testing.T) {
 					}
 					if next < len(c.events) && c.events[next].ok(&p) {
 						e := c.events[next]
-						if p.State == gc.StateReady && readyAt == 0 {
+						if p.State == gcproto.StateReady && readyAt == 0 {
 							readyAt = d.At
 						}
 						if rel := (d.At - readyAt).Seconds(); e.at >= 0 && math.Abs(rel-e.at) > 1.5 {
@@ -156,9 +156,9 @@ func TestCaptures(t *testing.T) {
 					}
 					last = p
 
-				case d.Dst.Port() == gc.ReturnPort:
+				case d.Dst.Port() == gcproto.ReturnPort:
 					returns++
-					var rp gc.ReturnPacket
+					var rp gcproto.ReturnPacket
 					if err := rp.UnmarshalBinary(d.Payload); err != nil {
 						t.Fatalf("return packet %d from %v: %v", returns, d.Src, err)
 					}
@@ -167,11 +167,11 @@ func TestCaptures(t *testing.T) {
 						t.Fatalf("return packet %d from %v to %v: %+v; want version %d from one of %v, unicast to %v",
 							returns, d.Src, d.Dst, rp, c.retVer, c.robots, gcAddr)
 					}
-					if rp.Version == gc.ReturnVersionHL && rp.Message != gc.MsgAlive {
+					if rp.Version == gcproto.ReturnVersionHL && rp.Message != gcproto.MsgAlive {
 						t.Errorf("return packet %d: message %d, want ALIVE", returns, rp.Message)
 					}
 
-				case d.Dst.Port() > gc.TeamPortBase:
+				case d.Dst.Port() > gcproto.TeamPortBase:
 					team++
 					var s teaminfo.State
 					if _, err := teaminfo.DecodeDNet(d.Payload, &s, nil); err != nil {
@@ -209,7 +209,7 @@ func TestCaptures(t *testing.T) {
 // checkBudget: the SPL v15 GameController counts every team message heard in READY, SET
 // and PLAYING, so a team's budget is its first value minus the messages counted before
 // the control packet was sent (allowing for one message in flight).
-func checkBudget(t *testing.T, n int, p *gc.Packet, budget0, counted map[uint8]int) {
+func checkBudget(t *testing.T, n int, p *gcproto.Packet, budget0, counted map[uint8]int) {
 	t.Helper()
 	for _, tm := range p.Teams {
 		b0, ok := budget0[tm.TeamNumber]
@@ -225,6 +225,6 @@ func checkBudget(t *testing.T, n int, p *gc.Packet, budget0, counted map[uint8]i
 
 // ExampleFormatSecs shows the clock as the GameControllers show it.
 func ExampleFormatSecs() {
-	fmt.Println(gc.FormatSecs(600), gc.FormatSecs(35), gc.FormatSecs(-35))
+	fmt.Println(gcproto.FormatSecs(600), gcproto.FormatSecs(35), gcproto.FormatSecs(-35))
 	// Output: 10:00 00:35 -00:35
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // League selects the team message rules of a league.
@@ -78,14 +78,14 @@ func (l League) HalfDuration() time.Duration { return 10 * time.Minute }
 // game phase (gamecontroller.GamePhase; the HL secondary states map onto the same
 // numbers) count against the budget. The penalty shoot-out and timeouts never count.
 func (l League) Counted(state, phase uint8) bool {
-	switch gamecontroller.GamePhase(phase) {
-	case gamecontroller.GamePhasePenaltyShoot, gamecontroller.GamePhaseTimeout:
+	switch gcproto.GamePhase(phase) {
+	case gcproto.GamePhasePenaltyShoot, gcproto.GamePhaseTimeout:
 		return false
 	}
-	switch gamecontroller.State(state) {
-	case gamecontroller.StateReady, gamecontroller.StateSet, gamecontroller.StatePlaying:
+	switch gcproto.State(state) {
+	case gcproto.StateReady, gcproto.StateSet, gcproto.StatePlaying:
 		return l != HL
-	case gamecontroller.StateStandby:
+	case gcproto.StateStandby:
 		return l == SPL
 	}
 	return false
@@ -93,4 +93,4 @@ func (l League) Counted(state, phase uint8) bool {
 
 // TeamPort returns the port of a team's team messages: gamecontroller.TeamPortBase plus
 // the team number.
-func TeamPort(team uint8) uint16 { return gamecontroller.TeamPortBase + uint16(team) }
+func TeamPort(team uint8) uint16 { return gcproto.TeamPortBase + uint16(team) }

@@ -3,27 +3,27 @@ package league
 import (
 	"testing"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 func TestCounted(t *testing.T) {
 	for _, c := range []struct {
 		l      League
-		state  gc.State
-		phase  gc.GamePhase
+		state  gcproto.State
+		phase  gcproto.GamePhase
 		counts bool
 	}{
-		{SPL, gc.StateStandby, gc.GamePhaseNormal, true},
-		{HSL, gc.StateStandby, gc.GamePhaseNormal, false},
-		{HSL, gc.StateReady, gc.GamePhaseNormal, true},
-		{HSL, gc.StateSet, gc.GamePhaseNormal, true},
-		{HSL, gc.StatePlaying, gc.GamePhaseNormal, true},
-		{HSL, gc.StatePlaying, gc.GamePhaseOvertime, true},
-		{HSL, gc.StatePlaying, gc.GamePhasePenaltyShoot, false},
-		{SPL, gc.StatePlaying, gc.GamePhaseTimeout, false},
-		{HSL, gc.StateInitial, gc.GamePhaseNormal, false},
-		{SPL, gc.StateFinished, gc.GamePhaseNormal, false},
-		{HL, gc.StatePlaying, gc.GamePhaseNormal, false},
+		{SPL, gcproto.StateStandby, gcproto.GamePhaseNormal, true},
+		{HSL, gcproto.StateStandby, gcproto.GamePhaseNormal, false},
+		{HSL, gcproto.StateReady, gcproto.GamePhaseNormal, true},
+		{HSL, gcproto.StateSet, gcproto.GamePhaseNormal, true},
+		{HSL, gcproto.StatePlaying, gcproto.GamePhaseNormal, true},
+		{HSL, gcproto.StatePlaying, gcproto.GamePhaseOvertime, true},
+		{HSL, gcproto.StatePlaying, gcproto.GamePhasePenaltyShoot, false},
+		{SPL, gcproto.StatePlaying, gcproto.GamePhaseTimeout, false},
+		{HSL, gcproto.StateInitial, gcproto.GamePhaseNormal, false},
+		{SPL, gcproto.StateFinished, gcproto.GamePhaseNormal, false},
+		{HL, gcproto.StatePlaying, gcproto.GamePhaseNormal, false},
 	} {
 		if got := c.l.Counted(uint8(c.state), uint8(c.phase)); got != c.counts {
 			t.Errorf("%v state %v phase %v: counted %v, want %v", c.l, c.state, c.phase, got, c.counts)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 var (
@@ -21,8 +21,8 @@ var (
 
 // Setup describes the game a script or action is written for.
 type Setup struct {
-	// Layout is the control packet layout; the zero value means gc.LayoutHSL20.
-	Layout gc.Layout
+	// Layout is the control packet layout; the zero value means gcproto.LayoutHSL20.
+	Layout gcproto.Layout
 	// Teams are the team numbers of side A and side B (1..254, distinct).
 	Teams [2]uint8
 	// Players is the number of players per team (playersPerTeam), 1..Layout.MaxPlayers;
@@ -31,8 +31,8 @@ type Setup struct {
 }
 
 func (s Setup) withDefaults() Setup {
-	if s.Layout == gc.LayoutInvalid {
-		s.Layout = gc.LayoutHSL20
+	if s.Layout == gcproto.LayoutInvalid {
+		s.Layout = gcproto.LayoutHSL20
 	}
 	if s.Players == 0 {
 		s.Players = min(5, s.Layout.MaxPlayers())
@@ -56,7 +56,7 @@ func (s Setup) problems() []error {
 		errs = append(errs, fmt.Errorf("unknown layout %d", s.Layout))
 	}
 	for i, t := range s.Teams {
-		if t == 0 || t == gc.DropBall {
+		if t == 0 || t == gcproto.DropBall {
 			errs = append(errs, fmt.Errorf("team %s: number %d outside 1..254", Side(i), t))
 		}
 	}
@@ -105,21 +105,21 @@ func checkPlayer(s Setup, n int) error {
 // StateChange moves the game to a state: INITIAL, STANDBY (SPL v17/v18 only), READY,
 // SET, PLAYING or FINISHED. PLAYING after READY or SET starts the kick-off (or the
 // active set play) timer; FINISHED ends the half.
-type StateChange struct{ To gc.State }
+type StateChange struct{ To gcproto.State }
 
 func (a StateChange) String() string {
 	switch a.To {
-	case gc.StateInitial:
+	case gcproto.StateInitial:
 		return "initial"
-	case gc.StateReady:
+	case gcproto.StateReady:
 		return "ready"
-	case gc.StateSet:
+	case gcproto.StateSet:
 		return "set"
-	case gc.StatePlaying:
+	case gcproto.StatePlaying:
 		return "playing"
-	case gc.StateFinished:
+	case gcproto.StateFinished:
 		return "finish"
-	case gc.StateStandby:
+	case gcproto.StateStandby:
 		return "standby"
 	}
 	return fmt.Sprintf("state %d", a.To)
@@ -138,28 +138,28 @@ func (a StateChange) apply(g *game) (bool, error) {
 	}
 	prev := g.state
 	switch a.To {
-	case gc.StateReady:
+	case gcproto.StateReady:
 		g.toReady()
 		return true, nil
-	case gc.StateFinished:
+	case gcproto.StateFinished:
 		g.finishHalf()
 		return true, nil
-	case gc.StatePlaying:
-		g.state = gc.StatePlaying
+	case gcproto.StatePlaying:
+		g.state = gcproto.StatePlaying
 		g.second, g.secondFor = 0, timerNone
 		switch {
-		case g.setPlay != gc.SetPlayNone:
+		case g.setPlay != gcproto.SetPlayNone:
 			g.second, g.secondFor = g.timing.SetPlay, timerSetPlay
-		case g.kick == kickTeam && prev != gc.StateFinished:
+		case g.kick == kickTeam && prev != gcproto.StateFinished:
 			g.second, g.secondFor = g.timing.KickOff, timerKickOff
 		}
 		return true, nil
-	case gc.StateInitial, gc.StateSet, gc.StateStandby:
+	case gcproto.StateInitial, gcproto.StateSet, gcproto.StateStandby:
 	}
 	g.state = a.To
 	g.second, g.secondFor = 0, timerNone
-	if a.To != gc.StateSet {
-		g.setPlay = gc.SetPlayNone
+	if a.To != gcproto.StateSet {
+		g.setPlay = gcproto.SetPlayNone
 		g.stopped = false
 	}
 	return true, nil
@@ -186,12 +186,12 @@ func (a Ready) check(Setup) error {
 
 func (a Ready) apply(g *game) (bool, error) {
 	sameKick := a.KickOff == NoSide || g.kick == kickTeam && g.kickSide == a.KickOff
-	if g.state == gc.StateReady && sameKick {
+	if g.state == gcproto.StateReady && sameKick {
 		return false, nil
 	}
 	if a.KickOff.valid() {
 		g.kick, g.kickSide = kickTeam, a.KickOff
-		if g.firstHalf && g.state == gc.StateInitial {
+		if g.firstHalf && g.state == gcproto.StateInitial {
 			g.firstKickOff = a.KickOff
 		}
 	}
@@ -202,14 +202,14 @@ func (a Ready) apply(g *game) (bool, error) {
 // StartSetPlay starts a set play for Team while PLAYING; it lasts Timing.SetPlay unless
 // EndSetPlay comes first.
 type StartSetPlay struct {
-	SetPlay gc.SetPlay
+	SetPlay gcproto.SetPlay
 	Team    Side
 }
 
 func (a StartSetPlay) String() string { return "setplay " + a.SetPlay.String() + " " + a.Team.String() }
 
 func (a StartSetPlay) check(s Setup) error {
-	if a.SetPlay == gc.SetPlayNone {
+	if a.SetPlay == gcproto.SetPlayNone {
 		return actionErr("set play none (use \"setplay end\")")
 	}
 	if !supportsSetPlay(s.Layout, a.SetPlay) {
@@ -219,7 +219,7 @@ func (a StartSetPlay) check(s Setup) error {
 }
 
 func (a StartSetPlay) apply(g *game) (bool, error) {
-	if g.state != gc.StatePlaying {
+	if g.state != gcproto.StatePlaying {
 		return false, stateErr("set play needs PLAYING, state is %s", g.state)
 	}
 	if g.setPlay == a.SetPlay && g.kick == kickTeam && g.kickSide == a.Team {
@@ -237,7 +237,7 @@ type EndSetPlay struct{}
 func (EndSetPlay) String() string    { return "setplay end" }
 func (EndSetPlay) check(Setup) error { return nil }
 func (EndSetPlay) apply(g *game) (bool, error) {
-	if g.setPlay == gc.SetPlayNone {
+	if g.setPlay == gcproto.SetPlayNone {
 		return false, nil
 	}
 	g.endSetPlay()
@@ -249,13 +249,13 @@ func (EndSetPlay) apply(g *game) (bool, error) {
 type Penalise struct {
 	Team     Side
 	Player   int
-	Penalty  gc.Penalty
+	Penalty  gcproto.Penalty
 	Duration time.Duration
 }
 
 func (a Penalise) String() string {
 	s := fmt.Sprintf("penalise %s %d", a.Team, a.Player)
-	if a.Penalty != gc.PenaltyNone {
+	if a.Penalty != gcproto.PenaltyNone {
 		s += " " + strconv.Itoa(int(a.Penalty))
 	}
 	if a.Duration != 0 {
@@ -271,7 +271,7 @@ func (a Penalise) check(s Setup) error {
 	if err := checkPlayer(s, a.Player); err != nil {
 		return err
 	}
-	if a.Penalty != gc.PenaltyNone && !s.Layout.ValidPenalty(a.Penalty) {
+	if a.Penalty != gcproto.PenaltyNone && !s.Layout.ValidPenalty(a.Penalty) {
 		return actionErr("%s has no penalty %d", s.Layout, a.Penalty)
 	}
 	if a.Duration < 0 || a.Duration > math.MaxUint8*time.Second {
@@ -282,7 +282,7 @@ func (a Penalise) check(s Setup) error {
 
 func (a Penalise) apply(g *game) (bool, error) {
 	p := playerState{penalty: a.Penalty, left: a.Duration, timed: true}
-	if p.penalty == gc.PenaltyNone {
+	if p.penalty == gcproto.PenaltyNone {
 		p.penalty = defaultPenalty(g.layout)
 	}
 	if p.left == 0 {
@@ -309,7 +309,7 @@ func (a Unpenalise) check(s Setup) error {
 
 func (a Unpenalise) apply(g *game) (bool, error) {
 	p := &g.team[a.Team].players[a.Player-1]
-	if p.penalty == gc.PenaltyNone {
+	if p.penalty == gcproto.PenaltyNone {
 		return false, nil
 	}
 	*p = playerState{}
@@ -323,7 +323,7 @@ type Goal struct{ Team Side }
 func (a Goal) String() string    { return "goal " + a.Team.String() }
 func (a Goal) check(Setup) error { return checkSide(a.Team) }
 func (a Goal) apply(g *game) (bool, error) {
-	if g.state != gc.StatePlaying {
+	if g.state != gcproto.StatePlaying {
 		return false, stateErr("goal needs PLAYING, state is %s", g.state)
 	}
 	if !g.team[a.Team].illegal {
@@ -343,16 +343,16 @@ type SecondHalf struct{}
 func (SecondHalf) String() string    { return "second-half" }
 func (SecondHalf) check(Setup) error { return nil }
 func (SecondHalf) apply(g *game) (bool, error) {
-	if !g.firstHalf || g.phase == gc.GamePhasePenaltyShoot {
+	if !g.firstHalf || g.phase == gcproto.GamePhasePenaltyShoot {
 		return false, stateErr("the second half has already started")
 	}
 	g.firstHalf = false
-	g.state = gc.StateInitial
+	g.state = gcproto.StateInitial
 	g.secs = g.halfLength()
 	if g.secondFor != timerBreak {
 		g.second, g.secondFor = 0, timerNone
 	}
-	g.setPlay = gc.SetPlayNone
+	g.setPlay = gcproto.SetPlayNone
 	g.stopped = false
 	g.kick, g.kickSide = kickTeam, g.firstKickOff.Other()
 	for s := range g.team {
@@ -392,7 +392,7 @@ func (Resume) apply(g *game) (bool, error) {
 }
 
 func checkHSL(s Setup, what string) error {
-	if s.Layout.Family() != gc.FamilyHSL {
+	if s.Layout.Family() != gcproto.FamilyHSL {
 		return actionErr("%s needs an HSL layout, not %s", what, s.Layout)
 	}
 	return nil
@@ -407,11 +407,11 @@ type DropBall struct{}
 func (DropBall) String() string    { return "dropball" }
 func (DropBall) check(Setup) error { return nil }
 func (DropBall) apply(g *game) (bool, error) {
-	toReady := g.layout.Family() != gc.FamilyHL && g.state == gc.StatePlaying
+	toReady := g.layout.Family() != gcproto.FamilyHL && g.state == gcproto.StatePlaying
 	if g.kick == kickDrop && !toReady {
 		return false, nil
 	}
-	if g.setPlay != gc.SetPlayNone {
+	if g.setPlay != gcproto.SetPlayNone {
 		g.endSetPlay()
 	}
 	g.kick = kickDrop
@@ -448,20 +448,20 @@ func (a Budget) apply(g *game) (bool, error) {
 }
 
 // supportsSetPlay reports whether the layout can encode set play sp.
-func supportsSetPlay(l gc.Layout, sp gc.SetPlay) bool {
+func supportsSetPlay(l gcproto.Layout, sp gcproto.SetPlay) bool {
 	_, ok := setPlayRaw(l, sp)
 	return ok
 }
 
 // setPlayRaw returns the wire byte of sp in layout l, found by encoding and decoding a
 // packet with it, and whether the layout has sp.
-func setPlayRaw(l gc.Layout, sp gc.SetPlay) (uint8, bool) {
-	p := gc.Packet{Layout: l, State: gc.StatePlaying, SetPlay: sp, PlayersPerTeam: 1}
+func setPlayRaw(l gcproto.Layout, sp gcproto.SetPlay) (uint8, bool) {
+	p := gcproto.Packet{Layout: l, State: gcproto.StatePlaying, SetPlay: sp, PlayersPerTeam: 1}
 	b, err := p.MarshalBinary()
 	if err != nil {
 		return 0, false
 	}
-	var q gc.Packet
+	var q gcproto.Packet
 	if q.UnmarshalBinary(b) != nil || q.SetPlay != sp {
 		return 0, false
 	}

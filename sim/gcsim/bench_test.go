@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -16,7 +16,7 @@ type nopSender struct{ n int }
 func (s *nopSender) SendTo([]byte, netip.AddrPort) error { s.n++; return nil }
 func (s *nopSender) Broadcast([]byte, uint16) error      { s.n++; return nil }
 
-func benchSim(b testing.TB, l gc.Layout) (*Simulator, *clock.Manual, *nopSender) {
+func benchSim(b testing.TB, l gcproto.Layout) (*Simulator, *clock.Manual, *nopSender) {
 	b.Helper()
 	clk := clock.NewManual(t0)
 	out := &nopSender{}
@@ -36,7 +36,7 @@ func benchSim(b testing.TB, l gc.Layout) (*Simulator, *clock.Manual, *nopSender)
 // BenchmarkTick is one tick of a running game with a packet due: the timers advance
 // and the control packet is encoded and sent.
 func BenchmarkTick(b *testing.B) {
-	for _, l := range []gc.Layout{gc.LayoutHSL20, gc.LayoutSPL18, gc.LayoutHL688} {
+	for _, l := range []gcproto.Layout{gcproto.LayoutHSL20, gcproto.LayoutSPL18, gcproto.LayoutHL688} {
 		b.Run(l.String(), func(b *testing.B) {
 			sim, _, out := benchSim(b, l)
 			now := t0
@@ -54,8 +54,8 @@ func BenchmarkTick(b *testing.B) {
 
 // BenchmarkReturn is one valid return packet from a known robot.
 func BenchmarkReturn(b *testing.B) {
-	sim, _, _ := benchSim(b, gc.LayoutHSL20)
-	r := gc.NewAlive(teamA, 3)
+	sim, _, _ := benchSim(b, gcproto.LayoutHSL20)
+	r := gcproto.NewAlive(teamA, 3)
 	payload, _ := r.MarshalBinary()
 	d := transport.Datagram{Payload: payload, Src: robotSrc}
 	sim.onReturn(d)
@@ -72,7 +72,7 @@ func TestTickDoesNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	sim, _, _ := benchSim(t, gc.LayoutHSL20)
+	sim, _, _ := benchSim(t, gcproto.LayoutHSL20)
 	now := t0
 	allocs := testing.AllocsPerRun(100, func() {
 		now = now.Add(SendInterval)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // step is one thing a budget case does to the game: an action (which must be taken,
@@ -48,10 +48,10 @@ func play(t *testing.T, g *game, steps []step) {
 
 // fullGame plays two drawn halves up to FINISHED of the second half.
 var fullGame = []step{
-	act(Ready{KickOff: SideA}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying}),
-	act(StateChange{To: gc.StateFinished}), act(SecondHalf{}),
-	act(Ready{}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying}),
-	act(StateChange{To: gc.StateFinished}),
+	act(Ready{KickOff: SideA}), act(StateChange{To: gcproto.StateSet}), act(StateChange{To: gcproto.StatePlaying}),
+	act(StateChange{To: gcproto.StateFinished}), act(SecondHalf{}),
+	act(Ready{}), act(StateChange{To: gcproto.StateSet}), act(StateChange{To: gcproto.StatePlaying}),
+	act(StateChange{To: gcproto.StateFinished}),
 }
 
 // TestBudgetRules checks the HSL 7 budget rules of the GameController's actions
@@ -60,7 +60,7 @@ var fullGame = []step{
 // is legal; only READY, SET and PLAYING count, never the penalty shoot-out; a message
 // at budget 0 or over 512 bytes makes the communication illegal and the score 0.
 func TestBudgetRules(t *testing.T) {
-	playing := []step{act(Ready{KickOff: SideA}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying})}
+	playing := []step{act(Ready{KickOff: SideA}), act(StateChange{To: gcproto.StateSet}), act(StateChange{To: gcproto.StatePlaying})}
 	cat := func(parts ...[]step) []step {
 		var all []step
 		for _, p := range parts {
@@ -74,14 +74,14 @@ func TestBudgetRules(t *testing.T) {
 		budget  [2]int
 		illegal [2]bool
 		score   [2]int
-		phase   gc.GamePhase
+		phase   gcproto.GamePhase
 	}{
 		{name: "INITIAL does not count", steps: []step{send(SideA, 5)}, budget: [2]int{12000, 12000}},
 		{name: "READY SET PLAYING count", steps: []step{
-			act(Ready{KickOff: SideA}), send(SideA, 1), act(StateChange{To: gc.StateSet}), send(SideA, 2),
-			act(StateChange{To: gc.StatePlaying}), send(SideA, 3), send(SideB, 4),
+			act(Ready{KickOff: SideA}), send(SideA, 1), act(StateChange{To: gcproto.StateSet}), send(SideA, 2),
+			act(StateChange{To: gcproto.StatePlaying}), send(SideA, 3), send(SideB, 4),
 		}, budget: [2]int{11994, 11996}},
-		{name: "FINISHED does not count", steps: cat(playing, []step{act(StateChange{To: gc.StateFinished}), send(SideA, 7)}),
+		{name: "FINISHED does not count", steps: cat(playing, []step{act(StateChange{To: gcproto.StateFinished}), send(SideA, 7)}),
 			budget: [2]int{12000, 12000}},
 		{name: "additional minute", steps: cat(playing, []step{wait(70 * time.Second), act(Goal{Team: SideA}), act(AdditionalTime{})}),
 			budget: [2]int{12600, 12600}, score: [2]int{1, 0}},
@@ -93,33 +93,33 @@ func TestBudgetRules(t *testing.T) {
 			send(SideB, 1), wait(70 * time.Second), act(Goal{Team: SideB}), act(AdditionalTime{}),
 		}), budget: [2]int{12600, 0}, illegal: [2]bool{false, true}},
 		{name: "sending at 0: illegal, score 0, goals lost", steps: cat(playing, []step{
-			act(Goal{Team: SideB}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying}),
-			act(Budget{Team: SideB, N: 1}), send(SideB, 1), act(Goal{Team: SideA}), act(StateChange{To: gc.StateSet}),
-			act(StateChange{To: gc.StatePlaying}), send(SideB, 1), act(Goal{Team: SideB}),
+			act(Goal{Team: SideB}), act(StateChange{To: gcproto.StateSet}), act(StateChange{To: gcproto.StatePlaying}),
+			act(Budget{Team: SideB, N: 1}), send(SideB, 1), act(Goal{Team: SideA}), act(StateChange{To: gcproto.StateSet}),
+			act(StateChange{To: gcproto.StatePlaying}), send(SideB, 1), act(Goal{Team: SideB}),
 		}), budget: [2]int{12000, 0}, illegal: [2]bool{false, true}, score: [2]int{1, 0}},
 		{name: "over 512 bytes: illegal, still counted", steps: cat(playing, []step{sendSized(SideA, 1, 513), sendSized(SideB, 1, 512)}),
 			budget: [2]int{11999, 11999}, illegal: [2]bool{true, false}},
 		{name: "extra time", steps: cat(fullGame, []step{send(SideA, 3), act(ExtraTime{})}),
-			budget: [2]int{18000, 18000}, phase: gc.GamePhaseOvertime},
+			budget: [2]int{18000, 18000}, phase: gcproto.GamePhaseOvertime},
 		{name: "extra time: no addition for an illegal team", steps: cat([]step{act(Budget{Team: SideA, N: 0})}, fullGame[:3],
 			[]step{send(SideA, 1)}, fullGame[3:], []step{act(ExtraTime{})}),
-			budget: [2]int{0, 18000}, illegal: [2]bool{true, false}, phase: gc.GamePhaseOvertime},
+			budget: [2]int{0, 18000}, illegal: [2]bool{true, false}, phase: gcproto.GamePhaseOvertime},
 		{name: "extra time refused without a draw", steps: cat(fullGame[:3], []step{act(Goal{Team: SideA})}, fullGame[3:],
 			[]step{refuse(ExtraTime{})}), budget: [2]int{12000, 12000}, score: [2]int{1, 0}},
 		{name: "extra time counts", steps: cat(fullGame, []step{act(ExtraTime{}), act(Ready{}), send(SideB, 2)}),
-			budget: [2]int{18000, 17998}, phase: gc.GamePhaseOvertime},
+			budget: [2]int{18000, 17998}, phase: gcproto.GamePhaseOvertime},
 		{name: "penalty shoot-out never counts", steps: cat(fullGame, []step{
-			act(ExtraTime{}), act(Ready{}), act(StateChange{To: gc.StatePlaying}), act(StateChange{To: gc.StateFinished}),
-			act(SecondHalf{}), act(Ready{}), act(StateChange{To: gc.StatePlaying}), act(StateChange{To: gc.StateFinished}),
-			act(Budget{Team: SideA, N: 0}), act(Shootout{}), act(StateChange{To: gc.StateSet}), send(SideA, 3),
-			act(StateChange{To: gc.StatePlaying}), send(SideB, 3),
-		}), budget: [2]int{0, 18000}, phase: gc.GamePhasePenaltyShoot},
+			act(ExtraTime{}), act(Ready{}), act(StateChange{To: gcproto.StatePlaying}), act(StateChange{To: gcproto.StateFinished}),
+			act(SecondHalf{}), act(Ready{}), act(StateChange{To: gcproto.StatePlaying}), act(StateChange{To: gcproto.StateFinished}),
+			act(Budget{Team: SideA, N: 0}), act(Shootout{}), act(StateChange{To: gcproto.StateSet}), send(SideA, 3),
+			act(StateChange{To: gcproto.StatePlaying}), send(SideB, 3),
+		}), budget: [2]int{0, 18000}, phase: gcproto.GamePhasePenaltyShoot},
 		{name: "budget field clamps at 65535", steps: cat([]step{act(Budget{Team: SideA, N: 65000})}, playing,
 			[]step{wait(70 * time.Second), act(Goal{Team: SideA}), act(AdditionalTime{})}),
 			budget: [2]int{65535, 12600}, score: [2]int{1, 0}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			g := newGame(gc.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
+			g := newGame(gcproto.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
 			play(t, g, tc.steps)
 			for s := range g.team {
 				tm := g.team[s]
@@ -131,7 +131,7 @@ func TestBudgetRules(t *testing.T) {
 			if g.phase != tc.phase {
 				t.Errorf("phase %v, want %v", g.phase, tc.phase)
 			}
-			var p gc.Packet
+			var p gcproto.Packet
 			g.packet(&p, 0)
 			for i, side := range g.wireOrder() {
 				if got := int(p.Teams[i].MessageBudget); got != tc.budget[side] {
@@ -147,25 +147,25 @@ func TestBudgetRules(t *testing.T) {
 
 // TestExtraTimeAndShootout checks the state the two new phases start in.
 func TestExtraTimeAndShootout(t *testing.T) {
-	g := newGame(gc.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
+	g := newGame(gcproto.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
 	play(t, g, append(append([]step{}, fullGame...), act(ExtraTime{})))
-	var p gc.Packet
+	var p gcproto.Packet
 	g.packet(&p, 0)
-	if p.State != gc.StateInitial || !p.FirstHalf || p.KickingTeam != teamA || p.SecsRemaining != 300 ||
-		p.Teams[0].TeamNumber != teamA || p.GamePhase != gc.GamePhaseOvertime {
+	if p.State != gcproto.StateInitial || !p.FirstHalf || p.KickingTeam != teamA || p.SecsRemaining != 300 ||
+		p.Teams[0].TeamNumber != teamA || p.GamePhase != gcproto.GamePhaseOvertime {
 		t.Errorf("extra time: %v firstHalf %v kicking %d secs %d first team %d phase %v",
 			p.State, p.FirstHalf, p.KickingTeam, p.SecsRemaining, p.Teams[0].TeamNumber, p.GamePhase)
 	}
-	play(t, g, []step{act(Ready{}), act(StateChange{To: gc.StateFinished}), act(SecondHalf{})})
+	play(t, g, []step{act(Ready{}), act(StateChange{To: gcproto.StateFinished}), act(SecondHalf{})})
 	g.packet(&p, 0)
 	if p.FirstHalf || p.KickingTeam != teamB || p.SecsRemaining != 300 || p.Teams[0].TeamNumber != teamB {
 		t.Errorf("second half of extra time: firstHalf %v kicking %d secs %d first team %d",
 			p.FirstHalf, p.KickingTeam, p.SecsRemaining, p.Teams[0].TeamNumber)
 	}
-	play(t, g, []step{act(Ready{}), act(StateChange{To: gc.StateFinished}), refuse(ExtraTime{}), act(Shootout{}), refuse(AdditionalTime{})})
+	play(t, g, []step{act(Ready{}), act(StateChange{To: gcproto.StateFinished}), refuse(ExtraTime{}), act(Shootout{}), refuse(AdditionalTime{})})
 	g.packet(&p, 0)
-	if p.GamePhase != gc.GamePhasePenaltyShoot || p.State != gc.StateInitial || p.KickingTeam != teamA ||
-		p.SecsRemaining != 0 || p.Teams[0].Goalkeeper != 0 || p.Teams[0].Players[0].Penalty != substitute(gc.LayoutHSL20) {
+	if p.GamePhase != gcproto.GamePhasePenaltyShoot || p.State != gcproto.StateInitial || p.KickingTeam != teamA ||
+		p.SecsRemaining != 0 || p.Teams[0].Goalkeeper != 0 || p.Teams[0].Players[0].Penalty != substitute(gcproto.LayoutHSL20) {
 		t.Errorf("shoot-out: phase %v %v kicking %d secs %d keeper %d player 1 penalty %d",
 			p.GamePhase, p.State, p.KickingTeam, p.SecsRemaining, p.Teams[0].Goalkeeper, p.Teams[0].Players[0].Penalty)
 	}
@@ -179,7 +179,7 @@ func TestParseBudgetActions(t *testing.T) {
 			t.Errorf("%q: %v %v, want %v", text, a, err, want)
 		}
 	}
-	if _, err := ParseAction("extra-time", Setup{Layout: gc.LayoutSPL18, Teams: [2]uint8{1, 2}}); !errors.Is(err, ErrAction) {
+	if _, err := ParseAction("extra-time", Setup{Layout: gcproto.LayoutSPL18, Teams: [2]uint8{1, 2}}); !errors.Is(err, ErrAction) {
 		t.Errorf("extra-time in SPL: %v, want ErrAction", err)
 	}
 }
@@ -188,13 +188,13 @@ func TestParseBudgetActions(t *testing.T) {
 // game clock only in v19 (GameController 7 lets it run on).
 func TestStoppedClock(t *testing.T) {
 	for _, tc := range []struct {
-		l                 gc.Layout
+		l                 gcproto.Layout
 		secs, kickOffSecs int32
-	}{{gc.LayoutHSL19, 598, 8}, {gc.LayoutHSL20, 593, 8}} {
+	}{{gcproto.LayoutHSL19, 598, 8}, {gcproto.LayoutHSL20, 593, 8}} {
 		g := newGame(tc.l, [2]uint8{teamA, teamB}, 5, DefaultTiming().withDefaults(), BudgetHSL)
-		play(t, g, []step{act(Ready{KickOff: SideA}), act(StateChange{To: gc.StateSet}), act(StateChange{To: gc.StatePlaying}),
+		play(t, g, []step{act(Ready{KickOff: SideA}), act(StateChange{To: gcproto.StateSet}), act(StateChange{To: gcproto.StatePlaying}),
 			wait(2 * time.Second), act(Stop{}), wait(5 * time.Second)})
-		var p gc.Packet
+		var p gcproto.Packet
 		g.packet(&p, 0)
 		if !p.Stopped || p.SecsRemaining != tc.secs || p.SecondaryTime != tc.kickOffSecs {
 			t.Errorf("%v: stopped %v secs %d kick-off %d, want true %d %d", tc.l, p.Stopped, p.SecsRemaining, p.SecondaryTime, tc.secs, tc.kickOffSecs)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/node/gamecontroller"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // TestGamesNeedNoConfirmation: every packet of the built-in game, in every layout, is
@@ -13,17 +13,17 @@ import (
 // publishes each at once (node/gamecontroller holds only the others for a second
 // packet).
 func TestGamesNeedNoConfirmation(t *testing.T) {
-	for _, l := range []gc.Layout{gc.LayoutHL688, gc.LayoutSPL18, gc.LayoutHSL19, gc.LayoutHSL20} {
+	for _, l := range []gcproto.Layout{gcproto.LayoutHL688, gcproto.LayoutSPL18, gcproto.LayoutHSL19, gcproto.LayoutHSL20} {
 		t.Run(l.String(), func(t *testing.T) {
 			half := 20 * time.Second
 			cfg := Config{Setup: Setup{Layout: l}, Script: DefaultScript(l, half)}
 			simulate(t, cfg, func(t *testing.T, h *harness) {
 				h.advance(3*half + 20*time.Second)
-				var prev gc.Packet
+				var prev gcproto.Packet
 				var prevAt time.Duration
 				n := 0
 				for i, s := range h.out.all() {
-					var p gc.Packet
+					var p gcproto.Packet
 					if err := p.UnmarshalBinary(s.Payload); err != nil {
 						t.Fatal(err)
 					}

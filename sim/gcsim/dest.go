@@ -7,16 +7,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // Default ports of the GameController protocol.
 const (
-	ControlPort = gamecontroller.ControlPort // control packets to the robots
-	ReturnPort  = gamecontroller.ReturnPort  // return packets from the robots
+	ControlPort = gcproto.ControlPort // control packets to the robots
+	ReturnPort  = gcproto.ReturnPort  // return packets from the robots
 	// TeamPortBase plus the team number is a team's message port.
-	TeamPortBase = gamecontroller.TeamPortBase
+	TeamPortBase = gcproto.TeamPortBase
 )
 
 // MaxUnicast is the largest number of unicast destinations.

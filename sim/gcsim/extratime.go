@@ -3,7 +3,7 @@ package gcsim
 import (
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // AdditionalTime adds a minute of additional time to the half (HSL): secsRemaining grows
@@ -17,9 +17,9 @@ func (AdditionalTime) String() string      { return "additional-time" }
 func (AdditionalTime) check(s Setup) error { return checkHSL(s, "additional-time") }
 func (AdditionalTime) apply(g *game) (bool, error) {
 	switch {
-	case g.state == gc.StatePlaying:
+	case g.state == gcproto.StatePlaying:
 		return false, stateErr("additional time not in PLAYING")
-	case g.phase == gc.GamePhasePenaltyShoot:
+	case g.phase == gcproto.GamePhasePenaltyShoot:
 		return false, stateErr("additional time not in the penalty shoot-out")
 	case g.secs+time.Minute >= g.halfLength():
 		return false, stateErr("additional time would exceed the half's %v", g.halfLength())
@@ -40,16 +40,16 @@ func (ExtraTime) String() string      { return "extra-time" }
 func (ExtraTime) check(s Setup) error { return checkHSL(s, "extra-time") }
 func (ExtraTime) apply(g *game) (bool, error) {
 	switch {
-	case g.phase != gc.GamePhaseNormal || g.firstHalf || g.state != gc.StateFinished:
+	case g.phase != gcproto.GamePhaseNormal || g.firstHalf || g.state != gcproto.StateFinished:
 		return false, stateErr("extra time needs the second half FINISHED")
 	case g.team[SideA].score != g.team[SideB].score:
 		return false, stateErr("extra time needs a draw, score is %d:%d", g.team[SideA].score, g.team[SideB].score)
 	}
 	g.liftPenalties()
 	g.addBudget(BudgetHSLExtra)
-	g.phase = gc.GamePhaseOvertime
+	g.phase = gcproto.GamePhaseOvertime
 	g.firstHalf = true
-	g.state = gc.StateInitial
+	g.state = gcproto.StateInitial
 	g.kick, g.kickSide = kickTeam, g.firstKickOff
 	g.secs = g.timing.ExtraHalf
 	return true, nil
@@ -64,7 +64,7 @@ func (Shootout) String() string      { return "shootout" }
 func (Shootout) check(s Setup) error { return checkHSL(s, "shootout") }
 func (Shootout) apply(g *game) (bool, error) {
 	switch {
-	case g.phase == gc.GamePhasePenaltyShoot || g.firstHalf || g.state != gc.StateFinished:
+	case g.phase == gcproto.GamePhasePenaltyShoot || g.firstHalf || g.state != gcproto.StateFinished:
 		return false, stateErr("the penalty shoot-out needs a second half FINISHED")
 	case g.team[SideA].score != g.team[SideB].score:
 		return false, stateErr("the penalty shoot-out needs a draw, score is %d:%d", g.team[SideA].score, g.team[SideB].score)
@@ -77,9 +77,9 @@ func (Shootout) apply(g *game) (bool, error) {
 			}
 		}
 	}
-	g.phase = gc.GamePhasePenaltyShoot
-	g.state = gc.StateInitial
-	g.setPlay = gc.SetPlayNone
+	g.phase = gcproto.GamePhasePenaltyShoot
+	g.state = gcproto.StateInitial
+	g.setPlay = gcproto.SetPlayNone
 	g.kick, g.kickSide = kickTeam, SideA
 	g.secs = 0
 	g.second, g.secondFor = 0, timerNone
@@ -99,7 +99,7 @@ func (g *game) liftPenalties() {
 }
 
 // sentOff returns the layout's PENALTY_SENT_OFF code (0 when it has none).
-func sentOff(l gc.Layout) gc.Penalty {
+func sentOff(l gcproto.Layout) gcproto.Penalty {
 	p, _ := penaltyByName(l, "sent_off")
 	return p
 }

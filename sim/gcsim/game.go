@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // Side names one of the two teams of the simulated game: SideA is the first team of
@@ -102,11 +102,11 @@ const (
 
 // DefaultBudget returns the league's message budget per team and game for a layout, or
 // -1 when the layout has no messageBudget field.
-func DefaultBudget(l gc.Layout) int {
+func DefaultBudget(l gcproto.Layout) int {
 	switch {
 	case !l.HasMessageBudget():
 		return -1
-	case l.Family() == gc.FamilyHSL:
+	case l.Family() == gcproto.FamilyHSL:
 		return BudgetHSL
 	default:
 		return BudgetSPL
@@ -114,8 +114,8 @@ func DefaultBudget(l gc.Layout) int {
 }
 
 // maxTeamMessage is the league's size limit of a team message for the layout.
-func maxTeamMessage(l gc.Layout) int {
-	if l.Family() == gc.FamilyHSL {
+func maxTeamMessage(l gcproto.Layout) int {
+	if l.Family() == gcproto.FamilyHSL {
 		return MaxTeamMessageHSL
 	}
 	return MaxTeamMessageSPL
@@ -157,7 +157,7 @@ const (
 )
 
 type playerState struct {
-	penalty gc.Penalty
+	penalty gcproto.Penalty
 	left    time.Duration // remaining penalty time
 	timed   bool          // left counts down
 }
@@ -168,23 +168,23 @@ type teamState struct {
 	messages uint64
 	tooLong  uint64 // messages over the size limit
 	illegal  bool   // illegal communication: score forced to 0
-	players  [gc.MaxPlayers]playerState
+	players  [gcproto.MaxPlayers]playerState
 }
 
 // game is the state of one simulated game in game time. It is not safe for concurrent
 // use; the Simulator guards it.
 type game struct {
-	layout  gc.Layout
+	layout  gcproto.Layout
 	teams   [2]uint8
 	players int
 	timing  Timing
 	budget  int // initial budget per team, -1 none
 
-	phase        gc.GamePhase // normal, extra time (Overtime) or penalty shoot-out
-	state        gc.State
+	phase        gcproto.GamePhase // normal, extra time (Overtime) or penalty shoot-out
+	state        gcproto.State
 	firstHalf    bool
 	stopped      bool
-	setPlay      gc.SetPlay
+	setPlay      gcproto.SetPlay
 	kick         kickMode
 	kickSide     Side // the team of kickTeam, and the last one for kickNone
 	firstKickOff Side // kick-off team of the first half
@@ -198,7 +198,7 @@ type game struct {
 	now time.Duration // game time reached, kept across reset
 }
 
-func newGame(l gc.Layout, teams [2]uint8, players int, t Timing, budget int) *game {
+func newGame(l gcproto.Layout, teams [2]uint8, players int, t Timing, budget int) *game {
 	g := &game{layout: l, teams: teams, players: players, timing: t, budget: budget}
 	g.reset()
 	return g
@@ -207,7 +207,7 @@ func newGame(l gc.Layout, teams [2]uint8, players int, t Timing, budget int) *ga
 // reset starts the game over: INITIAL of the first half, kick-off for A.
 func (g *game) reset() {
 	*g = game{layout: g.layout, teams: g.teams, players: g.players, timing: g.timing, budget: g.budget, now: g.now}
-	g.state = gc.StateInitial
+	g.state = gcproto.StateInitial
 	g.firstHalf = true
 	g.kick, g.kickSide, g.firstKickOff = kickTeam, SideA, SideA
 	g.secs = g.timing.Half
@@ -221,16 +221,16 @@ func (g *game) reset() {
 }
 
 // substitute returns the layout's PENALTY_SUBSTITUTE code.
-func substitute(l gc.Layout) gc.Penalty {
+func substitute(l gcproto.Layout) gcproto.Penalty {
 	p, _ := penaltyByName(l, "substitute")
 	return p
 }
 
-// penaltyByName finds the code of a penalty name of the layout (gc.Layout.PenaltyName).
-func penaltyByName(l gc.Layout, name string) (gc.Penalty, bool) {
+// penaltyByName finds the code of a penalty name of the layout (gcproto.Layout.PenaltyName).
+func penaltyByName(l gcproto.Layout, name string) (gcproto.Penalty, bool) {
 	for p := range 256 {
-		if n := l.PenaltyName(gc.Penalty(p)); n != "" && n == name {
-			return gc.Penalty(p), true
+		if n := l.PenaltyName(gcproto.Penalty(p)); n != "" && n == name {
+			return gcproto.Penalty(p), true
 		}
 	}
 	return 0, false
@@ -238,12 +238,12 @@ func penaltyByName(l gc.Layout, name string) (gc.Penalty, bool) {
 
 // defaultPenalty is the penalty a script's "penalise" gives when it names none:
 // pushing in the SPL and HSL, physical contact in the HL.
-func defaultPenalty(l gc.Layout) gc.Penalty {
+func defaultPenalty(l gcproto.Layout) gcproto.Penalty {
 	name := "spl_player_pushing"
 	switch l.Family() {
-	case gc.FamilyHL:
+	case gcproto.FamilyHL:
 		name = "hl_physical_contact"
-	case gc.FamilyHSL:
+	case gcproto.FamilyHSL:
 		name = "pushing"
 	}
 	p, _ := penaltyByName(l, name)
@@ -251,8 +251,8 @@ func defaultPenalty(l gc.Layout) gc.Penalty {
 }
 
 // hasKickNone reports whether the layout can say "no kicking team" (KICKING_TEAM_NONE).
-func hasKickNone(l gc.Layout) bool {
-	return l == gc.LayoutSPL18 || l.Family() == gc.FamilyHSL
+func hasKickNone(l gcproto.Layout) bool {
+	return l == gcproto.LayoutSPL18 || l.Family() == gcproto.FamilyHSL
 }
 
 // primaryRuns reports whether secsRemaining counts down: in PLAYING, and in READY and
@@ -263,11 +263,11 @@ func (g *game) primaryRuns() bool {
 		return false
 	}
 	switch {
-	case g.phase == gc.GamePhasePenaltyShoot:
+	case g.phase == gcproto.GamePhasePenaltyShoot:
 		return false
-	case g.state == gc.StatePlaying:
+	case g.state == gcproto.StatePlaying:
 		return true
-	case g.state == gc.StateReady || g.state == gc.StateSet:
+	case g.state == gcproto.StateReady || g.state == gcproto.StateSet:
 		return g.secs != g.halfLength()
 	}
 	return false
@@ -276,11 +276,11 @@ func (g *game) primaryRuns() bool {
 // stopHaltsClock reports whether stopped play halts the game clock and the half-time
 // break: it does in the HSL v19 GameController; from v20 (GameController 7) only the
 // ready, kick-off, set play and penalty times halt.
-func (g *game) stopHaltsClock() bool { return g.layout != gc.LayoutHSL20 }
+func (g *game) stopHaltsClock() bool { return g.layout != gcproto.LayoutHSL20 }
 
 // halfLength is the length of a half of the current phase.
 func (g *game) halfLength() time.Duration {
-	if g.phase == gc.GamePhaseOvertime {
+	if g.phase == gcproto.GamePhaseOvertime {
 		return g.timing.ExtraHalf
 	}
 	return g.timing.Half
@@ -300,7 +300,7 @@ func (g *game) secondRuns() bool {
 }
 
 func (g *game) penaltiesRun() bool {
-	return g.state == gc.StateReady || g.state == gc.StateSet || g.state == gc.StatePlaying
+	return g.state == gcproto.StateReady || g.state == gcproto.StateSet || g.state == gcproto.StatePlaying
 }
 
 // advance lets d of game time pass, firing the timers that reach zero in order. emit
@@ -364,8 +364,8 @@ func (g *game) settle(emit func(string)) {
 			g.second, g.secondFor = 0, timerNone
 			switch use {
 			case timerReady:
-				if g.state == gc.StateReady {
-					g.state = gc.StateSet
+				if g.state == gcproto.StateReady {
+					g.state = gcproto.StateSet
 					emit("ready time over")
 				}
 			case timerKickOff:
@@ -374,7 +374,7 @@ func (g *game) settle(emit func(string)) {
 					emit("kick-off over")
 				}
 			case timerSetPlay:
-				if g.setPlay != gc.SetPlayNone {
+				if g.setPlay != gcproto.SetPlayNone {
 					g.endSetPlay()
 					emit("set play over")
 				}
@@ -402,18 +402,18 @@ func (g *game) settle(emit func(string)) {
 }
 
 func (g *game) finishHalf() {
-	g.state = gc.StateFinished
-	g.setPlay = gc.SetPlayNone
+	g.state = gcproto.StateFinished
+	g.setPlay = gcproto.SetPlayNone
 	g.kick = kickNone
 	g.stopped = false
 	g.second, g.secondFor = 0, timerNone
-	if g.firstHalf && g.phase == gc.GamePhaseNormal {
+	if g.firstHalf && g.phase == gcproto.GamePhaseNormal {
 		g.second, g.secondFor = g.timing.HalfTimeBreak, timerBreak
 	}
 }
 
 func (g *game) endSetPlay() {
-	g.setPlay = gc.SetPlayNone
+	g.setPlay = gcproto.SetPlayNone
 	if g.kick == kickTeam {
 		g.kick = kickNone
 	}
@@ -423,8 +423,8 @@ func (g *game) endSetPlay() {
 }
 
 func (g *game) toReady() {
-	g.state = gc.StateReady
-	g.setPlay = gc.SetPlayNone
+	g.state = gcproto.StateReady
+	g.setPlay = gcproto.SetPlayNone
 	g.stopped = false
 	g.second, g.secondFor = g.timing.Ready, timerReady
 }
@@ -432,8 +432,8 @@ func (g *game) toReady() {
 // counted reports whether a team message sent now counts against the budget: in
 // READY, SET and PLAYING, never in the penalty shoot-out.
 func (g *game) counted() bool {
-	return g.phase != gc.GamePhasePenaltyShoot &&
-		(g.state == gc.StateReady || g.state == gc.StateSet || g.state == gc.StatePlaying)
+	return g.phase != gcproto.GamePhasePenaltyShoot &&
+		(g.state == gcproto.StateReady || g.state == gcproto.StateSet || g.state == gcproto.StatePlaying)
 }
 
 // addBudget adds n messages to the budget of every team whose communication is still
@@ -486,18 +486,18 @@ func (g *game) wireOrder() [2]Side {
 
 // Colours the simulator gives the two teams.
 var (
-	fieldColours  = [2]gc.TeamColour{gc.ColourBlue, gc.ColourRed}
-	keeperColours = [2]gc.TeamColour{gc.ColourYellow, gc.ColourBlack}
+	fieldColours  = [2]gcproto.TeamColour{gcproto.ColourBlue, gcproto.ColourRed}
+	keeperColours = [2]gcproto.TeamColour{gcproto.ColourYellow, gcproto.ColourBlack}
 )
 
 // kickingTeam returns the kicking team byte.
 func (g *game) kickingTeam() uint8 {
 	switch g.kick {
 	case kickDrop:
-		return gc.DropBall
+		return gcproto.DropBall
 	case kickNone:
 		if hasKickNone(g.layout) {
-			return gc.DropBall // KICKING_TEAM_NONE has the same value
+			return gcproto.DropBall // KICKING_TEAM_NONE has the same value
 		}
 	case kickTeam:
 	}
@@ -505,9 +505,9 @@ func (g *game) kickingTeam() uint8 {
 }
 
 // packet fills p with the control packet of the current state.
-func (g *game) packet(p *gc.Packet, number uint8) {
-	*p = gc.Packet{
-		Header:         gc.HeaderRGme,
+func (g *game) packet(p *gcproto.Packet, number uint8) {
+	*p = gcproto.Packet{
+		Header:         gcproto.HeaderRGme,
 		Layout:         g.layout,
 		PacketNumber:   number,
 		PlayersPerTeam: uint8(g.players),
@@ -515,14 +515,14 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 		GamePhase:      g.phase,
 		SetPlay:        g.setPlay,
 		FirstHalf:      g.firstHalf,
-		Stopped:        g.stopped && g.layout.Family() == gc.FamilyHSL,
+		Stopped:        g.stopped && g.layout.Family() == gcproto.FamilyHSL,
 		KickingTeam:    g.kickingTeam(),
 		SecsRemaining:  g.wireSecs(g.secs),
 		SecondaryTime:  g.wireSecs(g.second),
 	}
-	if g.layout.Family() == gc.FamilyHL {
+	if g.layout.Family() == gcproto.FamilyHL {
 		p.DropInTime = -1 // no drop-in yet
-		if g.setPlay != gc.SetPlayNone {
+		if g.setPlay != gcproto.SetPlayNone {
 			// Set play team and sub-mode 1: robots may take their set play positions.
 			p.SecondaryStateInfo = [4]uint8{g.teams[g.kickSide], 1, 0, 0}
 		}
@@ -534,7 +534,7 @@ func (g *game) packet(p *gc.Packet, number uint8) {
 		ti.FieldPlayerColour = fieldColours[side]
 		if g.layout.HasGoalkeeper() {
 			ti.GoalkeeperColour = keeperColours[side]
-			if g.phase != gc.GamePhasePenaltyShoot {
+			if g.phase != gcproto.GamePhasePenaltyShoot {
 				ti.Goalkeeper = 1
 			}
 		}
@@ -560,10 +560,10 @@ func (g *game) wireSecs(d time.Duration) int32 {
 	return int32(min(ceilSecs(d), math.MaxInt16))
 }
 
-// dropBall reports whether the packet announces a dropped ball (gc.Packet.DropBall).
+// dropBall reports whether the packet announces a dropped ball (gcproto.Packet.DropBall).
 func (g *game) dropBall() bool {
 	return g.kick == kickDrop &&
-		(g.layout.Family() == gc.FamilyHL || g.state == gc.StateReady || g.state == gc.StateSet)
+		(g.layout.Family() == gcproto.FamilyHL || g.state == gcproto.StateReady || g.state == gcproto.StateSet)
 }
 
 // ceilSecs returns d in whole seconds, rounded up; 0 for d <= 0.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -142,7 +142,7 @@ func (h *harness) packets() []decoded {
 	h.t.Helper()
 	var out []decoded
 	for _, s := range h.out.all() {
-		var p gc.Packet
+		var p gcproto.Packet
 		if err := p.UnmarshalBinary(s.Payload); err != nil {
 			h.t.Fatalf("packet at %v does not decode: %v\n% x", s.At, err, s.Payload)
 		}
@@ -153,13 +153,13 @@ func (h *harness) packets() []decoded {
 
 type decoded struct {
 	At time.Duration
-	P  gc.Packet
+	P  gcproto.Packet
 }
 
 // at returns the last packet sent at or before t0+at.
-func (h *harness) at(at time.Duration) gc.Packet {
+func (h *harness) at(at time.Duration) gcproto.Packet {
 	h.t.Helper()
-	var last *gc.Packet
+	var last *gcproto.Packet
 	ps := h.packets()
 	for i := range ps {
 		if ps[i].At <= at {
@@ -173,7 +173,7 @@ func (h *harness) at(at time.Duration) gc.Packet {
 }
 
 // team returns the TeamInfo of team number n in p.
-func team(t *testing.T, p gc.Packet, n uint8) *gc.TeamInfo {
+func team(t *testing.T, p gcproto.Packet, n uint8) *gcproto.TeamInfo {
 	t.Helper()
 	for i := range p.Teams {
 		if p.Teams[i].TeamNumber == n {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/gcapi"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // twin is one step of a game played on the simulator and on the GameController's own
@@ -56,11 +56,11 @@ func TestAgainstGameController(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer real.Close()
-	sim := newGame(gc.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
+	sim := newGame(gcproto.LayoutHSL20, [2]uint8{teamA, teamB}, 7, DefaultTiming().withDefaults(), BudgetHSL)
 
 	home, away := gcapi.Home, gcapi.Away
 	a := func(x ...gcapi.Action) []gcapi.Action { return x }
-	set, playing, finish := StateChange{To: gc.StateSet}, StateChange{To: gc.StatePlaying}, StateChange{To: gc.StateFinished}
+	set, playing, finish := StateChange{To: gcproto.StateSet}, StateChange{To: gcproto.StatePlaying}, StateChange{To: gcproto.StateFinished}
 	steps := []twin{
 		{msgs: [2]int{3, 1}}, // INITIAL: not counted
 		{sim: Ready{KickOff: SideA}, real: a(gcapi.StartSetPlay(&home, gcapi.KickOff)), msgs: [2]int{5, 2}},
@@ -126,8 +126,8 @@ func TestAgainstGameController(t *testing.T) {
 				sim.teamMessage(Side(s), 100)
 			}
 		}
-		var want, got, simWire gc.Packet
-		if err := gc.Decode(real.Read(uint8(i), false), &want); err != nil {
+		var want, got, simWire gcproto.Packet
+		if err := gcproto.Decode(real.Read(uint8(i), false), &want); err != nil {
 			t.Fatalf("%s: the GameController's packet: %v", what, err)
 		}
 		sim.packet(&simWire, uint8(i))
@@ -135,7 +135,7 @@ func TestAgainstGameController(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := gc.Decode(b, &got); err != nil {
+		if err := gcproto.Decode(b, &got); err != nil {
 			t.Fatalf("%s: the simulator's packet: %v", what, err)
 		}
 		for _, d := range diffFields(reflect.ValueOf(got), reflect.ValueOf(want), "", st.skip) {
@@ -144,7 +144,7 @@ func TestAgainstGameController(t *testing.T) {
 	}
 	// The game the script means to play: B illegal with no extra budget, A with 12000
 	// + 600 + 6000 minus what it sent in counted states.
-	if !sim.team[SideB].illegal || sim.team[SideB].budget != 0 || sim.team[SideA].illegal || sim.phase != gc.GamePhasePenaltyShoot {
+	if !sim.team[SideB].illegal || sim.team[SideB].budget != 0 || sim.team[SideA].illegal || sim.phase != gcproto.GamePhasePenaltyShoot {
 		t.Errorf("end: B illegal %v budget %d, A illegal %v, phase %v", sim.team[SideB].illegal, sim.team[SideB].budget, sim.team[SideA].illegal, sim.phase)
 	}
 	t.Logf("end: A budget %d, B budget %d", sim.team[SideA].budget, sim.team[SideB].budget)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // ConnStatus is how a GameController rates a robot's connection from the age of its
@@ -73,8 +73,8 @@ type RobotView struct {
 	// Version is the return packet version of the last packet (2, 3 or 4).
 	Version uint8 `json:"version"`
 	// Message is the message byte of version 2 and 3 packets; MessageName names it.
-	Message     gc.ReturnMessage `json:"message"`
-	MessageName string           `json:"messageName,omitempty"`
+	Message     gcproto.ReturnMessage `json:"message"`
+	MessageName string                `json:"messageName,omitempty"`
 	// Version 4 contents of the last packet.
 	Fallen  bool       `json:"fallen"`
 	Pose    [3]float32 `json:"pose"`
@@ -90,7 +90,7 @@ type robots struct {
 	m     map[robotKey]*RobotView
 }
 
-func (rs *robots) heard(r *gc.ReturnPacket, src netip.AddrPort, now time.Time) {
+func (rs *robots) heard(r *gcproto.ReturnPacket, src netip.AddrPort, now time.Time) {
 	k := robotKey{r.Team, r.Player}
 	v := rs.m[k]
 	if v == nil {
@@ -108,8 +108,8 @@ func (rs *robots) heard(r *gc.ReturnPacket, src netip.AddrPort, now time.Time) {
 	v.Version = r.Version
 	v.Message = r.Message
 	v.MessageName = ""
-	if r.Version != gc.ReturnVersion {
-		v.MessageName = gc.MessageName(r.Version, r.Message)
+	if r.Version != gcproto.ReturnVersion {
+		v.MessageName = gcproto.MessageName(r.Version, r.Message)
 	}
 	v.Fallen, v.Pose, v.BallAge, v.Ball = r.Fallen, r.Pose, r.BallAge, r.Ball
 }

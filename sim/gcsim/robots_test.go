@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 func TestStatusOf(t *testing.T) {
@@ -29,7 +29,7 @@ func TestStatusOf(t *testing.T) {
 	}
 }
 
-func mustReturn(t *testing.T, r gc.ReturnPacket) []byte {
+func mustReturn(t *testing.T, r gcproto.ReturnPacket) []byte {
 	t.Helper()
 	b, err := r.MarshalBinary()
 	if err != nil {
@@ -43,7 +43,7 @@ func TestRobotStatusTransitions(t *testing.T) {
 		if got := h.sim.Robots(); len(got) != 0 {
 			t.Fatalf("robots before any packet: %v", got)
 		}
-		r := gc.NewAlive(teamA, 3)
+		r := gcproto.NewAlive(teamA, 3)
 		r.Fallen = true
 		r.Pose = [3]float32{1000, -500, 1.5}
 		r.BallAge = 0.5
@@ -87,12 +87,12 @@ func TestRobotStatusTransitions(t *testing.T) {
 func TestRobotsVersions(t *testing.T) {
 	simulate(t, Config{}, func(t *testing.T, h *harness) {
 		other := netip.MustParseAddrPort("127.0.0.2:40001")
-		h.deliver(h.ret, mustReturn(t, gc.ReturnPacket{Version: gc.ReturnVersionHL, Team: teamB, Player: 1, Message: gc.MsgGoalkeeper}), robotSrc)
-		h.deliver(h.ret, mustReturn(t, gc.ReturnPacket{Version: gc.ReturnVersionSPL3, Team: teamA, Player: 2, Message: gc.MsgAliveV3}), robotSrc)
-		h.deliver(h.ret, mustReturn(t, gc.NewAlive(99, 20)), robotSrc)
+		h.deliver(h.ret, mustReturn(t, gcproto.ReturnPacket{Version: gcproto.ReturnVersionHL, Team: teamB, Player: 1, Message: gcproto.MsgGoalkeeper}), robotSrc)
+		h.deliver(h.ret, mustReturn(t, gcproto.ReturnPacket{Version: gcproto.ReturnVersionSPL3, Team: teamA, Player: 2, Message: gcproto.MsgAliveV3}), robotSrc)
+		h.deliver(h.ret, mustReturn(t, gcproto.NewAlive(99, 20)), robotSrc)
 		// Two robots claim A 2: the address changes are counted.
-		h.deliver(h.ret, mustReturn(t, gc.NewAlive(teamA, 2)), other)
-		h.deliver(h.ret, mustReturn(t, gc.NewAlive(teamA, 2)), robotSrc)
+		h.deliver(h.ret, mustReturn(t, gcproto.NewAlive(teamA, 2)), other)
+		h.deliver(h.ret, mustReturn(t, gcproto.NewAlive(teamA, 2)), robotSrc)
 
 		rs := h.sim.Robots()
 		if len(rs) != 3 {
@@ -131,7 +131,7 @@ func TestRobotsVersions(t *testing.T) {
 
 func TestMalformedReturns(t *testing.T) {
 	simulate(t, Config{}, func(t *testing.T, h *harness) {
-		good := mustReturn(t, gc.NewAlive(teamA, 1))
+		good := mustReturn(t, gcproto.NewAlive(teamA, 1))
 		mutate := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), good...)) }
 		junk := [][]byte{
 			{},

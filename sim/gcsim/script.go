@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 // ErrScript reports a script that does not parse; the message names the line.
@@ -188,18 +188,18 @@ func norm(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", 
 
 // keys maps the one-letter shortcuts to actions.
 var keys = map[string]Action{
-	"i": StateChange{To: gc.StateInitial},
+	"i": StateChange{To: gcproto.StateInitial},
 	"r": Ready{KickOff: NoSide},
-	"s": StateChange{To: gc.StateSet},
-	"p": StateChange{To: gc.StatePlaying},
-	"f": StateChange{To: gc.StateFinished},
+	"s": StateChange{To: gcproto.StateSet},
+	"p": StateChange{To: gcproto.StatePlaying},
+	"f": StateChange{To: gcproto.StateFinished},
 	"h": SecondHalf{},
 	"g": Goal{Team: SideA},
 	"G": Goal{Team: SideB},
-	"c": StartSetPlay{SetPlay: gc.SetPlayCornerKick, Team: SideA},
-	"C": StartSetPlay{SetPlay: gc.SetPlayCornerKick, Team: SideB},
-	"k": StartSetPlay{SetPlay: gc.SetPlayGoalKick, Team: SideA},
-	"K": StartSetPlay{SetPlay: gc.SetPlayGoalKick, Team: SideB},
+	"c": StartSetPlay{SetPlay: gcproto.SetPlayCornerKick, Team: SideA},
+	"C": StartSetPlay{SetPlay: gcproto.SetPlayCornerKick, Team: SideB},
+	"k": StartSetPlay{SetPlay: gcproto.SetPlayGoalKick, Team: SideA},
+	"K": StartSetPlay{SetPlay: gcproto.SetPlayGoalKick, Team: SideB},
 	"e": EndSetPlay{},
 	"x": Stop{},
 	"X": Resume{},
@@ -247,9 +247,9 @@ func parseAction(f []string, s Setup) (Action, error) {
 	switch verb := norm(f[0]); verb {
 	case "initial", "standby", "set", "playing", "finish", "finished":
 		if err = want(1, verb); err == nil {
-			a = StateChange{To: map[string]gc.State{"initial": gc.StateInitial, "standby": gc.StateStandby,
-				"set": gc.StateSet, "playing": gc.StatePlaying, "finish": gc.StateFinished,
-				"finished": gc.StateFinished}[verb]}
+			a = StateChange{To: map[string]gcproto.State{"initial": gcproto.StateInitial, "standby": gcproto.StateStandby,
+				"set": gcproto.StateSet, "playing": gcproto.StatePlaying, "finish": gcproto.StateFinished,
+				"finished": gcproto.StateFinished}[verb]}
 		}
 	case "ready":
 		r := Ready{KickOff: NoSide}
@@ -372,32 +372,32 @@ func parsePlayer(tok string) (int, error) {
 	return n, nil
 }
 
-func parsePenalty(tok string, l gc.Layout) (gc.Penalty, error) {
+func parsePenalty(tok string, l gcproto.Layout) (gcproto.Penalty, error) {
 	if n, err := strconv.Atoi(tok); err == nil {
-		if n < 1 || n > 255 || !l.ValidPenalty(gc.Penalty(n)) {
+		if n < 1 || n > 255 || !l.ValidPenalty(gcproto.Penalty(n)) {
 			return 0, actionErr("%s has no penalty %d", l, n)
 		}
-		return gc.Penalty(n), nil
+		return gcproto.Penalty(n), nil
 	}
 	name := norm(tok)
-	if p, ok := penaltyByName(l, name); ok && p != gc.PenaltyNone {
+	if p, ok := penaltyByName(l, name); ok && p != gcproto.PenaltyNone {
 		return p, nil
 	}
 	var names []string
 	for p := 1; p < 256; p++ {
-		if n := l.PenaltyName(gc.Penalty(p)); n != "" {
+		if n := l.PenaltyName(gcproto.Penalty(p)); n != "" {
 			names = append(names, n)
 		}
 	}
 	return 0, actionErr("%s has no penalty %q (one of %s)", l, tok, strings.Join(names, ", "))
 }
 
-// parseSetPlay accepts the unified set play names (gc.SetPlay.String) and the layout's
-// own names (gc.Layout.SetPlayName), e.g. SPL "kick_in" for throw_in.
-func parseSetPlay(tok string, l gc.Layout) (gc.SetPlay, error) {
+// parseSetPlay accepts the unified set play names (gcproto.SetPlay.String) and the layout's
+// own names (gcproto.Layout.SetPlayName), e.g. SPL "kick_in" for throw_in.
+func parseSetPlay(tok string, l gcproto.Layout) (gcproto.SetPlay, error) {
 	name := norm(tok)
 	var known []string
-	for sp := gc.SetPlayDirectFreeKick; sp <= gc.SetPlayPushingFreeKick; sp++ {
+	for sp := gcproto.SetPlayDirectFreeKick; sp <= gcproto.SetPlayPushingFreeKick; sp++ {
 		raw, ok := setPlayRaw(l, sp)
 		if !ok {
 			continue
@@ -408,7 +408,7 @@ func parseSetPlay(tok string, l gc.Layout) (gc.SetPlay, error) {
 		}
 		known = append(known, sp.String())
 	}
-	return gc.SetPlayNone, actionErr("%s has no set play %q (one of %s)", l, tok, strings.Join(known, ", "))
+	return gcproto.SetPlayNone, actionErr("%s has no set play %q (one of %s)", l, tok, strings.Join(known, ", "))
 }
 
 // DefaultHalf is the half length of the built-in script.
@@ -422,11 +422,11 @@ const DefaultHalf = time.Minute
 // adds up to exactly one half, so the halves end by the clock. With 1 min halves it
 // lasts 155 s of game time, 157 s in HSL (use Config.Speed to shorten it). At speeds
 // above about 3, SET (3 s) may fall between two 2 Hz packets of non-HSL layouts.
-func DefaultScript(l gc.Layout, half time.Duration) Script {
+func DefaultScript(l gcproto.Layout, half time.Duration) Script {
 	if half <= 0 {
 		half = DefaultHalf
 	}
-	hsl := l.Family() == gc.FamilyHSL
+	hsl := l.Family() == gcproto.FamilyHSL
 	sc := Script{Half: half, Break: 5 * time.Second}
 	at := time.Duration(0)
 	add := func(after time.Duration, a Action) {
@@ -438,11 +438,11 @@ func DefaultScript(l gc.Layout, half time.Duration) Script {
 	penalty := Penalise{Team: SideB, Player: 2, Duration: min(max(sec, frac(1.0/3)), 255*sec).Round(sec)}
 
 	// First half: 0.6 half of play, the goal, then 0.4 half of play.
-	add(0, StateChange{To: gc.StateInitial})
+	add(0, StateChange{To: gcproto.StateInitial})
 	add(3*sec, Ready{KickOff: SideA})
-	add(5*sec, StateChange{To: gc.StateSet})
-	add(3*sec, StateChange{To: gc.StatePlaying})
-	add(frac(0.25), StartSetPlay{SetPlay: gc.SetPlayCornerKick, Team: SideB})
+	add(5*sec, StateChange{To: gcproto.StateSet})
+	add(3*sec, StateChange{To: gcproto.StatePlaying})
+	add(frac(0.25), StartSetPlay{SetPlay: gcproto.SetPlayCornerKick, Team: SideB})
 	add(frac(0.1), EndSetPlay{})
 	if hsl {
 		// The clock halts while play is stopped, so the goal comes 2 s later.
@@ -453,17 +453,17 @@ func DefaultScript(l gc.Layout, half time.Duration) Script {
 		add(frac(0.1), penalty)
 	}
 	add(frac(0.15), Goal{Team: SideA})
-	add(5*sec, StateChange{To: gc.StateSet})
-	add(3*sec, StateChange{To: gc.StatePlaying})
+	add(5*sec, StateChange{To: gcproto.StateSet})
+	add(3*sec, StateChange{To: gcproto.StatePlaying})
 	// The half ends by the clock after frac(0.4); the break is 5 s.
 	at += frac(0.4)
 
 	// Second half.
 	add(sc.Break, SecondHalf{})
 	add(3*sec, Ready{KickOff: NoSide})
-	add(5*sec, StateChange{To: gc.StateSet})
-	add(3*sec, StateChange{To: gc.StatePlaying})
-	add(frac(0.3), StartSetPlay{SetPlay: gc.SetPlayGoalKick, Team: SideA})
+	add(5*sec, StateChange{To: gcproto.StateSet})
+	add(3*sec, StateChange{To: gcproto.StatePlaying})
+	add(frac(0.3), StartSetPlay{SetPlay: gcproto.SetPlayGoalKick, Team: SideA})
 	add(frac(0.1), EndSetPlay{})
 	// The game ends by the clock after another frac(0.6).
 	return sc

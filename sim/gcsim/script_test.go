@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
-var setupHSL = Setup{Layout: gc.LayoutHSL20, Teams: [2]uint8{teamA, teamB}}
+var setupHSL = Setup{Layout: gcproto.LayoutHSL20, Teams: [2]uint8{teamA, teamB}}
 
 func TestParseScript(t *testing.T) {
 	const text = `# a test game
@@ -40,11 +40,11 @@ break 30s
 	}
 	s := time.Second
 	want := Script{Half: 2 * time.Minute, Break: 30 * s, Steps: []Step{
-		{0, StateChange{To: gc.StateInitial}, 4},
+		{0, StateChange{To: gcproto.StateInitial}, 4},
 		{3 * s, Ready{KickOff: SideA}, 5},
-		{8500 * ms, StateChange{To: gc.StateSet}, 6},
-		{10 * s, StateChange{To: gc.StatePlaying}, 7},
-		{60 * s, StartSetPlay{SetPlay: gc.SetPlayThrowIn, Team: SideB}, 8},
+		{8500 * ms, StateChange{To: gcproto.StateSet}, 6},
+		{10 * s, StateChange{To: gcproto.StatePlaying}, 7},
+		{60 * s, StartSetPlay{SetPlay: gcproto.SetPlayThrowIn, Team: SideB}, 8},
 		{60 * s, EndSetPlay{}, 9},
 		{70 * s, Penalise{Team: SideB, Player: 2, Penalty: 7, Duration: 20 * s}, 10},
 		{70 * s, Penalise{Team: SideA, Player: 1, Penalty: 10}, 11},
@@ -54,7 +54,7 @@ break 30s
 		{74 * s, Goal{Team: SideB}, 15},
 		{75 * s, DropBall{}, 16},
 		{76 * s, Budget{Team: SideA, N: 100}, 17},
-		{150 * s, StateChange{To: gc.StateFinished}, 18},
+		{150 * s, StateChange{To: gcproto.StateFinished}, 18},
 		{210 * s, SecondHalf{}, 19},
 	}}
 	if !reflect.DeepEqual(sc, want) {
@@ -92,11 +92,11 @@ func TestParseScriptErrors(t *testing.T) {
 		{setupHSL, "0 setplay corner_kick", ErrAction, "setplay KIND TEAM"},
 		{setupHSL, "0 budget A lots", ErrAction, "not a number"},
 		{setupHSL, "0 budget A 70000", ErrAction, "outside 0..65535"},
-		{Setup{Layout: gc.LayoutSPL18, Teams: [2]uint8{1, 2}}, "0 stop", ErrAction, "stop needs an HSL layout"},
-		{Setup{Layout: gc.LayoutSPL18, Teams: [2]uint8{1, 2}}, "0 setplay direct_free_kick A", ErrAction, "no set play"},
-		{Setup{Layout: gc.LayoutSPL12, Teams: [2]uint8{1, 2}}, "0 setplay penalty_kick A", ErrAction, "spl12 has no set play"},
-		{Setup{Layout: gc.LayoutHSL19, Teams: [2]uint8{1, 2}}, "0 standby", ErrAction, "hsl19 has no state 5"},
-		{Setup{Layout: gc.LayoutHL688, Teams: [2]uint8{1, 2}}, "0 budget A 3", ErrAction, "no message budget"},
+		{Setup{Layout: gcproto.LayoutSPL18, Teams: [2]uint8{1, 2}}, "0 stop", ErrAction, "stop needs an HSL layout"},
+		{Setup{Layout: gcproto.LayoutSPL18, Teams: [2]uint8{1, 2}}, "0 setplay direct_free_kick A", ErrAction, "no set play"},
+		{Setup{Layout: gcproto.LayoutSPL12, Teams: [2]uint8{1, 2}}, "0 setplay penalty_kick A", ErrAction, "spl12 has no set play"},
+		{Setup{Layout: gcproto.LayoutHSL19, Teams: [2]uint8{1, 2}}, "0 standby", ErrAction, "hsl19 has no state 5"},
+		{Setup{Layout: gcproto.LayoutHL688, Teams: [2]uint8{1, 2}}, "0 budget A 3", ErrAction, "no message budget"},
 	} {
 		_, err := ParseScript(strings.NewReader(tc.text), tc.setup)
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
@@ -107,32 +107,32 @@ func TestParseScriptErrors(t *testing.T) {
 
 func TestParseActionNames(t *testing.T) {
 	for _, tc := range []struct {
-		l    gc.Layout
+		l    gcproto.Layout
 		text string
 		want Action
 	}{
-		{gc.LayoutSPL18, "setplay kick_in A", StartSetPlay{SetPlay: gc.SetPlayThrowIn, Team: SideA}},
-		{gc.LayoutSPL18, "setplay throw_in A", StartSetPlay{SetPlay: gc.SetPlayThrowIn, Team: SideA}},
-		{gc.LayoutSPL12, "setplay goal_free_kick B", StartSetPlay{SetPlay: gc.SetPlayGoalKick, Team: SideB}},
-		{gc.LayoutSPL16, "setplay pushing-free-kick B", StartSetPlay{SetPlay: gc.SetPlayPushingFreeKick, Team: SideB}},
-		{gc.LayoutHL640, "setplay direct_freekick A", StartSetPlay{SetPlay: gc.SetPlayDirectFreeKick, Team: SideA}},
-		{gc.LayoutHL640, "setplay penaltykick A", StartSetPlay{SetPlay: gc.SetPlayPenaltyKick, Team: SideA}},
-		{gc.LayoutHL688, "penalize a 2 hl_physical_contact", Penalise{Team: SideA, Player: 2, Penalty: 31}},
-		{gc.LayoutSPL18, "penalise B 1 spl_illegal_motion_in_standby", Penalise{Team: SideB, Player: 1, Penalty: 11}},
-		{gc.LayoutHSL19, "PENALISE b 4 1m pushing", Penalise{Team: SideB, Player: 4, Penalty: 9, Duration: time.Minute}},
-		{gc.LayoutSPL17, "standby", StateChange{To: gc.StateStandby}},
-		{gc.LayoutHSL20, "finished", StateChange{To: gc.StateFinished}},
-		{gc.LayoutHSL20, "Second-Half", SecondHalf{}},
-		{gc.LayoutHSL20, "setplay none", EndSetPlay{}},
-		{gc.LayoutHSL20, "drop-ball", DropBall{}},
-		{gc.LayoutHSL20, "unpenalize A 5", Unpenalise{Team: SideA, Player: 5}},
+		{gcproto.LayoutSPL18, "setplay kick_in A", StartSetPlay{SetPlay: gcproto.SetPlayThrowIn, Team: SideA}},
+		{gcproto.LayoutSPL18, "setplay throw_in A", StartSetPlay{SetPlay: gcproto.SetPlayThrowIn, Team: SideA}},
+		{gcproto.LayoutSPL12, "setplay goal_free_kick B", StartSetPlay{SetPlay: gcproto.SetPlayGoalKick, Team: SideB}},
+		{gcproto.LayoutSPL16, "setplay pushing-free-kick B", StartSetPlay{SetPlay: gcproto.SetPlayPushingFreeKick, Team: SideB}},
+		{gcproto.LayoutHL640, "setplay direct_freekick A", StartSetPlay{SetPlay: gcproto.SetPlayDirectFreeKick, Team: SideA}},
+		{gcproto.LayoutHL640, "setplay penaltykick A", StartSetPlay{SetPlay: gcproto.SetPlayPenaltyKick, Team: SideA}},
+		{gcproto.LayoutHL688, "penalize a 2 hl_physical_contact", Penalise{Team: SideA, Player: 2, Penalty: 31}},
+		{gcproto.LayoutSPL18, "penalise B 1 spl_illegal_motion_in_standby", Penalise{Team: SideB, Player: 1, Penalty: 11}},
+		{gcproto.LayoutHSL19, "PENALISE b 4 1m pushing", Penalise{Team: SideB, Player: 4, Penalty: 9, Duration: time.Minute}},
+		{gcproto.LayoutSPL17, "standby", StateChange{To: gcproto.StateStandby}},
+		{gcproto.LayoutHSL20, "finished", StateChange{To: gcproto.StateFinished}},
+		{gcproto.LayoutHSL20, "Second-Half", SecondHalf{}},
+		{gcproto.LayoutHSL20, "setplay none", EndSetPlay{}},
+		{gcproto.LayoutHSL20, "drop-ball", DropBall{}},
+		{gcproto.LayoutHSL20, "unpenalize A 5", Unpenalise{Team: SideA, Player: 5}},
 		// Keys.
-		{gc.LayoutHSL20, "r", Ready{KickOff: NoSide}},
-		{gc.LayoutHSL20, " G ", Goal{Team: SideB}},
-		{gc.LayoutHSL20, "K", StartSetPlay{SetPlay: gc.SetPlayGoalKick, Team: SideB}},
-		{gc.LayoutHSL20, "x", Stop{}},
-		{gc.LayoutHSL20, "3", Penalise{Team: SideA, Player: 3}},
-		{gc.LayoutHSL20, "%", Penalise{Team: SideB, Player: 5}},
+		{gcproto.LayoutHSL20, "r", Ready{KickOff: NoSide}},
+		{gcproto.LayoutHSL20, " G ", Goal{Team: SideB}},
+		{gcproto.LayoutHSL20, "K", StartSetPlay{SetPlay: gcproto.SetPlayGoalKick, Team: SideB}},
+		{gcproto.LayoutHSL20, "x", Stop{}},
+		{gcproto.LayoutHSL20, "3", Penalise{Team: SideA, Player: 3}},
+		{gcproto.LayoutHSL20, "%", Penalise{Team: SideB, Player: 5}},
 	} {
 		a, err := ParseAction(tc.text, Setup{Layout: tc.l, Teams: [2]uint8{teamA, teamB}})
 		if err != nil || !reflect.DeepEqual(a, tc.want) {
@@ -140,7 +140,7 @@ func TestParseActionNames(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"", "  # nothing", "6", "^", "x "} {
-		_, err := ParseAction(text, Setup{Layout: gc.LayoutSPL18, Teams: [2]uint8{1, 2}})
+		_, err := ParseAction(text, Setup{Layout: gcproto.LayoutSPL18, Teams: [2]uint8{1, 2}})
 		if !errors.Is(err, ErrAction) {
 			t.Errorf("%q: %v, want ErrAction", text, err)
 		}
@@ -149,7 +149,7 @@ func TestParseActionNames(t *testing.T) {
 
 // TestFormatRoundTrip writes scripts and reads them back.
 func TestFormatRoundTrip(t *testing.T) {
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		s := Setup{Layout: l, Teams: [2]uint8{teamA, teamB}}
 		for _, half := range []time.Duration{0, 20 * time.Second, 10 * time.Minute} {
 			sc := DefaultScript(l, half)
@@ -185,7 +185,7 @@ func sameSteps(a, b Script) bool {
 }
 
 func TestDefaultScriptShape(t *testing.T) {
-	sc := DefaultScript(gc.LayoutHSL20, 0)
+	sc := DefaultScript(gcproto.LayoutHSL20, 0)
 	if sc.Half != DefaultHalf || sc.Break != 5*time.Second {
 		t.Errorf("half %v break %v", sc.Half, sc.Break)
 	}
@@ -205,7 +205,7 @@ func TestDefaultScriptShape(t *testing.T) {
 
 func FuzzParseScript(f *testing.F) {
 	var def bytes.Buffer
-	if err := DefaultScript(gc.LayoutHSL20, 0).Format(&def); err != nil {
+	if err := DefaultScript(gcproto.LayoutHSL20, 0).Format(&def); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(def.String())

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -162,7 +162,7 @@ type Simulator struct {
 	logged  [4]bool // malformed causes already logged
 
 	// Owned by Run's goroutine.
-	pkt gc.Packet
+	pkt gcproto.Packet
 	buf []byte
 }
 
@@ -212,11 +212,11 @@ func New(cfg Config) (*Simulator, error) {
 		cfg:  cfg,
 		clk:  cfg.Clock,
 		log:  cfg.Logger,
-		hsl:  cfg.Layout.Family() == gc.FamilyHSL,
+		hsl:  cfg.Layout.Family() == gcproto.FamilyHSL,
 		reqs: make(chan request),
 		done: make(chan struct{}),
 		g:    newGame(cfg.Layout, cfg.Teams, cfg.Players, cfg.Timing, budget),
-		buf:  make([]byte, 0, gc.MaxSize),
+		buf:  make([]byte, 0, gcproto.MaxSize),
 	}
 	s.robots.teams = cfg.Teams
 	if s.clk == nil {
@@ -359,7 +359,7 @@ func (s *Simulator) advanceLocked(now time.Time) {
 			}
 		}
 		s.timeLocked(target)
-		if !s.cfg.Loop || s.next < len(steps) || s.g.state != gc.StateFinished || s.g.firstHalf {
+		if !s.cfg.Loop || s.next < len(steps) || s.g.state != gcproto.StateFinished || s.g.firstHalf {
 			return
 		}
 		if s.loopAt == 0 {
@@ -460,8 +460,8 @@ func (s *Simulator) send(b []byte) {
 }
 
 func (s *Simulator) onReturn(d transport.Datagram) {
-	var r gc.ReturnPacket
-	err := gc.DecodeReturn(d.Payload, &r)
+	var r gcproto.ReturnPacket
+	err := gcproto.DecodeReturn(d.Payload, &r)
 	now := s.clk.Now()
 	s.mu.Lock()
 	s.stats.Returns++
@@ -476,13 +476,13 @@ func (s *Simulator) onReturn(d transport.Datagram) {
 	s.stats.Malformed++
 	cause := 3
 	switch {
-	case errors.Is(err, gc.ErrLength):
+	case errors.Is(err, gcproto.ErrLength):
 		s.stats.MalformedLength++
 		cause = 0
-	case errors.Is(err, gc.ErrHeader):
+	case errors.Is(err, gcproto.ErrHeader):
 		s.stats.MalformedHeader++
 		cause = 1
-	case errors.Is(err, gc.ErrVersion):
+	case errors.Is(err, gcproto.ErrVersion):
 		s.stats.MalformedVersion++
 		cause = 2
 	default:
@@ -540,19 +540,19 @@ func (s *Simulator) State() GameView {
 
 // GameView is a snapshot of the simulated game.
 type GameView struct {
-	Layout gc.Layout `json:"-"`
+	Layout gcproto.Layout `json:"-"`
 	// LayoutName is Layout's name, e.g. "hsl20".
 	LayoutName string `json:"layout"`
 	// Time is the game time since the start (or the last restart).
 	Time time.Duration `json:"time"`
 
-	State     gc.State `json:"-"`
-	StateName string   `json:"state"`
+	State     gcproto.State `json:"-"`
+	StateName string        `json:"state"`
 	// GamePhase is normal, extra time (2) or the penalty shoot-out (1).
-	GamePhase gc.GamePhase `json:"gamePhase"`
-	FirstHalf bool         `json:"firstHalf"`
-	Stopped   bool         `json:"stopped"`
-	SetPlay   gc.SetPlay   `json:"-"`
+	GamePhase gcproto.GamePhase `json:"gamePhase"`
+	FirstHalf bool              `json:"firstHalf"`
+	Stopped   bool              `json:"stopped"`
+	SetPlay   gcproto.SetPlay   `json:"-"`
 	// SetPlayName is the unified set play name ("none", "corner_kick", ...).
 	SetPlayName string `json:"setPlay"`
 	// KickingTeam is the byte sent: a team number, or 255 for a dropped ball (DropBall)
@@ -594,10 +594,10 @@ type TeamView struct {
 
 // PlayerView is one player of a TeamView.
 type PlayerView struct {
-	Number              int        `json:"number"`
-	Penalty             gc.Penalty `json:"penalty"`
-	PenaltyName         string     `json:"penaltyName"`
-	SecsTillUnpenalised int        `json:"secsTillUnpenalised"`
+	Number              int             `json:"number"`
+	Penalty             gcproto.Penalty `json:"penalty"`
+	PenaltyName         string          `json:"penaltyName"`
+	SecsTillUnpenalised int             `json:"secsTillUnpenalised"`
 }
 
 func (s *Simulator) viewLocked() GameView {
@@ -649,28 +649,28 @@ func (v GameView) Summary() string {
 		half = "2nd half"
 	}
 	fmt.Fprintf(&b, "%-8s %s  %d %d:%d %d  %s", v.StateName, half, v.Teams[0].Number, v.Teams[0].Score,
-		v.Teams[1].Score, v.Teams[1].Number, gc.FormatSecs(int32(v.SecsRemaining)))
+		v.Teams[1].Score, v.Teams[1].Number, gcproto.FormatSecs(int32(v.SecsRemaining)))
 	switch {
 	case v.DropBall:
 		b.WriteString("  dropped ball")
-	case v.SetPlay != gc.SetPlayNone:
+	case v.SetPlay != gcproto.SetPlayNone:
 		fmt.Fprintf(&b, "  %s for %d", v.SetPlayName, v.KickingTeam)
-	case v.KickingTeam != gc.KickingTeamNone && v.State != gc.StateFinished:
+	case v.KickingTeam != gcproto.KickingTeamNone && v.State != gcproto.StateFinished:
 		fmt.Fprintf(&b, "  kick-off %d", v.KickingTeam)
 	}
 	switch v.SecondaryFor {
 	case "":
 	case "kick-off", "set play":
-		fmt.Fprintf(&b, " (%s)", gc.FormatSecs(int32(v.SecondaryTime)))
+		fmt.Fprintf(&b, " (%s)", gcproto.FormatSecs(int32(v.SecondaryTime)))
 	default:
-		fmt.Fprintf(&b, ", %s %s", v.SecondaryFor, gc.FormatSecs(int32(v.SecondaryTime)))
+		fmt.Fprintf(&b, ", %s %s", v.SecondaryFor, gcproto.FormatSecs(int32(v.SecondaryTime)))
 	}
 	if v.Stopped {
 		b.WriteString("  STOPPED")
 	}
 	for _, t := range v.Teams {
 		for _, p := range t.Players {
-			if p.Penalty != gc.PenaltyNone {
+			if p.Penalty != gcproto.PenaltyNone {
 				fmt.Fprintf(&b, "  %s%d %s %d s", t.Side, p.Number, p.PenaltyName, p.SecsTillUnpenalised)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 )
 
 const ms = time.Millisecond
@@ -25,7 +25,7 @@ func times(ps []decoded) []time.Duration {
 }
 
 func TestRegularRate(t *testing.T) {
-	simulate(t, Config{Setup: Setup{Layout: gc.LayoutSPL18}}, func(t *testing.T, h *harness) {
+	simulate(t, Config{Setup: Setup{Layout: gcproto.LayoutSPL18}}, func(t *testing.T, h *harness) {
 		h.until(10 * time.Second)
 		ps := h.packets()
 		if len(ps) != 21 {
@@ -38,7 +38,7 @@ func TestRegularRate(t *testing.T) {
 			if p.P.PacketNumber != uint8(i) {
 				t.Errorf("packet %d has number %d", i, p.P.PacketNumber)
 			}
-			if p.P.State != gc.StateInitial || p.P.Layout != gc.LayoutSPL18 || !p.P.FirstHalf {
+			if p.P.State != gcproto.StateInitial || p.P.Layout != gcproto.LayoutSPL18 || !p.P.FirstHalf {
 				t.Errorf("packet %d: state %v layout %v firstHalf %v, want INITIAL spl18 true", i, p.P.State, p.P.Layout, p.P.FirstHalf)
 			}
 		}
@@ -49,7 +49,7 @@ func TestRegularRate(t *testing.T) {
 }
 
 func TestPacketNumberWraps(t *testing.T) {
-	simulate(t, Config{Setup: Setup{Layout: gc.LayoutHL688}}, func(t *testing.T, h *harness) {
+	simulate(t, Config{Setup: Setup{Layout: gcproto.LayoutHL688}}, func(t *testing.T, h *harness) {
 		h.until(130 * time.Second) // 261 packets
 		ps := h.packets()
 		if len(ps) != 261 {
@@ -67,13 +67,13 @@ func TestPacketNumberWraps(t *testing.T) {
 // until five packets went out, beside the 2 Hz packets; other layouts only keep 2 Hz.
 func TestBurst(t *testing.T) {
 	for _, tc := range []struct {
-		layout gc.Layout
+		layout gcproto.Layout
 		want   []time.Duration
 	}{
-		{gc.LayoutHSL20, []time.Duration{0, 500 * ms, 1000 * ms, 1100 * ms, 1300 * ms, 1500 * ms, 1700 * ms, 1900 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
-		{gc.LayoutHSL19, []time.Duration{0, 500 * ms, 1000 * ms, 1100 * ms, 1300 * ms, 1500 * ms, 1700 * ms, 1900 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
-		{gc.LayoutSPL18, []time.Duration{0, 500 * ms, 1000 * ms, 1500 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
-		{gc.LayoutHL640, []time.Duration{0, 500 * ms, 1000 * ms, 1500 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
+		{gcproto.LayoutHSL20, []time.Duration{0, 500 * ms, 1000 * ms, 1100 * ms, 1300 * ms, 1500 * ms, 1700 * ms, 1900 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
+		{gcproto.LayoutHSL19, []time.Duration{0, 500 * ms, 1000 * ms, 1100 * ms, 1300 * ms, 1500 * ms, 1700 * ms, 1900 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
+		{gcproto.LayoutSPL18, []time.Duration{0, 500 * ms, 1000 * ms, 1500 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
+		{gcproto.LayoutHL640, []time.Duration{0, 500 * ms, 1000 * ms, 1500 * ms, 2000 * ms, 2500 * ms, 3000 * ms}},
 	} {
 		t.Run(tc.layout.String(), func(t *testing.T) {
 			s := Setup{Layout: tc.layout}
@@ -84,16 +84,16 @@ func TestBurst(t *testing.T) {
 					t.Fatalf("packets at %v, want %v", got, tc.want)
 				}
 				for _, p := range ps {
-					want := gc.StateInitial
+					want := gcproto.StateInitial
 					if p.At >= 1100*ms {
-						want = gc.StateReady
+						want = gcproto.StateReady
 					}
 					if p.P.State != want {
 						t.Errorf("packet at %v: state %v, want %v", p.At, p.P.State, want)
 					}
 				}
 				wantBurst := uint64(0)
-				if tc.layout.Family() == gc.FamilyHSL {
+				if tc.layout.Family() == gcproto.FamilyHSL {
 					wantBurst = BurstCount
 				}
 				if st := h.sim.Stats(); st.Burst != wantBurst {
@@ -122,22 +122,22 @@ half 30s
 `
 	type want struct {
 		at      time.Duration
-		state   gc.State
-		setPlay gc.SetPlay
+		state   gcproto.State
+		setPlay gcproto.SetPlay
 		kicking uint8
 		scoreB  uint8
 	}
 	wants := []want{
-		{1 * time.Second, gc.StateInitial, gc.SetPlayNone, teamA, 0},
-		{2 * time.Second, gc.StateReady, gc.SetPlayNone, teamB, 0},
-		{4 * time.Second, gc.StateSet, gc.SetPlayNone, teamB, 0},
-		{6 * time.Second, gc.StatePlaying, gc.SetPlayNone, teamB, 0},
-		{8 * time.Second, gc.StatePlaying, gc.SetPlayCornerKick, teamA, 0},
-		{12 * time.Second, gc.StateReady, gc.SetPlayNone, teamA, 1},
-		{14 * time.Second, gc.StateSet, gc.SetPlayNone, teamA, 1},
-		{16 * time.Second, gc.StatePlaying, gc.SetPlayNone, teamA, 1},
+		{1 * time.Second, gcproto.StateInitial, gcproto.SetPlayNone, teamA, 0},
+		{2 * time.Second, gcproto.StateReady, gcproto.SetPlayNone, teamB, 0},
+		{4 * time.Second, gcproto.StateSet, gcproto.SetPlayNone, teamB, 0},
+		{6 * time.Second, gcproto.StatePlaying, gcproto.SetPlayNone, teamB, 0},
+		{8 * time.Second, gcproto.StatePlaying, gcproto.SetPlayCornerKick, teamA, 0},
+		{12 * time.Second, gcproto.StateReady, gcproto.SetPlayNone, teamA, 1},
+		{14 * time.Second, gcproto.StateSet, gcproto.SetPlayNone, teamA, 1},
+		{16 * time.Second, gcproto.StatePlaying, gcproto.SetPlayNone, teamA, 1},
 	}
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		t.Run(l.String(), func(t *testing.T) {
 			s := Setup{Layout: l}
 			simulate(t, Config{Setup: s, Script: script(t, s, text)}, func(t *testing.T, h *harness) {
@@ -159,19 +159,19 @@ half 30s
 				// the others keep the team.
 				p := h.at(9500 * ms)
 				wantKick := uint8(teamA)
-				if l == gc.LayoutSPL18 || l.Family() == gc.FamilyHSL {
-					wantKick = gc.DropBall
+				if l == gcproto.LayoutSPL18 || l.Family() == gcproto.FamilyHSL {
+					wantKick = gcproto.DropBall
 				}
-				if p.SetPlay != gc.SetPlayNone || p.KickingTeam != wantKick {
+				if p.SetPlay != gcproto.SetPlayNone || p.KickingTeam != wantKick {
 					t.Errorf("after the set play: %v kicking %d, want none %d", p.SetPlay, p.KickingTeam, wantKick)
 				}
-				if l.Family() == gc.FamilyHL {
+				if l.Family() == gcproto.FamilyHL {
 					if got := h.at(8 * time.Second).SecondaryStateInfo; got != [4]uint8{teamA, 1, 0, 0} {
 						t.Errorf("HL set play secondaryStateInfo %v, want [%d 1 0 0]", got, teamA)
 					}
 				}
 				// Penalty: player 2 of B from 10 s, secsTillUnpenalised counting down.
-				g, err := gc.Derive(ptr(h.at(11*time.Second)), teamB, 2)
+				g, err := gcproto.Derive(ptr(h.at(11*time.Second)), teamB, 2)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,7 +186,7 @@ half 30s
 func ptr[T any](v T) *T { return &v }
 
 func TestSecsRemainingCountdown(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL18}
+	s := Setup{Layout: gcproto.LayoutSPL18}
 	sc := script(t, s, "half 20s\n0 ready A\n1 set\n2 playing\n")
 	simulate(t, Config{Setup: s, Script: sc}, func(t *testing.T, h *harness) {
 		h.until(25 * time.Second)
@@ -203,14 +203,14 @@ func TestSecsRemainingCountdown(t *testing.T) {
 			if p.P.SecsRemaining != want {
 				t.Errorf("at %v: secsRemaining %d, want %d", p.At, p.P.SecsRemaining, want)
 			}
-			wantState := gc.StatePlaying
+			wantState := gcproto.StatePlaying
 			switch {
 			case p.At < 1*time.Second:
-				wantState = gc.StateReady
+				wantState = gcproto.StateReady
 			case p.At < 2*time.Second:
-				wantState = gc.StateSet
+				wantState = gcproto.StateSet
 			case p.At >= 22*time.Second:
-				wantState = gc.StateFinished
+				wantState = gcproto.StateFinished
 			}
 			if p.P.State != wantState {
 				t.Errorf("at %v: state %v, want %v", p.At, p.P.State, wantState)
@@ -233,14 +233,14 @@ func TestSecsRemainingCountdown(t *testing.T) {
 }
 
 func TestReadyTimesOut(t *testing.T) {
-	s := Setup{Layout: gc.LayoutHSL20}
+	s := Setup{Layout: gcproto.LayoutHSL20}
 	sim := Config{Setup: s, Script: script(t, s, "0 ready A"), Timing: Timing{Ready: 3 * time.Second}}
 	simulate(t, sim, func(t *testing.T, h *harness) {
 		h.until(4 * time.Second)
-		if st := h.at(2900 * ms).State; st != gc.StateReady {
+		if st := h.at(2900 * ms).State; st != gcproto.StateReady {
 			t.Errorf("state at 2.9 s %v, want READY", st)
 		}
-		if st := h.at(3 * time.Second).State; st != gc.StateSet {
+		if st := h.at(3 * time.Second).State; st != gcproto.StateSet {
 			t.Errorf("state at 3 s %v, want SET", st)
 		}
 		c := h.changeList()
@@ -251,11 +251,11 @@ func TestReadyTimesOut(t *testing.T) {
 }
 
 func TestPenaltyCountdown(t *testing.T) {
-	s := Setup{Layout: gc.LayoutHSL20}
+	s := Setup{Layout: gcproto.LayoutHSL20}
 	sc := script(t, s, "0 penalise A 3 motion_in_set 5s\n2 ready\n3 set\n4 playing\n5 stop\n")
 	simulate(t, Config{Setup: s, Script: sc}, func(t *testing.T, h *harness) {
 		h.until(9 * time.Second)
-		code, _ := penaltyByName(gc.LayoutHSL20, "motion_in_set")
+		code, _ := penaltyByName(gcproto.LayoutHSL20, "motion_in_set")
 		for _, p := range h.packets() {
 			ri := team(t, p.P, teamA).Players[2]
 			// The penalty timer waits in INITIAL (until 2 s) and keeps running while
@@ -269,7 +269,7 @@ func TestPenaltyCountdown(t *testing.T) {
 			}
 			wantPen := code
 			if p.At >= 7*time.Second {
-				wantPen = gc.PenaltyNone
+				wantPen = gcproto.PenaltyNone
 			}
 			if ri.Penalty != wantPen || ri.SecsTillUnpenalised != want {
 				t.Errorf("at %v: penalty %d secs %d, want %d %d", p.At, ri.Penalty, ri.SecsTillUnpenalised, wantPen, want)
@@ -287,14 +287,14 @@ func TestPenaltyCountdown(t *testing.T) {
 }
 
 func TestSpeed(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL15}
+	s := Setup{Layout: gcproto.LayoutSPL15}
 	sc := script(t, s, "half 100s\n10 ready A\n20 set\n30 playing\n")
 	simulate(t, Config{Setup: s, Script: sc, Speed: 10}, func(t *testing.T, h *harness) {
 		h.until(5 * time.Second) // 50 s of game time
 		for _, w := range []struct {
 			at    time.Duration
-			state gc.State
-		}{{900 * ms, gc.StateInitial}, {1 * time.Second, gc.StateReady}, {2 * time.Second, gc.StateSet}, {3 * time.Second, gc.StatePlaying}} {
+			state gcproto.State
+		}{{900 * ms, gcproto.StateInitial}, {1 * time.Second, gcproto.StateReady}, {2 * time.Second, gcproto.StateSet}, {3 * time.Second, gcproto.StatePlaying}} {
 			if got := h.at(w.at).State; got != w.state {
 				t.Errorf("at %v: %v, want %v", w.at, got, w.state)
 			}
@@ -313,25 +313,25 @@ func TestSpeed(t *testing.T) {
 }
 
 func TestGoalAndSecondHalf(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL18}
+	s := Setup{Layout: gcproto.LayoutSPL18}
 	sc := script(t, s, "half 10s\nbreak 3s\n0 ready B\n1 set\n2 playing\n4 goal B\n5 set\n6 playing\n20 second-half\n21 ready\n")
 	simulate(t, Config{Setup: s, Script: sc}, func(t *testing.T, h *harness) {
 		h.until(22 * time.Second)
 		p := h.at(4 * time.Second)
-		if p.State != gc.StateReady || p.KickingTeam != teamA || team(t, p, teamB).Score != 1 || team(t, p, teamA).Score != 0 {
+		if p.State != gcproto.StateReady || p.KickingTeam != teamA || team(t, p, teamB).Score != 1 || team(t, p, teamA).Score != 0 {
 			t.Errorf("after the goal: %v kicking %d score B %d A %d, want READY %d 1 0",
 				p.State, p.KickingTeam, team(t, p, teamB).Score, team(t, p, teamA).Score, teamA)
 		}
 		// 2 s played before the goal; the clock, once started, also runs in READY and
 		// SET (the GameController's main timer): the half ends at 12 s.
-		if p := h.at(11900 * ms); p.State != gc.StatePlaying {
+		if p := h.at(11900 * ms); p.State != gcproto.StatePlaying {
 			t.Errorf("at 11.9 s: %v, want PLAYING", p.State)
 		}
-		if p := h.at(12 * time.Second); p.State != gc.StateFinished || !p.FirstHalf || p.SecondaryTime != 3 {
+		if p := h.at(12 * time.Second); p.State != gcproto.StateFinished || !p.FirstHalf || p.SecondaryTime != 3 {
 			t.Errorf("at 12 s: %v firstHalf %v secondaryTime %d, want FINISHED true 3", p.State, p.FirstHalf, p.SecondaryTime)
 		}
 		p = h.at(20 * time.Second)
-		if p.State != gc.StateInitial || p.FirstHalf || p.SecsRemaining != 10 {
+		if p.State != gcproto.StateInitial || p.FirstHalf || p.SecsRemaining != 10 {
 			t.Errorf("second half: %v firstHalf %v secs %d, want INITIAL false 10", p.State, p.FirstHalf, p.SecsRemaining)
 		}
 		// Teams change sides: A is now second on the wire; B kicked off the first
@@ -343,7 +343,7 @@ func TestGoalAndSecondHalf(t *testing.T) {
 			t.Errorf("second half kicking %d score B %d, want %d 1", p.KickingTeam, team(t, p, teamB).Score, teamA)
 		}
 		for _, tm := range []uint8{teamA, teamB} {
-			g, err := gc.Derive(&p, int(tm), 1)
+			g, err := gcproto.Derive(&p, int(tm), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,9 +356,9 @@ func TestGoalAndSecondHalf(t *testing.T) {
 
 func TestKickOffEnds(t *testing.T) {
 	for _, tc := range []struct {
-		l    gc.Layout
+		l    gcproto.Layout
 		want uint8
-	}{{gc.LayoutSPL18, gc.DropBall}, {gc.LayoutHSL20, gc.DropBall}, {gc.LayoutSPL17, teamA}, {gc.LayoutHL688, teamA}} {
+	}{{gcproto.LayoutSPL18, gcproto.DropBall}, {gcproto.LayoutHSL20, gcproto.DropBall}, {gcproto.LayoutSPL17, teamA}, {gcproto.LayoutHL688, teamA}} {
 		t.Run(tc.l.String(), func(t *testing.T) {
 			s := Setup{Layout: tc.l}
 			simulate(t, Config{Setup: s, Script: script(t, s, "0 ready A\n1 set\n2 playing")}, func(t *testing.T, h *harness) {
@@ -375,14 +375,14 @@ func TestKickOffEnds(t *testing.T) {
 }
 
 func TestSubstitutesAndGoalkeeper(t *testing.T) {
-	for _, l := range []gc.Layout{gc.LayoutHSL20, gc.LayoutSPL18, gc.LayoutHL688} {
+	for _, l := range []gcproto.Layout{gcproto.LayoutHSL20, gcproto.LayoutSPL18, gcproto.LayoutHL688} {
 		t.Run(l.String(), func(t *testing.T) {
 			simulate(t, Config{Setup: Setup{Layout: l, Players: 3}}, func(t *testing.T, h *harness) {
 				p := h.at(0)
 				sub, _ := penaltyByName(l, "substitute")
 				ti := team(t, p, teamA)
 				for n := 1; n <= l.MaxPlayers(); n++ {
-					want := gc.PenaltyNone
+					want := gcproto.PenaltyNone
 					if n > 3 {
 						want = sub
 					}
@@ -390,13 +390,13 @@ func TestSubstitutesAndGoalkeeper(t *testing.T) {
 						t.Errorf("player %d penalty %d, want %d", n, got, want)
 					}
 				}
-				if l.HasGoalkeeper() && (ti.Goalkeeper != 1 || ti.GoalkeeperColour != gc.ColourYellow) {
+				if l.HasGoalkeeper() && (ti.Goalkeeper != 1 || ti.GoalkeeperColour != gcproto.ColourYellow) {
 					t.Errorf("goalkeeper %d colour %v, want 1 yellow", ti.Goalkeeper, ti.GoalkeeperColour)
 				}
 				if l.HasGoalkeeperFlag() && !ti.Players[0].Goalkeeper {
 					t.Error("player 1 lacks the HL goalkeeper flag")
 				}
-				if ti.FieldPlayerColour != gc.ColourBlue || team(t, p, teamB).FieldPlayerColour != gc.ColourRed {
+				if ti.FieldPlayerColour != gcproto.ColourBlue || team(t, p, teamB).FieldPlayerColour != gcproto.ColourRed {
 					t.Error("colours are not blue and red")
 				}
 			})
@@ -405,7 +405,7 @@ func TestSubstitutesAndGoalkeeper(t *testing.T) {
 }
 
 func TestMessageBudget(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL18}
+	s := Setup{Layout: gcproto.LayoutSPL18}
 	simulate(t, Config{Setup: s, Script: script(t, s, "1 ready A\n2 set\n3 playing")}, func(t *testing.T, h *harness) {
 		msg := make([]byte, 100)
 		h.deliver(h.team[0], msg, robotSrc) // INITIAL: not counted
@@ -443,7 +443,7 @@ func TestMessageBudget(t *testing.T) {
 }
 
 func TestBudgetSpent(t *testing.T) {
-	s := Setup{Layout: gc.LayoutHSL20}
+	s := Setup{Layout: gcproto.LayoutHSL20}
 	simulate(t, Config{Setup: s, Budget: 2, Script: script(t, s, "0 ready A")}, func(t *testing.T, h *harness) {
 		for range 2 {
 			h.deliver(h.team[1], []byte("x"), robotSrc)
@@ -459,7 +459,7 @@ func TestBudgetSpent(t *testing.T) {
 }
 
 func TestNoBudgetLayout(t *testing.T) {
-	simulate(t, Config{Setup: Setup{Layout: gc.LayoutSPL13}, Script: script(t, Setup{Layout: gc.LayoutSPL13}, "0 ready A")}, func(t *testing.T, h *harness) {
+	simulate(t, Config{Setup: Setup{Layout: gcproto.LayoutSPL13}, Script: script(t, Setup{Layout: gcproto.LayoutSPL13}, "0 ready A")}, func(t *testing.T, h *harness) {
 		h.deliver(h.team[0], make([]byte, 1000), robotSrc)
 		if v := h.sim.State().Teams[0]; v.MessageBudget != -1 || v.Messages != 0 || v.Illegal {
 			t.Errorf("%+v, want no budget and nothing counted", v)
@@ -468,7 +468,7 @@ func TestNoBudgetLayout(t *testing.T) {
 }
 
 func TestApply(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL16}
+	s := Setup{Layout: gcproto.LayoutSPL16}
 	simulate(t, Config{Setup: s}, func(t *testing.T, h *harness) {
 		ctx := t.Context()
 		if err := h.sim.Apply(ctx, Goal{Team: SideA}); !errors.Is(err, ErrState) {
@@ -488,14 +488,14 @@ func TestApply(t *testing.T) {
 		}
 		h.until(SendInterval) // no burst outside HSL: the change goes out with the next packet
 		p := h.at(SendInterval)
-		if p.State != gc.StatePlaying || p.SetPlay != gc.SetPlayCornerKick || p.KickingTeam != teamA {
+		if p.State != gcproto.StatePlaying || p.SetPlay != gcproto.SetPlayCornerKick || p.KickingTeam != teamA {
 			t.Errorf("after r s p c: %v %v %d, want PLAYING corner_kick %d", p.State, p.SetPlay, p.KickingTeam, teamA)
 		}
 		if got, want := h.whats(), "ready (by hand); set (by hand); playing (by hand); setplay corner_kick A (by hand)"; got != want {
 			t.Errorf("changes %q, want %q", got, want)
 		}
 		// An action that changes nothing is no change.
-		if err := h.sim.Apply(ctx, StateChange{To: gc.StatePlaying}); err != nil {
+		if err := h.sim.Apply(ctx, StateChange{To: gcproto.StatePlaying}); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(h.changeList()); n != 4 {
@@ -529,7 +529,7 @@ func TestApplyAfterStop(t *testing.T) {
 }
 
 func TestSkippedStep(t *testing.T) {
-	s := Setup{Layout: gc.LayoutHSL19}
+	s := Setup{Layout: gcproto.LayoutHSL19}
 	simulate(t, Config{Setup: s, Script: script(t, s, "1 goal A\n2 ready")}, func(t *testing.T, h *harness) {
 		h.until(3 * time.Second)
 		c := h.changeList()
@@ -547,22 +547,22 @@ func TestSkippedStep(t *testing.T) {
 }
 
 func TestLoop(t *testing.T) {
-	s := Setup{Layout: gc.LayoutSPL14}
+	s := Setup{Layout: gcproto.LayoutSPL14}
 	sc := script(t, s, "half 2s\n0 ready A\n0.5 playing\n3 second-half\n3.5 playing\n")
 	simulate(t, Config{Setup: s, Script: sc, Loop: true}, func(t *testing.T, h *harness) {
 		// First half ends at 2.5 s, second at 5.5 s, restart at 10.5 s.
 		h.until(11 * time.Second)
-		if p := h.at(10400 * ms); p.State != gc.StateFinished || p.FirstHalf {
+		if p := h.at(10400 * ms); p.State != gcproto.StateFinished || p.FirstHalf {
 			t.Errorf("at 10.4 s: %v firstHalf %v, want FINISHED of the second half", p.State, p.FirstHalf)
 		}
 		p := h.at(10500 * ms)
-		if p.State != gc.StateReady || !p.FirstHalf || p.SecsRemaining != 2 {
+		if p.State != gcproto.StateReady || !p.FirstHalf || p.SecsRemaining != 2 {
 			t.Errorf("at 10.5 s: %v firstHalf %v secs %d, want READY true 2", p.State, p.FirstHalf, p.SecsRemaining)
 		}
 		if st := h.sim.Stats(); st.Restarts != 1 {
 			t.Errorf("Restarts = %d, want 1", st.Restarts)
 		}
-		if v := h.sim.State(); v.Time != 500*ms || v.Step != 2 || v.State != gc.StatePlaying {
+		if v := h.sim.State(); v.Time != 500*ms || v.Step != 2 || v.State != gcproto.StatePlaying {
 			t.Errorf("after the restart: time %v step %d %v, want 500ms 2 PLAYING", v.Time, v.Step, v.State)
 		}
 	})
@@ -571,19 +571,19 @@ func TestLoop(t *testing.T) {
 // TestDefaultScript plays the built-in game in every layout and checks its course on
 // the wire.
 func TestDefaultScript(t *testing.T) {
-	for _, l := range gc.Layouts() {
+	for _, l := range gcproto.Layouts() {
 		t.Run(l.String(), func(t *testing.T) {
 			s := Setup{Layout: l}
 			sc := DefaultScript(l, 0)
 			end := 155 * time.Second
-			if l.Family() == gc.FamilyHSL {
+			if l.Family() == gcproto.FamilyHSL {
 				end += 2 * time.Second
 			}
 			// At speed 2 the shortest state (SET, 3 s) lasts 1.5 s: three packets.
 			simulate(t, Config{Setup: s, Script: sc, Speed: 2}, func(t *testing.T, h *harness) {
 				h.until(end/2 + time.Second)
 				var states []string
-				sawSetPlay := map[gc.SetPlay]uint8{}
+				sawSetPlay := map[gcproto.SetPlay]uint8{}
 				sawPenalty := false
 				for _, p := range h.packets() {
 					half := "1"
@@ -594,10 +594,10 @@ func TestDefaultScript(t *testing.T) {
 					if len(states) == 0 || states[len(states)-1] != st {
 						states = append(states, st)
 					}
-					if p.P.SetPlay != gc.SetPlayNone {
+					if p.P.SetPlay != gcproto.SetPlayNone {
 						sawSetPlay[p.P.SetPlay] = p.P.KickingTeam
 					}
-					if team(t, p.P, teamB).Players[1].Penalty != gc.PenaltyNone {
+					if team(t, p.P, teamB).Players[1].Penalty != gcproto.PenaltyNone {
 						sawPenalty = true
 					}
 				}
@@ -606,14 +606,14 @@ func TestDefaultScript(t *testing.T) {
 				if !slices.Equal(states, want) {
 					t.Errorf("states %v\nwant   %v", states, want)
 				}
-				if sawSetPlay[gc.SetPlayCornerKick] != teamB || sawSetPlay[gc.SetPlayGoalKick] != teamA || len(sawSetPlay) != 2 {
+				if sawSetPlay[gcproto.SetPlayCornerKick] != teamB || sawSetPlay[gcproto.SetPlayGoalKick] != teamA || len(sawSetPlay) != 2 {
 					t.Errorf("set plays %v, want corner kick for %d and goal kick for %d", sawSetPlay, teamB, teamA)
 				}
 				if !sawPenalty {
 					t.Error("B 2 never penalised")
 				}
 				v := h.sim.State()
-				if v.Teams[0].Score != 1 || v.Teams[1].Score != 0 || v.State != gc.StateFinished || v.FirstHalf || v.Step != v.Steps {
+				if v.Teams[0].Score != 1 || v.Teams[1].Score != 0 || v.State != gcproto.StateFinished || v.FirstHalf || v.Step != v.Steps {
 					t.Errorf("end: %s step %d/%d", v.Summary(), v.Step, v.Steps)
 				}
 				if st := h.sim.Stats(); st.Skipped != 0 {
@@ -639,7 +639,7 @@ func TestNewErrors(t *testing.T) {
 		{"same teams", func(c *Config) { c.Teams = [2]uint8{3, 3} }, ErrConfig},
 		{"team 0", func(c *Config) { c.Teams[0] = 0 }, ErrConfig},
 		{"team 255", func(c *Config) { c.Teams[1] = 255 }, ErrConfig},
-		{"too many players", func(c *Config) { c.Layout, c.Players = gc.LayoutSPL14, 8 }, ErrConfig},
+		{"too many players", func(c *Config) { c.Layout, c.Players = gcproto.LayoutSPL14, 8 }, ErrConfig},
 		{"bad layout", func(c *Config) { c.Layout = 99 }, ErrConfig},
 		{"negative speed", func(c *Config) { c.Speed = -1 }, ErrConfig},
 		{"no sender", func(c *Config) { c.Control = nil }, ErrConfig},
@@ -647,11 +647,11 @@ func TestNewErrors(t *testing.T) {
 		{"budget", func(c *Config) { c.Budget = 70000 }, ErrConfig},
 		{"script for another layout", func(c *Config) {
 			c.Script = Script{Steps: []Step{{Do: Stop{}}}}
-			c.Layout = gc.LayoutSPL18
+			c.Layout = gcproto.LayoutSPL18
 		}, ErrAction},
 		{"script out of order", func(c *Config) {
 			c.Script = Script{Steps: []Step{{At: 2 * time.Second, Do: Stop{}}, {At: time.Second, Do: Stop{}}}}
-			c.Layout = gc.LayoutHSL20
+			c.Layout = gcproto.LayoutHSL20
 		}, ErrScript},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -681,7 +681,7 @@ func TestSendErrorsCounted(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	s := Setup{Layout: gc.LayoutHSL20}
+	s := Setup{Layout: gcproto.LayoutHSL20}
 	text := "half 20s\n0.5 ready A\n1 set\n2 playing\n3 setplay corner_kick B\n3 stop\n3 penalise A 2 pushing 30s\n" +
 		"4 resume\n4 dropball\n4.5 set\n4.8 playing\n5 goal B\n6 set\n7 playing\n"
 	simulate(t, Config{Setup: s, Script: script(t, s, text)}, func(t *testing.T, h *harness) {

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -30,9 +30,9 @@ func addrOf(c *net.UDPConn) netip.AddrPort { return c.LocalAddr().(*net.UDPAddr)
 
 // readControl reads control packets from c until one satisfies ok or the deadline
 // passes; it answers every packet with ret (if set) to the packet's source at port.
-func readControl(t *testing.T, c *net.UDPConn, deadline time.Time, ok func(*gc.Packet) bool, answer func(src netip.AddrPort)) (n int, last gc.Packet) {
+func readControl(t *testing.T, c *net.UDPConn, deadline time.Time, ok func(*gcproto.Packet) bool, answer func(src netip.AddrPort)) (n int, last gcproto.Packet) {
 	t.Helper()
-	buf := make([]byte, gc.MaxSize+1)
+	buf := make([]byte, gcproto.MaxSize+1)
 	if err := c.SetReadDeadline(deadline); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestLoopback(t *testing.T) {
 	}
 	retAddr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), u.Return.LocalAddr().Port())
 
-	s := Setup{Layout: gc.LayoutHSL20, Teams: [2]uint8{teamA, teamB}}
+	s := Setup{Layout: gcproto.LayoutHSL20, Teams: [2]uint8{teamA, teamB}}
 	cfg := Config{Setup: s, Script: script(t, s, "0 ready A\n1 set\n2 playing"), Speed: 4, Dest: dest, Logger: quiet}
 	u.Attach(&cfg)
 	sim, err := New(cfg)
@@ -81,7 +81,7 @@ func TestLoopback(t *testing.T) {
 	}
 	g.Go(func() error { return sim.Run(ctx) })
 
-	alive, err := ptr(gc.NewAlive(teamA, 2)).MarshalBinary()
+	alive, err := ptr(gcproto.NewAlive(teamA, 2)).MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +91,11 @@ func TestLoopback(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	n, p := readControl(t, r1, deadline, func(p *gc.Packet) bool { return p.State == gc.StatePlaying }, answer)
-	if p.Layout != gc.LayoutHSL20 || p.KickingTeam != teamA || n < 3 {
+	n, p := readControl(t, r1, deadline, func(p *gcproto.Packet) bool { return p.State == gcproto.StatePlaying }, answer)
+	if p.Layout != gcproto.LayoutHSL20 || p.KickingTeam != teamA || n < 3 {
 		t.Errorf("robot 1: %d packets, last %v kicking %d", n, p.Layout, p.KickingTeam)
 	}
-	if n2, _ := readControl(t, r2, deadline, func(p *gc.Packet) bool { return p.State == gc.StatePlaying }, nil); n2 < 3 {
+	if n2, _ := readControl(t, r2, deadline, func(p *gcproto.Packet) bool { return p.State == gcproto.StatePlaying }, nil); n2 < 3 {
 		t.Errorf("robot 2 got %d packets", n2)
 	}
 	if _, err := r2.WriteToUDPAddrPort([]byte("RGrt\x04junk"), retAddr); err != nil {
@@ -166,7 +166,7 @@ func TestNamespaces(t *testing.T) {
 			if err := rw.WaitUp(ctx); err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Setup: Setup{Layout: gc.LayoutSPL18, Teams: [2]uint8{teamA, teamB}}, Dest: dest, Logger: quiet}
+			cfg := Config{Setup: Setup{Layout: gcproto.LayoutSPL18, Teams: [2]uint8{teamA, teamB}}, Dest: dest, Logger: quiet}
 			u.Attach(&cfg)
 			sim, err := New(cfg)
 			if err != nil {
@@ -181,8 +181,8 @@ func TestNamespaces(t *testing.T) {
 			case <-ctx.Done():
 				t.Fatal("no control packet reached the robot")
 			}
-			var p gc.Packet
-			if err := p.UnmarshalBinary(d.Payload); err != nil || p.Layout != gc.LayoutSPL18 {
+			var p gcproto.Packet
+			if err := p.UnmarshalBinary(d.Payload); err != nil || p.Layout != gcproto.LayoutSPL18 {
 				t.Fatalf("control packet %v, %v", p.Layout, err)
 			}
 			wantCast := transport.CastBroadcast
@@ -192,7 +192,7 @@ func TestNamespaces(t *testing.T) {
 			if d.Cast != wantCast || d.Src.Addr() != netip.MustParseAddr("10.93.0.1") {
 				t.Errorf("packet came as %v from %v, want %v from 10.93.0.1", d.Cast, d.Src, wantCast)
 			}
-			alive, _ := ptr(gc.NewAlive(teamB, 4)).MarshalBinary()
+			alive, _ := ptr(gcproto.NewAlive(teamB, 4)).MarshalBinary()
 			if err := rw.SendTo(alive, netip.AddrPortFrom(d.Src.Addr(), ReturnPort)); err != nil {
 				t.Fatal(err)
 			}

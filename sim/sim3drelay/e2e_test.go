@@ -22,7 +22,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/nodetest"
-	simteam "github.com/robocup-dnetwork/dnetwork/node/sim3d"
+	"github.com/robocup-dnetwork/dnetwork/node/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
@@ -185,7 +185,7 @@ func checkLoss(t *testing.T, logs []*talkLog, start, end float64) {
 	var expected, lost int
 	for i, sp := range e2eRobots {
 		said := logs[i].saidBetween(start, end)
-		if len(said) < e2eServerSeconds*50/(simteam.DefaultSlotCycles*sp.teamSize)-2 {
+		if len(said) < e2eServerSeconds*50/(sim3d.DefaultSlotCycles*sp.teamSize)-2 {
 			t.Errorf("robot %d said %d messages in %d s of server time", sp.id, len(said), e2eServerSeconds)
 		}
 		for j, ls := range e2eRobots {

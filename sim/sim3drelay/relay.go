@@ -14,7 +14,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
-	"github.com/robocup-dnetwork/dnetwork/proto/sim3d"
+	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
 )
@@ -135,7 +135,7 @@ func New(cfg Config, deps Deps) (*Relay, error) {
 		return nil, fmt.Errorf("%w: nil publisher", ErrConfig)
 	}
 	// Build the handshake once, so that a bad name or number fails here.
-	if _, err := sim3d.AppendCommands(nil, cfg.scene(), cfg.init(), cfg.beam()); err != nil {
+	if _, err := sim3dproto.AppendCommands(nil, cfg.scene(), cfg.init(), cfg.beam()); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	log := cfg.Logger
@@ -151,11 +151,13 @@ func New(cfg Config, deps Deps) (*Relay, error) {
 	}, nil
 }
 
-func (c *Config) scene() sim3d.Scene {
-	return sim3d.Scene{Path: c.Scene, RobotType: c.RobotType, HasRobotType: true}
+func (c *Config) scene() sim3dproto.Scene {
+	return sim3dproto.Scene{Path: c.Scene, RobotType: c.RobotType, HasRobotType: true}
 }
-func (c *Config) init() sim3d.Init { return sim3d.Init{Unum: c.Unum, TeamName: c.Team} }
-func (c *Config) beam() sim3d.Beam { return sim3d.Beam{X: c.BeamX, Y: c.BeamY, Rot: c.BeamRot} }
+func (c *Config) init() sim3dproto.Init { return sim3dproto.Init{Unum: c.Unum, TeamName: c.Team} }
+func (c *Config) beam() sim3dproto.Beam {
+	return sim3dproto.Beam{X: c.BeamX, Y: c.BeamY, Rot: c.BeamRot}
+}
 
 // Ready is closed once the robot is in the game and beamed.
 func (r *Relay) Ready() <-chan struct{} { return r.ready }
@@ -175,7 +177,7 @@ func (r *Relay) Say(m *dmsgs.Sim3dSay) {
 		r.count(func(s *Status) { s.SayEarly++ })
 		return
 	}
-	if err := sim3d.ValidateSaySafe(m.Message); err != nil {
+	if err := sim3dproto.ValidateSaySafe(m.Message); err != nil {
 		r.count(func(s *Status) { s.SayRefused++ })
 		r.warn("say refused", "refusing a say the server would mangle", "err", err)
 		return
@@ -206,12 +208,12 @@ func (r *Relay) Run(ctx context.Context) error {
 	}()
 
 	var buf, frame []byte
-	send := func(cmds ...sim3d.Command) error {
+	send := func(cmds ...sim3dproto.Command) error {
 		var err error
-		if buf, err = sim3d.AppendCommands(buf[:0], cmds...); err != nil {
+		if buf, err = sim3dproto.AppendCommands(buf[:0], cmds...); err != nil {
 			return err
 		}
-		if frame, err = sim3d.AppendFrame(frame[:0], buf); err != nil {
+		if frame, err = sim3dproto.AppendFrame(frame[:0], buf); err != nil {
 			return err
 		}
 		_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -219,7 +221,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		return err
 	}
 	say := func(msg string) error {
-		if err := send(sim3d.Say{Message: msg}); err != nil {
+		if err := send(sim3dproto.Say{Message: msg}); err != nil {
 			return fmt.Errorf("sim3drelay: say: %w", err)
 		}
 		var now float64
@@ -260,11 +262,11 @@ func (r *Relay) Run(ctx context.Context) error {
 			var err error
 			switch {
 			case state == stateScene:
-				err = send(r.cfg.init(), sim3d.Syn{})
+				err = send(r.cfg.init(), sim3dproto.Syn{})
 				state = stateInit
 				timeout.Reset(r.cfg.HandshakeTimeout)
 			case state == stateInit && p.unum != 0:
-				err = send(r.cfg.beam(), sim3d.Syn{})
+				err = send(r.cfg.beam(), sim3dproto.Syn{})
 				state = stateRelay
 				timeout.Stop()
 				st := r.Status()
@@ -272,7 +274,7 @@ func (r *Relay) Run(ctx context.Context) error {
 				r.joined.Store(true)
 				close(r.ready)
 			default:
-				err = send(sim3d.Syn{})
+				err = send(sim3dproto.Syn{})
 			}
 			if err != nil {
 				return r.quiet(ctx, fmt.Errorf("sim3drelay: answering a percept: %w", err))
@@ -320,10 +322,10 @@ func (r *Relay) dial(ctx context.Context) (net.Conn, error) {
 // hears and server time and tells Run, which answers it. It returns when the connection
 // fails or closes.
 func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) error {
-	fr := sim3d.NewFrameReader(conn, 0)
+	fr := sim3dproto.NewFrameReader(conn, 0)
 	var (
-		tree sim3d.Tree
-		p    sim3d.Percept
+		tree sim3dproto.Tree
+		p    sim3dproto.Percept
 	)
 	for {
 		payload, err := fr.Next()
@@ -369,7 +371,7 @@ func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) er
 
 // publish hands the node the percept's server time first, so that it decides its turn
 // without waiting for the rest, then its hears.
-func (r *Relay) publish(p *sim3d.Percept) {
+func (r *Relay) publish(p *sim3dproto.Percept) {
 	if p.HasNow && p.Now >= 0 && p.Now <= math.MaxInt32 {
 		sec, frac := math.Modf(p.Now)
 		ns := min(uint32(math.Round(frac*1e9)), 999_999_999)

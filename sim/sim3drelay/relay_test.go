@@ -10,7 +10,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
-	"github.com/robocup-dnetwork/dnetwork/proto/sim3d"
+	sim3dproto "github.com/robocup-dnetwork/dnetwork/proto/sim3d"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rosgraph_msgs"
 )
@@ -19,7 +19,7 @@ import (
 type fakeServer struct {
 	t    *testing.T
 	conn net.Conn
-	fr   *sim3d.FrameReader
+	fr   *sim3dproto.FrameReader
 }
 
 func listen(t *testing.T) (net.Listener, string) {
@@ -40,7 +40,7 @@ func accept(t *testing.T, l net.Listener) *fakeServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return &fakeServer{t: t, conn: c, fr: sim3d.NewFrameReader(c, 0)}
+	return &fakeServer{t: t, conn: c, fr: sim3dproto.NewFrameReader(c, 0)}
 }
 
 // expect reads the next agent frame and checks it.
@@ -58,7 +58,7 @@ func (s *fakeServer) expect(want string) {
 
 func (s *fakeServer) send(msg string) {
 	s.t.Helper()
-	b, _ := sim3d.AppendFrame(nil, []byte(msg))
+	b, _ := sim3dproto.AppendFrame(nil, []byte(msg))
 	if _, err := s.conn.Write(b); err != nil {
 		s.t.Fatal(err)
 	}

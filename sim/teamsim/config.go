@@ -12,7 +12,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -52,7 +52,7 @@ type Config struct {
 	Team, Opponent uint8
 	// Layout is the GameController protocol version the simulated GameController sends;
 	// it also selects the league's rules (message budget, size cap, field).
-	Layout gc.Layout
+	Layout gcproto.Layout
 	// Script is the game the GameController plays; no steps means Script(Layout, Half,
 	// Robots).
 	Script gcsim.Script
@@ -93,7 +93,7 @@ type Config struct {
 // HSL v20 game at normal speed, looping, with dnet team packets, on ROS domain 0.
 func DefaultConfig() Config {
 	return Config{
-		Robots: DefaultRobots, Team: 17, Opponent: 5, Layout: gc.LayoutHSL20, Speed: 1, Loop: true,
+		Robots: DefaultRobots, Team: 17, Opponent: 5, Layout: gcproto.LayoutHSL20, Speed: 1, Loop: true,
 		Format: team.FormatDNet, LogLevel: ros.LevelWarn, Tick: DefaultTick,
 		World: world.DefaultConfig(DefaultRobots),
 	}
@@ -101,11 +101,11 @@ func DefaultConfig() Config {
 
 // League returns the rules of a GameController layout: HSL for v19 and v20, SPL for
 // the SPL versions, HL for version 12.
-func League(l gc.Layout) team.League {
+func League(l gcproto.Layout) team.League {
 	switch l.Family() {
-	case gc.FamilySPL:
+	case gcproto.FamilySPL:
 		return team.LeagueSPL
-	case gc.FamilyHL:
+	case gcproto.FamilyHL:
 		return team.LeagueHL
 	}
 	return team.LeagueHSL
@@ -123,7 +123,7 @@ func Field(l team.League) world.Field {
 // Script returns the built-in game of the simulation: gcsim.DefaultScript, with the
 // penalty given to our player 3 (or our last player in a smaller team) instead of the
 // opponent's, so that the page and the teammates show a penalised robot.
-func Script(l gc.Layout, half time.Duration, robots int) gcsim.Script {
+func Script(l gcproto.Layout, half time.Duration, robots int) gcsim.Script {
 	sc := gcsim.DefaultScript(l, half)
 	for i, st := range sc.Steps {
 		if p, ok := st.Do.(gcsim.Penalise); ok && p.Team == gcsim.SideB {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 	"github.com/robocup-dnetwork/dnetwork/sim/world"
 )
@@ -142,7 +142,7 @@ func (st Status) Line() string {
 	fmt.Fprintf(&b, "%5.1fs %s %s %d:%02d %d %d:%d %d", st.Elapsed.Seconds(), strings.ToUpper(g.StateName), half,
 		secs/60, secs%60, g.Teams[0].Number, g.Teams[0].Score, g.Teams[1].Score, g.Teams[1].Number)
 	switch {
-	case g.SetPlay != gc.SetPlayNone:
+	case g.SetPlay != gcproto.SetPlayNone:
 		fmt.Fprintf(&b, " %s %d", g.SetPlayName, g.KickingTeam)
 	case g.SecondaryFor == "kick-off":
 		fmt.Fprintf(&b, " kick-off %d", g.KickingTeam)
@@ -151,7 +151,7 @@ func (st Status) Line() string {
 		b.WriteString(" STOPPED")
 	}
 	for _, p := range g.Teams[0].Players {
-		if p.Penalty != gc.PenaltyNone {
+		if p.Penalty != gcproto.PenaltyNone {
 			fmt.Fprintf(&b, " P%d %ds", p.Number, p.SecsTillUnpenalised)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
-	gc "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
+	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/sim/gcsim"
 	"github.com/robocup-dnetwork/dnetwork/sim/world"
@@ -34,9 +34,9 @@ func TestConfigValidate(t *testing.T) {
 		change func(*Config)
 		want   string
 	}{
-		{"no layout", func(c *Config) { c.Layout = gc.LayoutInvalid }, "no GameController layout"},
+		{"no layout", func(c *Config) { c.Layout = gcproto.LayoutInvalid }, "no GameController layout"},
 		{"no robots", func(c *Config) { c.Robots = 0 }, "robots 0 outside 1..20 (hsl20)"},
-		{"more robots than the layout has players", func(c *Config) { c.Layout, c.Robots = gc.LayoutSPL14, 8 }, "robots 8 outside 1..7 (spl14)"},
+		{"more robots than the layout has players", func(c *Config) { c.Layout, c.Robots = gcproto.LayoutSPL14, 8 }, "robots 8 outside 1..7 (spl14)"},
 		{"same teams", func(c *Config) { c.Opponent = c.Team }, "teams 17 and 17"},
 		{"team 255", func(c *Config) { c.Team = 255 }, "teams 255 and 5"},
 		{"speed", func(c *Config) { c.Speed = 0 }, "speed 0 outside"},
@@ -47,7 +47,7 @@ func TestConfigValidate(t *testing.T) {
 		{"world", func(c *Config) { c.World.WalkSpeed = 0 }, "world: bad config: speeds"},
 		{"script for another game", func(c *Config) {
 			c.Script = gcsim.Script{Steps: []gcsim.Step{{Do: gcsim.Stop{}}}}
-			c.Layout = gc.LayoutSPL18
+			c.Layout = gcproto.LayoutSPL18
 		}, "stop"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 	c := DefaultConfig()
-	c.Layout, c.Robots = gc.LayoutSPL18, 7
+	c.Layout, c.Robots = gcproto.LayoutSPL18, 7
 	if err := c.Validate(); err != nil {
 		t.Errorf("7 robots in SPL v18: %v", err)
 	}
@@ -71,13 +71,13 @@ func TestConfigValidate(t *testing.T) {
 
 func TestScript(t *testing.T) {
 	for _, tc := range []struct {
-		layout gc.Layout
+		layout gcproto.Layout
 		robots int
 		player int
 	}{
-		{gc.LayoutHSL20, 5, 3},
-		{gc.LayoutSPL17, 2, 2},
-		{gc.LayoutHL688, 1, 1},
+		{gcproto.LayoutHSL20, 5, 3},
+		{gcproto.LayoutSPL17, 2, 2},
+		{gcproto.LayoutHL688, 1, 1},
 	} {
 		sc := Script(tc.layout, 0, tc.robots)
 		var penalties []gcsim.Penalise
@@ -102,14 +102,14 @@ func TestScript(t *testing.T) {
 
 func TestLeagueAndField(t *testing.T) {
 	for _, tc := range []struct {
-		layout gc.Layout
+		layout gcproto.Layout
 		want   team.League
 		goal   float64
 	}{
-		{gc.LayoutHSL19, team.LeagueHSL, 2.6},
-		{gc.LayoutHSL20, team.LeagueHSL, 2.6},
-		{gc.LayoutSPL15, team.LeagueSPL, 1.5},
-		{gc.LayoutHL640, team.LeagueHL, 2.6},
+		{gcproto.LayoutHSL19, team.LeagueHSL, 2.6},
+		{gcproto.LayoutHSL20, team.LeagueHSL, 2.6},
+		{gcproto.LayoutSPL15, team.LeagueSPL, 1.5},
+		{gcproto.LayoutHL640, team.LeagueHL, 2.6},
 	} {
 		l := League(tc.layout)
 		f := Field(l)
@@ -200,7 +200,7 @@ func TestTee(t *testing.T) {
 
 func TestStatusLine(t *testing.T) {
 	game := gcsim.GameView{
-		StateName: "playing", FirstHalf: true, SecsRemaining: 47, SetPlay: gc.SetPlayNone, KickingTeam: 17,
+		StateName: "playing", FirstHalf: true, SecsRemaining: 47, SetPlay: gcproto.SetPlayNone, KickingTeam: 17,
 		Teams: [2]gcsim.TeamView{{Number: 17, Score: 1, MessageBudget: 11870}, {Number: 5, MessageBudget: 11000}},
 	}
 	robots := func(mates ...[]int) []RobotStatus {
@@ -222,7 +222,7 @@ func TestStatusLine(t *testing.T) {
 		}, " 12.5s PLAYING 1st 0:47 17 1:0 5 | online 3/3 | mates all 2 | team 410 gc 31 ret 60 | budget 11870"},
 		{"set play, stop, penalty, a fall, no budget", func() Status {
 			g := game
-			g.SetPlay, g.SetPlayName, g.KickingTeam, g.Stopped, g.FirstHalf, g.SecsRemaining = gc.SetPlayCornerKick, "corner_kick", 5, true, false, 125
+			g.SetPlay, g.SetPlayName, g.KickingTeam, g.Stopped, g.FirstHalf, g.SecsRemaining = gcproto.SetPlayCornerKick, "corner_kick", 5, true, false, 125
 			g.Teams[0].MessageBudget = -1
 			g.Teams[0].Players = []gcsim.PlayerView{{Number: 1}, {Number: 2, Penalty: 2, SecsTillUnpenalised: 12}}
 			rs := robots([]int{}, []int{1})
@@ -293,7 +293,7 @@ func TestRun(t *testing.T) {
 	var st Status
 	ok := func() bool {
 		st = s.Status()
-		if st.Online != 3 || st.Game.State != gc.StatePlaying || st.World.Kicks == 0 || st.Inputs == 0 || st.InputErrors != 0 {
+		if st.Online != 3 || st.Game.State != gcproto.StatePlaying || st.World.Kicks == 0 || st.Inputs == 0 || st.InputErrors != 0 {
 			return false
 		}
 		for _, r := range st.Robots {
@@ -319,7 +319,7 @@ func TestRun(t *testing.T) {
 	}
 	returns := 0
 	for _, r := range snap.Robots {
-		if r.ReturnMsgs.Count > 0 && r.ReturnVersion == gc.ReturnVersion {
+		if r.ReturnMsgs.Count > 0 && r.ReturnVersion == gcproto.ReturnVersion {
 			returns++
 		}
 	}
