@@ -52,3 +52,27 @@ func (w *Worker) Groups() []netip.Addr {
 	defer w.mu.Unlock()
 	return slices.Clone(w.groups)
 }
+
+// otherGroup reports whether dst is a multicast group the worker has not joined. A
+// socket whose IP_MULTICAST_ALL could not be turned off gets every group that any
+// socket on the host joined on the interface and bound the same port; the worker drops
+// the others' groups itself, as the kernel would have (sockets, doc.go).
+func (w *Worker) otherGroup(dst netip.Addr) bool {
+	if !dst.IsMulticast() {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !slices.Contains(w.groups, dst)
+}
+
+// noteAllGroups logs, once per worker, that its sockets cannot turn IP_MULTICAST_ALL
+// off (err, from listen) and that it filters the groups itself; nil says nothing.
+func (w *Worker) noteAllGroups(err error) {
+	if err == nil || w.warnedAllGroups {
+		return
+	}
+	w.warnedAllGroups = true
+	w.log.Warn("transport: the kernel cannot limit the socket to its own multicast groups; the worker drops the others itself",
+		"err", err)
+}

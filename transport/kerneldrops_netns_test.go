@@ -69,7 +69,7 @@ func TestNetnsKernelDropCauses(t *testing.T) {
 	// A socket nobody reads, with the smallest buffer: receive buffer errors only.
 	var full *net.UDPConn
 	if err := b.Do(func() (err error) {
-		full, err = listen(context.Background(), 4701, sockOpts{readBuffer: 1})
+		full, _, err = listen(context.Background(), 4701, sockOpts{readBuffer: 1})
 		return err
 	}); err != nil {
 		t.Fatal(err)

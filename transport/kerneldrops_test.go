@@ -18,7 +18,7 @@ import (
 // smallest receive buffer, without reading, then reads: the datagram read carries the
 // kernel's drop count (SO_RXQ_OVFL), which must cover what did not fit.
 func TestKernelDropsReported(t *testing.T) {
-	conn, err := listen(context.Background(), 0, sockOpts{readBuffer: 1}) // the kernel rounds up to its minimum
+	conn, _, err := listen(context.Background(), 0, sockOpts{readBuffer: 1}) // the kernel rounds up to its minimum
 	if err != nil {
 		t.Fatal(err)
 	}

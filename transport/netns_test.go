@@ -50,7 +50,7 @@ func plainSocket(t *testing.T, ns *netnstest.NS) *net.UDPConn {
 	t.Helper()
 	var c *net.UDPConn
 	if err := ns.Do(func() (err error) {
-		c, err = listen(context.Background(), 0, sockOpts{})
+		c, _, err = listen(context.Background(), 0, sockOpts{})
 		return err
 	}); err != nil {
 		t.Fatal(err)

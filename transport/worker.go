@@ -204,12 +204,13 @@ type Status struct {
 
 // socket is one open socket and what it was opened for.
 type socket struct {
-	conn   *net.UDPConn
-	pc     *ipv4.PacketConn
-	out    *sender // raw sends to IPv4 destinations
-	choice Choice
-	port   uint16
-	drops  uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
+	conn      *net.UDPConn
+	pc        *ipv4.PacketConn
+	out       *sender // raw sends to IPv4 destinations
+	choice    Choice
+	port      uint16
+	drops     uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
+	allGroups bool   // IP_MULTICAST_ALL stayed on: the worker drops others' groups (otherGroup)
 }
 
 func (s *socket) join(g netip.Addr) error {
@@ -265,6 +266,11 @@ type Worker struct {
 	// handler until it is known whether more follow (handle); Run's goroutine only.
 	pend    Datagram
 	hasPend bool
+
+	// setInt, if set, replaces unix.SetsockoptInt for the socket's options (tests play a
+	// kernel lacking one); warnedAllGroups (noteAllGroups): Run's goroutine only.
+	setInt          func(fd, level, opt, value int) error
+	warnedAllGroups bool
 }
 
 // Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
@@ -483,10 +489,11 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	w.mu.Lock()
 	port := w.port
 	w.mu.Unlock()
-	conn, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer})
+	conn, allGroups, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer, setInt: w.setInt})
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: open port %d on %v: %w", w.cfg.Name, port, choice, err)
 	}
+	w.noteAllGroups(allGroups)
 	defer func() {
 		if err != nil {
 			conn.Close()
@@ -496,7 +503,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
-	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice}
+	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice, allGroups: allGroups != nil}
 	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 	if !choice.IsAny() {
 		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
@@ -645,6 +652,10 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		// The count is cumulative per socket and wraps at 2^32.
 		w.c.kernelDrops.Add(uint64(c.drops - s.drops))
 		s.drops = c.drops
+	}
+	if s.allGroups && c.pktinfo && w.otherGroup(c.dst) {
+		w.c.otherGroups.Add(1) // the kernel would not have delivered it: not Received
+		return
 	}
 	if n > w.max || flags&unix.MSG_TRUNC != 0 {
 		w.c.count(&w.c.oversize)
