@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 )
 
 // Multicast groups: a worker keeps its groups joined across reopens.
@@ -66,13 +67,23 @@ func (w *Worker) otherGroup(dst netip.Addr) bool {
 	return !slices.Contains(w.groups, dst)
 }
 
-// noteAllGroups logs, once per worker, that its sockets cannot turn IP_MULTICAST_ALL
-// off (err, from listen) and that it filters the groups itself; nil says nothing.
-func (w *Worker) noteAllGroups(err error) {
-	if err == nil || w.warnedAllGroups {
+// noteMissing logs, in one warning once per worker, the optional socket options its
+// sockets lack (listen) and what the worker does without them; nothing when none is
+// missing.
+func (w *Worker) noteMissing(m missingOpts) {
+	if w.warnedMissing || m.allGroups == nil && m.dropCount == nil {
 		return
 	}
-	w.warnedAllGroups = true
-	w.log.Warn("transport: the kernel cannot limit the socket to its own multicast groups; the worker drops the others itself",
-		"err", err)
+	w.warnedMissing = true
+	var errs, effects []string
+	if m.allGroups != nil {
+		errs = append(errs, m.allGroups.Error())
+		effects = append(effects, "the worker drops other sockets' multicast groups itself")
+	}
+	if m.dropCount != nil {
+		errs = append(errs, m.dropCount.Error())
+		effects = append(effects, "KernelDrops stays 0")
+	}
+	w.log.Warn("transport: the kernel lacks optional socket options: "+strings.Join(effects, "; "),
+		"err", strings.Join(errs, "; "))
 }

@@ -13,10 +13,16 @@ import (
 
 // withoutMulticastAll makes w's sockets fail setsockopt IP_MULTICAST_ALL as qemu-user,
 // gVisor and WSL 1 do; every other option is set for real.
-func withoutMulticastAll(w *Worker) {
+func withoutMulticastAll(w *Worker) { without(w, unix.IP_MULTICAST_ALL) }
+
+// without makes w's sockets fail setsockopt of the options opts (IPPROTO_IP or
+// SOL_SOCKET ones, told apart by their numbers here) with ENOPROTOOPT.
+func without(w *Worker, opts ...int) {
 	w.setInt = func(fd, level, opt, value int) error {
-		if level == unix.IPPROTO_IP && opt == unix.IP_MULTICAST_ALL {
-			return unix.ENOPROTOOPT
+		for _, o := range opts {
+			if opt == o && (level == unix.IPPROTO_IP) == (o == unix.IP_MULTICAST_ALL || o == unix.IP_PKTINFO) {
+				return unix.ENOPROTOOPT
+			}
 		}
 		return unix.SetsockoptInt(fd, level, opt, value)
 	}
@@ -41,10 +47,11 @@ func TestMissingMulticastAllOpens(t *testing.T) {
 		t.Fatalf("want one warning naming IP_MULTICAST_ALL, got %d in:\n%s", n, log.String())
 	}
 
-	// Opening again, as a recovery does, does not warn again.
+	// Opening again, as a recovery does, does not warn again; two options missing make
+	// one warning too.
 	var log2 syncbuf.Buffer
 	w2 := newWorker(t, Config{Name: "reopen", Interface: "lo", Logger: slog.New(slog.NewTextHandler(&log2, nil))})
-	withoutMulticastAll(w2)
+	without(w2, unix.IP_MULTICAST_ALL, unix.SO_RXQ_OVFL)
 	for range 3 {
 		s, err := w2.open(t.Context())
 		if err != nil {
@@ -55,18 +62,13 @@ func TestMissingMulticastAllOpens(t *testing.T) {
 		}
 		w2.detach(s)
 	}
-	if n := strings.Count(log2.String(), "level=WARN"); n != 1 {
-		t.Fatalf("three opens: %d warnings, want 1:\n%s", n, log2.String())
+	if n := strings.Count(log2.String(), "level=WARN"); n != 1 || !strings.Contains(log2.String(), "SO_RXQ_OVFL") || !strings.Contains(log2.String(), "IP_MULTICAST_ALL") {
+		t.Fatalf("three opens without two options: %d warnings, want 1 naming both:\n%s", n, log2.String())
 	}
 
 	// IP_PKTINFO is required: without it the worker stays down and says why.
 	bad := newWorker(t, Config{Name: "nopktinfo", Interface: "lo"})
-	bad.setInt = func(fd, level, opt, value int) error {
-		if level == unix.IPPROTO_IP && opt == unix.IP_PKTINFO {
-			return unix.ENOPROTOOPT
-		}
-		return unix.SetsockoptInt(fd, level, opt, value)
-	}
+	without(bad, unix.IP_PKTINFO)
 	if _, err := bad.open(t.Context()); err == nil || !strings.Contains(err.Error(), "IP_PKTINFO") {
 		t.Fatalf("open without IP_PKTINFO = %v, want its error", err)
 	}

@@ -33,14 +33,15 @@ type sockOpts struct {
 //   - IP_MULTICAST_ALL off, so the socket receives only the groups it joined itself,
 //     not groups other sockets on the same port joined. Where the option is missing
 //     (qemu-user, gVisor, WSL 1) the socket opens all the same and listen returns the
-//     error as allGroups: the kernel then delivers every group joined on the host, and
+//     error in missing.allGroups: the kernel then delivers every group joined on the host, and
 //     the worker drops the groups it did not join itself (Worker.otherGroup).
 //   - SO_RXQ_OVFL, so each datagram read after the kernel dropped some for this socket
-//     (receive buffer full) reports the socket's drop count so far.
-func listen(ctx context.Context, port uint16, o sockOpts) (_ *net.UDPConn, allGroups, _ error) {
+//     (receive buffer full) reports the socket's drop count so far. Where it is missing
+//     (qemu-user) the socket opens all the same and KernelDrops stays 0.
+func listen(ctx context.Context, port uint16, o sockOpts) (_ *net.UDPConn, missing missingOpts, _ error) {
 	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
-		err := rc.Control(func(fd uintptr) { allGroups, serr = o.apply(int(fd)) })
+		err := rc.Control(func(fd uintptr) { missing, serr = o.apply(int(fd)) })
 		if err != nil {
 			return err
 		}
@@ -48,14 +49,21 @@ func listen(ctx context.Context, port uint16, o sockOpts) (_ *net.UDPConn, allGr
 	}}
 	pc, err := lc.ListenPacket(ctx, "udp4", net.JoinHostPort("0.0.0.0", strconv.Itoa(int(port))))
 	if err != nil {
-		return nil, nil, err
+		return nil, missingOpts{}, err
 	}
-	return pc.(*net.UDPConn), allGroups, nil
+	return pc.(*net.UDPConn), missing, nil
 }
 
-// apply sets the options on fd. allGroups is why IP_MULTICAST_ALL could not be turned
-// off, nil when it was; the other options are required.
-func (o sockOpts) apply(fd int) (allGroups, _ error) {
+// missingOpts are the optional options the kernel refused, each with its error; nil
+// where the option was set.
+type missingOpts struct {
+	allGroups error // IP_MULTICAST_ALL stayed on: the worker filters groups (otherGroup)
+	dropCount error // no SO_RXQ_OVFL: the kernel's drops for the socket go uncounted
+}
+
+// apply sets the options on fd and reports the optional ones it could not set; the
+// others are required.
+func (o sockOpts) apply(fd int) (missing missingOpts, _ error) {
 	setInt := o.setInt
 	if setInt == nil {
 		setInt = unix.SetsockoptInt
@@ -67,32 +75,30 @@ func (o sockOpts) apply(fd int) (allGroups, _ error) {
 		return nil
 	}
 	if err := set(unix.SOL_SOCKET, unix.SO_REUSEADDR, 1, "SO_REUSEADDR"); err != nil {
-		return nil, err
+		return missingOpts{}, err
 	}
 	if err := set(unix.SOL_SOCKET, unix.SO_BROADCAST, 1, "SO_BROADCAST"); err != nil {
-		return nil, err
+		return missingOpts{}, err
 	}
 	if err := set(unix.IPPROTO_IP, unix.IP_PKTINFO, 1, "IP_PKTINFO"); err != nil {
-		return nil, err
+		return missingOpts{}, err
 	}
-	allGroups = set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL")
-	if err := set(unix.SOL_SOCKET, unix.SO_RXQ_OVFL, 1, "SO_RXQ_OVFL"); err != nil {
-		return nil, err
-	}
+	missing.allGroups = set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL")
+	missing.dropCount = set(unix.SOL_SOCKET, unix.SO_RXQ_OVFL, 1, "SO_RXQ_OVFL")
 	if o.readBuffer > 0 {
 		// SO_RCVBUFFORCE lets a privileged process exceed net.core.rmem_max.
 		if setInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, o.readBuffer) != nil {
 			if err := set(unix.SOL_SOCKET, unix.SO_RCVBUF, o.readBuffer, "SO_RCVBUF"); err != nil {
-				return nil, err
+				return missingOpts{}, err
 			}
 		}
 	}
 	if o.device != "" {
 		if err := unix.SetsockoptString(fd, unix.SOL_SOCKET, unix.SO_BINDTODEVICE, o.device); err != nil {
-			return nil, fmt.Errorf("setsockopt SO_BINDTODEVICE %s: %w", o.device, err)
+			return missingOpts{}, fmt.Errorf("setsockopt SO_BINDTODEVICE %s: %w", o.device, err)
 		}
 	}
-	return allGroups, nil
+	return missing, nil
 }
 
 // oobSize is the control-message buffer for one IP_PKTINFO and one SO_RXQ_OVFL message.

@@ -268,9 +268,9 @@ type Worker struct {
 	hasPend bool
 
 	// setInt, if set, replaces unix.SetsockoptInt for the socket's options (tests play a
-	// kernel lacking one); warnedAllGroups (noteAllGroups): Run's goroutine only.
-	setInt          func(fd, level, opt, value int) error
-	warnedAllGroups bool
+	// kernel lacking one); warnedMissing (noteMissing): Run's goroutine only.
+	setInt        func(fd, level, opt, value int) error
+	warnedMissing bool
 }
 
 // Handler takes a received datagram on the worker's goroutine (Worker.SetHandler). d
@@ -489,11 +489,11 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	w.mu.Lock()
 	port := w.port
 	w.mu.Unlock()
-	conn, allGroups, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer, setInt: w.setInt})
+	conn, missing, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer, setInt: w.setInt})
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: open port %d on %v: %w", w.cfg.Name, port, choice, err)
 	}
-	w.noteAllGroups(allGroups)
+	w.noteMissing(missing)
 	defer func() {
 		if err != nil {
 			conn.Close()
@@ -503,7 +503,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
-	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice, allGroups: allGroups != nil}
+	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice, allGroups: missing.allGroups != nil}
 	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 	if !choice.IsAny() {
 		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
