@@ -3,8 +3,11 @@ package transport
 import (
 	"fmt"
 	"net/netip"
+	"os"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Multicast groups: a worker keeps its groups joined across reopens.
@@ -71,7 +74,7 @@ func (w *Worker) otherGroup(dst netip.Addr) bool {
 // sockets lack (listen) and what the worker does without them; nothing when none is
 // missing.
 func (w *Worker) noteMissing(m missingOpts) {
-	if w.warnedMissing || m.allGroups == nil && m.dropCount == nil {
+	if w.warnedMissing || m == (missingOpts{}) {
 		return
 	}
 	w.warnedMissing = true
@@ -84,6 +87,36 @@ func (w *Worker) noteMissing(m missingOpts) {
 		errs = append(errs, m.dropCount.Error())
 		effects = append(effects, "KernelDrops stays 0")
 	}
+	if m.mcastIf != nil {
+		errs = append(errs, "IP_MULTICAST_IF: "+m.mcastIf.Error())
+		effects = append(effects, "multicast leaves through the bound interface")
+	}
 	w.log.Warn("transport: the kernel lacks optional socket options: "+strings.Join(effects, "; "),
 		"err", strings.Join(errs, "; "))
+}
+
+// membership joins (IP_ADD_MEMBERSHIP) or leaves (IP_DROP_MEMBERSHIP) group g on the
+// socket's interface, named by its address (0.0.0.0, the routing table's choice, for
+// any interface). This is IPv4's own option with struct ip_mreq, not the protocol-
+// independent MCAST_JOIN_GROUP nor struct ip_mreqn with an index: the kernel treats
+// them alike, and qemu-user 7.2 emulates only this form for 64-bit guests.
+func (s *socket) membership(opt int, g netip.Addr) error {
+	rc, err := s.conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	mreq := unix.IPMreq{Multiaddr: g.As4()}
+	if !s.choice.IsAny() {
+		mreq.Interface = s.choice.Addr.Addr().As4()
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		serr = unix.SetsockoptIPMreq(int(fd), unix.IPPROTO_IP, opt, &mreq)
+	}); err != nil {
+		return err
+	}
+	if serr != nil {
+		return os.NewSyscallError("setsockopt", serr)
+	}
+	return nil
 }

@@ -59,6 +59,9 @@ func listen(ctx context.Context, port uint16, o sockOpts) (_ *net.UDPConn, missi
 type missingOpts struct {
 	allGroups error // IP_MULTICAST_ALL stayed on: the worker filters groups (otherGroup)
 	dropCount error // no SO_RXQ_OVFL: the kernel's drops for the socket go uncounted
+	// mcastIf: no IP_MULTICAST_IF (Worker.open sets it); SO_BINDTODEVICE still sends
+	// multicast through the bound interface, which is the same one.
+	mcastIf error
 }
 
 // apply sets the options on fd and reports the optional ones it could not set; the

@@ -214,14 +214,14 @@ type socket struct {
 }
 
 func (s *socket) join(g netip.Addr) error {
-	if err := s.pc.JoinGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+	if err := s.membership(unix.IP_ADD_MEMBERSHIP, g); err != nil {
 		return fmt.Errorf("transport: join %v on %v: %w", g, s.choice, err)
 	}
 	return nil
 }
 
 func (s *socket) leave(g netip.Addr) error {
-	if err := s.pc.LeaveGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+	if err := s.membership(unix.IP_DROP_MEMBERSHIP, g); err != nil {
 		return fmt.Errorf("transport: leave %v on %v: %w", g, s.choice, err)
 	}
 	return nil
@@ -493,7 +493,6 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: open port %d on %v: %w", w.cfg.Name, port, choice, err)
 	}
-	w.noteMissing(missing)
 	defer func() {
 		if err != nil {
 			conn.Close()
@@ -506,9 +505,8 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice, allGroups: missing.allGroups != nil}
 	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 	if !choice.IsAny() {
-		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
-			return nil, fmt.Errorf("transport: %s: multicast interface %v: %w", w.cfg.Name, choice, err)
-		}
+		// Optional: the device binding alone sends multicast through choice.
+		missing.mcastIf = s.pc.SetMulticastInterface(choice.iface())
 	}
 	if err := s.pc.SetMulticastTTL(w.cfg.MulticastTTL); err != nil {
 		return nil, fmt.Errorf("transport: %s: multicast TTL: %w", w.cfg.Name, err)
@@ -516,6 +514,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err := s.pc.SetMulticastLoopback(w.cfg.MulticastLoopback); err != nil {
 		return nil, fmt.Errorf("transport: %s: multicast loopback: %w", w.cfg.Name, err)
 	}
+	w.noteMissing(missing)
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
