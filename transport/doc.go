@@ -127,7 +127,11 @@
 // two teams' robots simulated on one host, each team on its own group, would hear each
 // other. The worker then drops, by the destination IP_PKTINFO gives, every multicast
 // datagram to a group it has not joined, before the Tap and the counters, as the kernel
-// would have; Stats.OtherGroups counts them. Broadcast and unicast are unaffected.
+// would have; Stats.OtherGroups counts them. Broadcast and unicast are unaffected. The
+// same warning names the other optional options a kernel may lack: SO_RXQ_OVFL
+// (KernelDrops then stays 0) and IP_MULTICAST_IF (the device binding sends multicast
+// through the interface anyway). Groups are joined with IP_ADD_MEMBERSHIP and struct
+// ip_mreq (the interface by its address), the form qemu-user emulates.
 //
 // # Several robots on one host
 //
