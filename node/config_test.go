@@ -402,7 +402,7 @@ func TestParamInfoDefaults(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if closest("team.fromat", names) != "team.format" || closest("colour", names) != "" {
+	if params.Closest("team.fromat", names) != "team.format" || params.Closest("colour", names) != "" {
 		t.Error("closest")
 	}
 }

@@ -77,7 +77,7 @@ func CheckOverrides(s *params.Store) (warnings []string, err error) {
 			continue // a parameter of the node whose value was refused: Declare reported it
 		}
 		msg := fmt.Sprintf("unknown parameter %q", ov.Name)
-		if near := closest(ov.Name, names); near != "" {
+		if near := params.Closest(ov.Name, names); near != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", near)
 		}
 		if last := ov.NodeKey[strings.LastIndexByte(ov.NodeKey, '/')+1:]; ov.Source.File != "" && strings.Contains(last, "*") {
@@ -87,37 +87,6 @@ func CheckOverrides(s *params.Store) (warnings []string, err error) {
 		errs = append(errs, &params.SourceError{Source: ov.Source, Err: fmt.Errorf("%w: %s", params.ErrNotDeclared, msg)})
 	}
 	return warnings, errors.Join(errs...)
-}
-
-// closest returns the parameter name nearest to s if it is near enough to be a typo.
-func closest(s string, names []string) string {
-	best, bestD := "", max(2, len(s)/4)+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // bind declares every parameter and stores its value in c. The defaults are c's

@@ -71,6 +71,22 @@ if [ "$mode" = test ]; then
   fi
 fi
 
+# The arm64 tests (scripts/test.sh, "== arm64 (qemu)"): a cross C compiler, Cyclone DDS for
+# arm64 through Debian's multiarch, and qemu-user to run the test binaries. The arm64
+# architecture must be known to dpkg before its packages can be listed or installed.
+if [ "$mode" = test ] && command -v dpkg >/dev/null; then
+  pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static cyclonedds-dev:arm64)
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "setup: test: the arm64 tests need dpkg's arm64 architecture: sudo dpkg --add-architecture arm64" >&2
+      exit 1
+    fi
+    echo "setup: test: adding dpkg architecture arm64"
+    dpkg --add-architecture arm64
+    apt-get update -qq
+  fi
+fi
+
 if ! command -v dpkg-query >/dev/null; then
   echo "setup: no dpkg-query: this script installs Debian packages; install the equivalents of" >&2
   echo "  ${pkgs[*]}" >&2
@@ -78,12 +94,18 @@ if ! command -v dpkg-query >/dev/null; then
   exit 1
 fi
 missing=()
+native_arch=$(dpkg --print-architecture)
 declare -A seen=()
 for p in "${pkgs[@]}"; do
   [ -z "${seen[$p]:-}" ] || continue
   seen[$p]=1
+  # PKG means the native one (or an architecture-independent one), PKG:ARCH that
+  # architecture's (with multiarch, dpkg-query lists a name once per architecture).
   # No pipe into grep -q: under pipefail its early exit can fail the writer (SIGPIPE).
-  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
+  name=${p%%:*} arch=${p#*:}
+  [ "$arch" != "$p" ] || arch=$native_arch
+  st=$'\n'$(dpkg-query -W -f='${Status} ${Architecture}\n' "$name" 2>/dev/null)
+  [[ $st == *$'\n'"install ok installed $arch"* || $st == *$'\n'"install ok installed all"* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
@@ -125,6 +147,19 @@ if [ -f "$simspark_tar" ] && [ ! -e /opt/simspark/run-rcssserver3d.sh ]; then
   fi
   echo "setup: unpacking SimSpark to /opt/simspark"
   tar -C / -xzf "$simspark_tar"
+fi
+# qemu-user runs arm64 binaries directly (a test that starts a copy of itself, as
+# "ip netns exec" does) once binfmt_misc knows it: mount binfmt_misc where it is not
+# mounted, then register qemu-aarch64 from the package's binfmt.d entry.
+if [ "$mode" = test ] && [ "$(uname -m)" != aarch64 ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to register qemu-aarch64 with binfmt_misc" >&2
+    exit 1
+  fi
+  [ -e /proc/sys/fs/binfmt_misc/register ] ||
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+  grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
+  echo "setup: registered qemu-aarch64 with binfmt_misc"
 fi
 go mod download
 # staticcheck for scripts/test.sh, into GOBIN (default: the first GOPATH's bin), installed

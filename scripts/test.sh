@@ -35,6 +35,27 @@ echo "== opt-in direct DDS writes (-tags dnetwork_directcall)"
 go vet -tags dnetwork_directcall ./ros/dds/...
 go test -race -count=1 -tags dnetwork_directcall ./ros/dds/
 
+# Every package's tests cross-compiled for arm64 (gcc-aarch64-linux-gnu, Cyclone DDS from
+# Debian's multiarch) and run under qemu-user with -short, without the race detector (no
+# ThreadSanitizer under emulation). The arm64 loader and libraries (libc6:arm64, libddsc)
+# are the multiarch ones at their usual paths, so qemu needs no -L prefix. Left out:
+# cmd/dnetwork and internal/linkemu for time (end-to-end nodes and link emulation run for
+# minutes under qemu; their code is the packages tested here), package (colcon and CMake
+# build the node for the host with the host's ROS: no arm64 code runs), and the real peers
+# (internal/realros, internal/containerimage). Tests that cannot work under qemu skip and
+# say why (internal/qemutest). Set ARM64=0 to leave the section out.
+if [ "${ARM64:-1}" != 0 ]; then
+  echo "== arm64 (qemu)"
+  arm64_start=$SECONDS
+  # shellcheck disable=SC2046 # one argument per package
+  CGO_ENABLED=1 GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+    PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig \
+    DNETWORK_QEMU=1 go test -count=1 -short -timeout 5m -exec qemu-aarch64-static \
+    $(go list ./... | grep -v -e '/cmd/dnetwork$' -e '/internal/linkemu$' -e '/package$' \
+      -e '/internal/realros$' -e '/internal/containerimage$')
+  echo "arm64 (qemu): $((SECONDS - arm64_start)) s"
+fi
+
 # alone PKG TIMEOUT PATTERN: runs one suite of real peers by itself, without the race
 # detector (builds and external processes dominate it), and prints its results (the
 # lines matching PATTERN), or its last lines when it fails.

@@ -130,6 +130,18 @@
 // process. Sockets set IP_MULTICAST_ALL off, so a socket receives only the groups it
 // joined itself, not those another sharer joined.
 //
+// Where the kernel (or what plays it: qemu-user, gVisor, WSL 1) lacks IP_MULTICAST_ALL,
+// the socket opens all the same, the worker logs one warning, and the kernel hands it
+// every group that any socket on the host joined on the interface and bound the port:
+// two teams' robots simulated on one host, each team on its own group, would hear each
+// other. The worker then drops, by the destination IP_PKTINFO gives, every multicast
+// datagram to a group it has not joined, before the Tap and the counters, as the kernel
+// would have; Stats.OtherGroups counts them. Broadcast and unicast are unaffected. The
+// same warning names the other optional options a kernel may lack: SO_RXQ_OVFL
+// (KernelDrops then stays 0) and IP_MULTICAST_IF (the device binding sends multicast
+// through the interface anyway). Groups are joined with IP_ADD_MEMBERSHIP and struct
+// ip_mreq (the interface by its address), the form qemu-user emulates.
+//
 // # Several robots on one host
 //
 // Two set-ups let simulated robots share a machine:

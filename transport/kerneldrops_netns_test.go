@@ -17,6 +17,12 @@ import (
 // UDP counters tell the two apart exactly.
 func TestNetnsKernelDropCauses(t *testing.T) {
 	netnstest.Require(t)
+	probe, missing, err := listen(t.Context(), 0, sockOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Close()
+	skipWithoutDropCount(t, missing)
 	a, b := netnstest.New(t, "ka"), netnstest.New(t, "kb")
 	emu := linkemu.New(7)
 	ha := linkemu.AddHost(t, emu, a, "a", "eth0", "10.95.0.1/24")
@@ -69,7 +75,7 @@ func TestNetnsKernelDropCauses(t *testing.T) {
 	// A socket nobody reads, with the smallest buffer: receive buffer errors only.
 	var full *net.UDPConn
 	if err := b.Do(func() (err error) {
-		full, err = listen(context.Background(), 4701, sockOpts{readBuffer: 1})
+		full, _, err = listen(context.Background(), 4701, sockOpts{readBuffer: 1})
 		return err
 	}); err != nil {
 		t.Fatal(err)

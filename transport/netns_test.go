@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/qemutest"
 )
 
 // The namespace tests build small networks of "hosts":
@@ -50,7 +51,7 @@ func plainSocket(t *testing.T, ns *netnstest.NS) *net.UDPConn {
 	t.Helper()
 	var c *net.UDPConn
 	if err := ns.Do(func() (err error) {
-		c, err = listen(context.Background(), 0, sockOpts{})
+		c, _, err = listen(context.Background(), 0, sockOpts{})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -203,6 +204,7 @@ func TestNetnsHostOnlyMulticast(t *testing.T) {
 // TestNetnsJunkFlood sends 10,000 malformed and oversize datagrams with 100 valid ones
 // mixed in, and checks that every valid one is delivered and every other one is counted.
 func TestNetnsJunkFlood(t *testing.T) {
+	qemutest.Skip(t, "the emulated reader falls behind the flood and the kernel drops datagrams, which qemu's missing SO_RXQ_OVFL leaves uncounted, so the test's accounting cannot close")
 	a, b := netnstest.New(t, "fa"), netnstest.New(t, "fb")
 	netnstest.Veth(t, a, "va", "10.92.0.1/24", b, "vb", "10.92.0.2/24")
 	const (

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"fmt"
 	"net/netip"
 	"os"
 	"sync"
@@ -154,71 +153,4 @@ func (s *sender) sendEach(fd uintptr) bool {
 		s.sent, s.err = 0, os.NewSyscallError("sendmmsg", e)
 		return true
 	}
-}
-
-// maxEach is how many destinations SendToEach reports on without allocating.
-const maxEach = 16
-
-// SendToEach sends b to every destination in dsts, as SendTo to each in turn would:
-// every datagram is counted, tapped and may fail alone. When every destination is IPv4,
-// the datagrams leave in one sendmmsg(2) (more only after a failure), not one system
-// call each. It returns how many were sent and the error of the last that was not (nil
-// when all were).
-func (w *Worker) SendToEach(b []byte, dsts []netip.AddrPort) (int, error) {
-	if len(dsts) == 0 {
-		return 0, nil
-	}
-	s, err := w.sendable(b)
-	if err != nil {
-		w.c.sendErrors.Add(uint64(len(dsts) - 1)) // sendable counted one
-		return 0, err
-	}
-	sent := 0
-	var last error
-	v4 := true
-	for _, d := range dsts {
-		v4 = v4 && d.Addr().Unmap().Is4()
-	}
-	if !v4 {
-		for _, d := range dsts {
-			if err := w.write(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port())); err != nil {
-				last = err
-			} else {
-				sent++
-			}
-		}
-		return sent, last
-	}
-	var small [maxEach]error
-	errs := small[:]
-	if len(dsts) > maxEach {
-		errs = make([]error, len(dsts))
-	}
-	s.out.sendToEach(b, dsts, errs)
-	for i, d := range dsts {
-		if err := w.account(s, b, netip.AddrPortFrom(d.Addr().Unmap(), d.Port()), errs[i]); err != nil {
-			last = err
-		} else {
-			sent++
-		}
-	}
-	return sent, last
-}
-
-// account counts the send of b to dst, which failed with err or went (nil): an error,
-// or a datagram sent (and one sent without carrier) and tapped. It returns err wrapped
-// with the worker and the destination.
-func (w *Worker) account(s *socket, b []byte, dst netip.AddrPort, err error) error {
-	if err != nil {
-		w.c.sendErrors.Add(1)
-		return fmt.Errorf("transport: %s: send to %v: %w", w.cfg.Name, dst, err)
-	}
-	w.c.sent.Add(1)
-	if w.noCarrier.Load() {
-		w.c.sentNoCarrier.Add(1)
-	}
-	if w.cfg.Tap != nil {
-		w.tapSent(s, b, dst)
-	}
-	return nil
 }

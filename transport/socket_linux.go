@@ -16,6 +16,9 @@ import (
 type sockOpts struct {
 	device     string // SO_BINDTODEVICE; "" for any interface
 	readBuffer int    // SO_RCVBUF(FORCE) in bytes; 0 keeps the system default
+	// setInt sets one integer option; nil means unix.SetsockoptInt. Tests set it to play
+	// a kernel or an emulator that lacks an option.
+	setInt func(fd, level, opt, value int) error
 }
 
 // listen opens the worker's UDP socket on 0.0.0.0:port.
@@ -28,13 +31,17 @@ type sockOpts struct {
 //     chosen interface, whatever the routing table says.
 //   - IP_PKTINFO, so each datagram reports its destination address and interface.
 //   - IP_MULTICAST_ALL off, so the socket receives only the groups it joined itself,
-//     not groups other sockets on the same port joined.
+//     not groups other sockets on the same port joined. Where the option is missing
+//     (qemu-user, gVisor, WSL 1) the socket opens all the same and listen returns the
+//     error in missing.allGroups: the kernel then delivers every group joined on the host, and
+//     the worker drops the groups it did not join itself (Worker.otherGroup).
 //   - SO_RXQ_OVFL, so each datagram read after the kernel dropped some for this socket
-//     (receive buffer full) reports the socket's drop count so far.
-func listen(ctx context.Context, port uint16, o sockOpts) (*net.UDPConn, error) {
+//     (receive buffer full) reports the socket's drop count so far. Where it is missing
+//     (qemu-user) the socket opens all the same and KernelDrops stays 0.
+func listen(ctx context.Context, port uint16, o sockOpts) (_ *net.UDPConn, missing missingOpts, _ error) {
 	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
-		err := rc.Control(func(fd uintptr) { serr = o.apply(int(fd)) })
+		err := rc.Control(func(fd uintptr) { missing, serr = o.apply(int(fd)) })
 		if err != nil {
 			return err
 		}
@@ -42,47 +49,59 @@ func listen(ctx context.Context, port uint16, o sockOpts) (*net.UDPConn, error) 
 	}}
 	pc, err := lc.ListenPacket(ctx, "udp4", net.JoinHostPort("0.0.0.0", strconv.Itoa(int(port))))
 	if err != nil {
-		return nil, err
+		return nil, missingOpts{}, err
 	}
-	return pc.(*net.UDPConn), nil
+	return pc.(*net.UDPConn), missing, nil
 }
 
-func (o sockOpts) apply(fd int) error {
+// missingOpts are the optional options the kernel refused, each with its error; nil
+// where the option was set.
+type missingOpts struct {
+	allGroups error // IP_MULTICAST_ALL stayed on: the worker filters groups (otherGroup)
+	dropCount error // no SO_RXQ_OVFL: the kernel's drops for the socket go uncounted
+	// mcastIf: no IP_MULTICAST_IF (Worker.open sets it); SO_BINDTODEVICE still sends
+	// multicast through the bound interface, which is the same one.
+	mcastIf error
+}
+
+// apply sets the options on fd and reports the optional ones it could not set; the
+// others are required.
+func (o sockOpts) apply(fd int) (missing missingOpts, _ error) {
+	setInt := o.setInt
+	if setInt == nil {
+		setInt = unix.SetsockoptInt
+	}
 	set := func(level, opt, v int, name string) error {
-		if err := unix.SetsockoptInt(fd, level, opt, v); err != nil {
+		if err := setInt(fd, level, opt, v); err != nil {
 			return fmt.Errorf("setsockopt %s: %w", name, err)
 		}
 		return nil
 	}
 	if err := set(unix.SOL_SOCKET, unix.SO_REUSEADDR, 1, "SO_REUSEADDR"); err != nil {
-		return err
+		return missingOpts{}, err
 	}
 	if err := set(unix.SOL_SOCKET, unix.SO_BROADCAST, 1, "SO_BROADCAST"); err != nil {
-		return err
+		return missingOpts{}, err
 	}
 	if err := set(unix.IPPROTO_IP, unix.IP_PKTINFO, 1, "IP_PKTINFO"); err != nil {
-		return err
+		return missingOpts{}, err
 	}
-	if err := set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL"); err != nil {
-		return err
-	}
-	if err := set(unix.SOL_SOCKET, unix.SO_RXQ_OVFL, 1, "SO_RXQ_OVFL"); err != nil {
-		return err
-	}
+	missing.allGroups = set(unix.IPPROTO_IP, unix.IP_MULTICAST_ALL, 0, "IP_MULTICAST_ALL")
+	missing.dropCount = set(unix.SOL_SOCKET, unix.SO_RXQ_OVFL, 1, "SO_RXQ_OVFL")
 	if o.readBuffer > 0 {
 		// SO_RCVBUFFORCE lets a privileged process exceed net.core.rmem_max.
-		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, o.readBuffer) != nil {
+		if setInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, o.readBuffer) != nil {
 			if err := set(unix.SOL_SOCKET, unix.SO_RCVBUF, o.readBuffer, "SO_RCVBUF"); err != nil {
-				return err
+				return missingOpts{}, err
 			}
 		}
 	}
 	if o.device != "" {
 		if err := unix.SetsockoptString(fd, unix.SOL_SOCKET, unix.SO_BINDTODEVICE, o.device); err != nil {
-			return fmt.Errorf("setsockopt SO_BINDTODEVICE %s: %w", o.device, err)
+			return missingOpts{}, fmt.Errorf("setsockopt SO_BINDTODEVICE %s: %w", o.device, err)
 		}
 	}
-	return nil
+	return missing, nil
 }
 
 // oobSize is the control-message buffer for one IP_PKTINFO and one SO_RXQ_OVFL message.

@@ -46,6 +46,12 @@ type Stats struct {
 	// namespace). They never reached Received: received by the host = KernelDrops +
 	// Received.
 	KernelDrops uint64
+	// OtherGroups counts datagrams sent to a multicast group that this worker did not
+	// join but another socket on the host did, dropped by the worker because the
+	// kernel could not be told to (IP_MULTICAST_ALL is missing under qemu-user, gVisor
+	// and WSL 1). Where the option works the kernel drops them unseen and this stays 0.
+	// Like KernelDrops they are not in Received.
+	OtherGroups uint64
 }
 
 // Dropped returns the number of received datagrams that were not delivered.
@@ -57,6 +63,7 @@ func (s Stats) Dropped() uint64 {
 type counters struct {
 	received, queued, queueFull, oversize, filtered, malformed atomic.Uint64
 	sent, sendErrors, opens, kernelDrops, sentNoCarrier        atomic.Uint64
+	otherGroups                                                atomic.Uint64
 
 	// rx is odd while the worker's goroutine, the only writer of received and of the
 	// outcomes queued, queueFull, oversize and filtered, counts a datagram's receipt and
@@ -101,5 +108,6 @@ func (c *counters) snapshot() Stats {
 	s.Opens = c.opens.Load()
 	s.KernelDrops = c.kernelDrops.Load()
 	s.SentNoCarrier = c.sentNoCarrier.Load()
+	s.OtherGroups = c.otherGroups.Load()
 	return s
 }

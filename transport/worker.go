@@ -204,23 +204,24 @@ type Status struct {
 
 // socket is one open socket and what it was opened for.
 type socket struct {
-	conn   *net.UDPConn
-	pc     *ipv4.PacketConn
-	out    *sender // raw sends to IPv4 destinations
-	choice Choice
-	port   uint16
-	drops  uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
+	conn      *net.UDPConn
+	pc        *ipv4.PacketConn
+	out       *sender // raw sends to IPv4 destinations
+	choice    Choice
+	port      uint16
+	drops     uint32 // the kernel's drop count as last reported (SO_RXQ_OVFL); Run's goroutine only
+	allGroups bool   // IP_MULTICAST_ALL stayed on: the worker drops others' groups (otherGroup)
 }
 
 func (s *socket) join(g netip.Addr) error {
-	if err := s.pc.JoinGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+	if err := s.membership(unix.IP_ADD_MEMBERSHIP, g); err != nil {
 		return fmt.Errorf("transport: join %v on %v: %w", g, s.choice, err)
 	}
 	return nil
 }
 
 func (s *socket) leave(g netip.Addr) error {
-	if err := s.pc.LeaveGroup(s.choice.iface(), &net.UDPAddr{IP: g.AsSlice()}); err != nil {
+	if err := s.membership(unix.IP_DROP_MEMBERSHIP, g); err != nil {
 		return fmt.Errorf("transport: leave %v on %v: %w", g, s.choice, err)
 	}
 	return nil
@@ -268,6 +269,11 @@ type Worker struct {
 	// hbatch collects the accepted datagrams of the read in progress for the handler;
 	// Run's goroutine only.
 	hbatch []Datagram
+
+	// setInt, if set, replaces unix.SetsockoptInt for the socket's options (tests play a
+	// kernel lacking one); warnedMissing (noteMissing): Run's goroutine only.
+	setInt        func(fd, level, opt, value int) error
+	warnedMissing bool
 }
 
 type ifaceInfo struct {
@@ -461,7 +467,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	w.mu.Lock()
 	port := w.port
 	w.mu.Unlock()
-	conn, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer})
+	conn, missing, err := listen(ctx, port, sockOpts{device: choice.Name, readBuffer: w.cfg.ReadBuffer, setInt: w.setInt})
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: open port %d on %v: %w", w.cfg.Name, port, choice, err)
 	}
@@ -474,12 +480,11 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %s: %w", w.cfg.Name, err)
 	}
-	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice}
+	s := &socket{conn: conn, pc: ipv4.NewPacketConn(conn), out: newSender(rc), choice: choice, allGroups: missing.allGroups != nil}
 	s.port = conn.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 	if !choice.IsAny() {
-		if err := s.pc.SetMulticastInterface(choice.iface()); err != nil {
-			return nil, fmt.Errorf("transport: %s: multicast interface %v: %w", w.cfg.Name, choice, err)
-		}
+		// Optional: the device binding alone sends multicast through choice.
+		missing.mcastIf = s.pc.SetMulticastInterface(choice.iface())
 	}
 	if err := s.pc.SetMulticastTTL(w.cfg.MulticastTTL); err != nil {
 		return nil, fmt.Errorf("transport: %s: multicast TTL: %w", w.cfg.Name, err)
@@ -487,6 +492,7 @@ func (w *Worker) open(ctx context.Context) (_ *socket, err error) {
 	if err := s.pc.SetMulticastLoopback(w.cfg.MulticastLoopback); err != nil {
 		return nil, fmt.Errorf("transport: %s: multicast loopback: %w", w.cfg.Name, err)
 	}
+	w.noteMissing(missing)
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -626,6 +632,10 @@ func (w *Worker) handle(s *socket, buf []byte, n int, oob []byte, flags int, src
 		w.c.kernelDrops.Add(uint64(c.drops - s.drops))
 		s.drops = c.drops
 	}
+	if s.allGroups && c.pktinfo && w.otherGroup(c.dst) {
+		w.c.otherGroups.Add(1) // the kernel would not have delivered it: not Received
+		return
+	}
 	if n > w.max || flags&unix.MSG_TRUNC != 0 {
 		w.c.count(&w.c.oversize)
 		return
@@ -734,73 +744,4 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// SendTo sends b to dst: a unicast address, a broadcast address or a multicast group
-// (which leaves through the worker's interface with the configured TTL and loopback).
-func (w *Worker) SendTo(b []byte, dst netip.AddrPort) error {
-	s, err := w.sendable(b)
-	if err != nil {
-		return err
-	}
-	return w.write(s, b, netip.AddrPortFrom(dst.Addr().Unmap(), dst.Port()))
-}
-
-// Broadcast sends b to the directed broadcast address of the worker's interface. The
-// socket is bound to that interface, so the datagram leaves through it alone.
-func (w *Worker) Broadcast(b []byte, port uint16) error {
-	s, err := w.sendable(b)
-	if err != nil {
-		return err
-	}
-	if !s.choice.Broadcast.IsValid() {
-		w.c.sendErrors.Add(1)
-		return fmt.Errorf("%w: %s on %v", ErrNoBroadcast, w.cfg.Name, s.choice)
-	}
-	return w.write(s, b, netip.AddrPortFrom(s.choice.Broadcast, port))
-}
-
-// sendable returns the open socket if b may be sent now, counting a send error if not.
-func (w *Worker) sendable(b []byte) (*socket, error) {
-	if len(b) > w.max {
-		w.c.sendErrors.Add(1)
-		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, w.cfg.Name, len(b), w.max)
-	}
-	s := w.sock.Load()
-	if s != nil {
-		return s, nil
-	}
-	w.c.sendErrors.Add(1)
-	select {
-	case <-w.done:
-		return nil, fmt.Errorf("%w: %s", ErrClosed, w.cfg.Name)
-	default:
-	}
-	if err := w.Status().Err; err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrDown, w.cfg.Name, err)
-	}
-	return nil, fmt.Errorf("%w: %s", ErrDown, w.cfg.Name)
-}
-
-func (w *Worker) write(s *socket, b []byte, dst netip.AddrPort) error {
-	var err error
-	if dst.Addr().Is4() {
-		err = s.out.sendTo(b, dst)
-	} else {
-		_, err = s.conn.WriteToUDPAddrPort(b, dst)
-	}
-	return w.account(s, b, dst, err)
-}
-
-// tapSent passes a sent datagram to the Tap.
-func (w *Worker) tapSent(s *socket, b []byte, dst netip.AddrPort) {
-	src := netip.IPv4Unspecified()
-	if !s.choice.IsAny() {
-		src = s.choice.Addr.Addr()
-	}
-	now := time.Now()
-	if w.cfg.Now != nil {
-		now = w.cfg.Now()
-	}
-	w.cfg.Tap(Sent, Datagram{Payload: b, Src: netip.AddrPortFrom(src, s.port), Dst: dst, Interface: s.choice.Name, IfIndex: s.choice.Index, Time: now})
 }

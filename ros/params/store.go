@@ -658,42 +658,10 @@ func (s *Store) CheckOverrides() error {
 	names := s.Names()
 	for _, ov := range s.UnusedOverrides() {
 		msg := fmt.Sprintf("unknown parameter %q", ov.Name)
-		if near := closest(ov.Name, names); near != "" {
+		if near := Closest(ov.Name, names); near != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", near)
 		}
 		errs = append(errs, &SourceError{Source: ov.Source, Err: errorf(ErrNotDeclared, "%s", msg)})
 	}
 	return errors.Join(errs...)
-}
-
-// closest returns the name nearest to s by edit distance if it is near
-// enough to be a typo.
-func closest(s string, names []string) string {
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"syscall"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 	"go.uber.org/goleak"
-	"golang.org/x/net/ipv4"
+	"golang.org/x/sys/unix"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -205,21 +206,22 @@ func TestMulticastExchange(t *testing.T) {
 	}
 }
 
-// sendRaw multicasts b to the Fawkes group from a plain socket leaving through ifName.
+// sendRaw multicasts b to the Fawkes group from a plain socket leaving through ifName
+// (bound to it with SO_BINDTODEVICE, which qemu-user emulates, unlike IP_MULTICAST_IF).
 // Run it inside a namespace.
 func sendRaw(ifName string, b ...[]byte) error {
-	ifi, err := net.InterfaceByName(ifName)
-	if err != nil {
-		return err
-	}
-	c, err := net.ListenPacket("udp4", "0.0.0.0:0")
+	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		if err := rc.Control(func(fd uintptr) { serr = unix.BindToDevice(int(fd), ifName) }); err != nil {
+			return err
+		}
+		return serr
+	}}
+	c, err := lc.ListenPacket(context.Background(), "udp4", "0.0.0.0:0")
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := ipv4.NewPacketConn(c).SetMulticastInterface(ifi); err != nil {
-		return err
-	}
 	for _, d := range b {
 		if _, err := c.WriteTo(d, net.UDPAddrFromAddrPort(DefaultGroup)); err != nil {
 			return err
