@@ -37,9 +37,28 @@ type arrivals struct {
 
 func (a *arrivals) at(mono int64) time.Time {
 	if a.mono == 0 {
-		a.wall, a.mono = time.Now(), monotonic()
+		a.wall, a.mono = pairClocks()
 	}
 	return a.wall.Add(time.Duration(mono - a.mono))
+}
+
+// pairClocks returns a time.Now and the CLOCK_MONOTONIC reading of the same instant:
+// the middle of the tightest of a few monotonic readings taken around a time.Now, so
+// that a preemption between two readings does not shift every arrival by its length.
+func pairClocks() (time.Time, int64) {
+	var (
+		wall       time.Time
+		mono, best int64 = 0, -1
+	)
+	for range 8 {
+		m0 := monotonic()
+		w := time.Now()
+		m1 := monotonic()
+		if d := m1 - m0; best < 0 || d < best {
+			wall, mono, best = w, m0+d/2, d
+		}
+	}
+	return wall, mono
 }
 
 // cWake is rule (valid) as C's struct.
