@@ -410,11 +410,13 @@ func checkStop(t *testing.T, c *container) string {
 	return out
 }
 
-// runBridge runs the image in a namespace whose only interface is a veth, as on a
-// bridge network: the node warns that broadcasts do not cross it.
+// runBridge runs the image in a namespace whose only interface is a veth with the
+// default route through it, as on a bridge network: the node warns that broadcasts do
+// not cross it.
 func runBridge(t *testing.T, p *podman, img string) {
 	ns, host := netnstest.New(t, "img"), netnstest.New(t, "br")
 	netnstest.Veth(t, ns, "eth0", "10.88.0.5/16", host, "veth0", "10.88.0.1/16")
+	ns.IP(t, "route", "add", "default", "via", "10.88.0.1", "dev", "eth0")
 	c := p.start(t, "--network", "ns:/run/netns/"+ns.Name, img)
 	out := c.waitLog(t, "running in a container", 2*time.Minute)
 	for _, want := range []string{"eth0 (veth, 10.88.0.5/16)", "--network=host"} {
