@@ -118,9 +118,9 @@ const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
 // process, it runs one node until SIGTERM and answers every SIGUSR1 (a measurement's
 // end) and SIGUSR2 (its start) with a line
-// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>" on
-// stdout, so the benchmark can measure the node's process alone (its DDS threads
-// included).
+// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>
+// <goroutines> <heap bytes in use>" on stdout, so the benchmark can measure the node's
+// process alone (its DDS threads included).
 //
 // The allocation counters come from runtime.ReadMemStats, which stops the world and
 // flushes every processor's allocation cache: on this VM a few milliseconds, cold,
@@ -164,7 +164,8 @@ func TestBenchNodeChild(t *testing.T) {
 				runtime.ReadMemStats(&ms)
 			}
 			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			fmt.Printf("stats %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw)
+			fmt.Printf("stats %d %d %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw,
+				runtime.NumGoroutine(), ms.HeapInuse)
 		}
 	}()
 	fmt.Println("ready")
