@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"syscall"
@@ -115,6 +116,11 @@ const benchChildEnv = "DNETWORK_BENCH_CHILD_CONFIG"
 // team (floorTraffic).
 const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
 
+// benchChildFreeOS set to 1 makes the child collect its garbage and return the free
+// memory to the system (debug.FreeOSMemory) at every SIGUSR1 before it reads its memory
+// statistics, so that its resident memory is what it keeps (BenchmarkTeamOfSixSoak).
+const benchChildFreeOS = "DNETWORK_BENCH_CHILD_FREE_OS_MEMORY"
+
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
 // process, it runs one node until SIGTERM and answers every SIGUSR1 (a measurement's
 // end) and SIGUSR2 (its start) with a line
@@ -150,6 +156,7 @@ func TestBenchNodeChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	freeOS := os.Getenv(benchChildFreeOS) == "1"
 	usr := make(chan os.Signal, 1)
 	signal.Notify(usr, syscall.SIGUSR1, syscall.SIGUSR2)
 	go func() {
@@ -161,6 +168,9 @@ func TestBenchNodeChild(t *testing.T) {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 			} else {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+				if freeOS { // its CPU time is the next window's
+					debug.FreeOSMemory()
+				}
 				runtime.ReadMemStats(&ms)
 			}
 			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
