@@ -30,8 +30,8 @@ const soakGrowth = 1.05
 // The resident memory checked is what the process keeps: at each sample the child
 // collects its garbage and returns the free pages (benchChildFreeOS) before it is read.
 // Otherwise the garbage of the minutes before the node's first collection counts: at
-// about 4 KiB/s the Go heap takes some 15 minutes to reach the runtime's 4 MiB minimum
-// goal, and the raw VmRSS grows with it (rss-raw, x-rss-raw: logged, not checked). Its length is DNETWORK_SOAK, not b.N
+// about 4 KiB/s of allocations the node did not collect once in 20 minutes, and the raw
+// VmRSS grew with its heap by 6.9 % (rss-raw-KiB, x-rss-raw: logged, not checked). Its length is DNETWORK_SOAK, not b.N
 // (one run). It runs only when -test.bench names it: `make bench` (-bench .) leaves it out.
 func BenchmarkTeamOfSixSoak(b *testing.B) {
 	if f := flag.Lookup("test.bench"); f == nil || !strings.Contains(f.Value.String(), "Soak") {
