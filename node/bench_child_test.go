@@ -26,6 +26,7 @@ type childStats struct {
 	cpu                     time.Duration
 	mallocs, bytes, gcCount uint64
 	wakes                   uint64 // voluntary context switches of all its threads
+	goroutines, heapInuse   uint64 // 0 from a child that does not tell (the C floor)
 	threads                 map[int]threadStat
 }
 
@@ -97,15 +98,19 @@ func (c *benchChild) stats(begin bool) childStats {
 		c.b.Fatal(err)
 	}
 	f := strings.Fields(c.next("stats "))
-	var v [5]uint64
-	for i := range v {
+	if len(f) < 6 {
+		c.b.Fatalf("%s: stats line %q: want at least 5 numbers", filepath.Base(c.cmd.Path), strings.Join(f, " "))
+	}
+	// Five numbers from every child; goroutines and heap from a node of this commit.
+	var v [7]uint64
+	for i := range min(len(v), len(f)-1) {
 		var err error
 		if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
 			c.b.Fatal(err)
 		}
 	}
 	return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3], wakes: v[4],
-		threads: readThreads(c.cmd.Process.Pid)}
+		goroutines: v[5], heapInuse: v[6], threads: readThreads(c.cmd.Process.Pid)}
 }
 
 // stop ends the process (SIGTERM) and waits for it.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"syscall"
@@ -115,12 +116,17 @@ const benchChildEnv = "DNETWORK_BENCH_CHILD_CONFIG"
 // team (floorTraffic).
 const benchChildFloor = "DNETWORK_BENCH_CHILD_FLOOR"
 
+// benchChildFreeOS set to 1 makes the child collect its garbage and return the free
+// memory to the system (debug.FreeOSMemory) at every SIGUSR1 before it reads its memory
+// statistics, so that its resident memory is what it keeps (BenchmarkTeamOfSixSoak).
+const benchChildFreeOS = "DNETWORK_BENCH_CHILD_FREE_OS_MEMORY"
+
 // TestBenchNodeChild is not a test of its own: started by BenchmarkTeamOfSix in a child
 // process, it runs one node until SIGTERM and answers every SIGUSR1 (a measurement's
 // end) and SIGUSR2 (its start) with a line
-// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>" on
-// stdout, so the benchmark can measure the node's process alone (its DDS threads
-// included).
+// "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>
+// <goroutines> <heap bytes in use>" on stdout, so the benchmark can measure the node's
+// process alone (its DDS threads included).
 //
 // The allocation counters come from runtime.ReadMemStats, which stops the world and
 // flushes every processor's allocation cache: on this VM a few milliseconds, cold,
@@ -150,6 +156,7 @@ func TestBenchNodeChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	freeOS := os.Getenv(benchChildFreeOS) == "1"
 	usr := make(chan os.Signal, 1)
 	signal.Notify(usr, syscall.SIGUSR1, syscall.SIGUSR2)
 	go func() {
@@ -161,10 +168,14 @@ func TestBenchNodeChild(t *testing.T) {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 			} else {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+				if freeOS { // its CPU time is the next window's
+					debug.FreeOSMemory()
+				}
 				runtime.ReadMemStats(&ms)
 			}
 			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			fmt.Printf("stats %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw)
+			fmt.Printf("stats %d %d %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw,
+				runtime.NumGoroutine(), ms.HeapInuse)
 		}
 	}()
 	fmt.Println("ready")
