@@ -423,7 +423,7 @@ func (m *Monitor) fault(kind Kind, port uint16, d transport.Datagram, claimed ro
 	s := m.sources[ak]
 	if s == nil {
 		if len(m.sources) >= m.cfg.MaxSources {
-			m.evictSource()
+			evictOldest(m.sources, func(s *source) time.Time { return s.last })
 		}
 		s = &source{kind: kind, port: port, first: d.Time}
 		m.sources[ak] = s
@@ -435,19 +435,19 @@ func (m *Monitor) fault(kind Kind, port uint16, d transport.Datagram, claimed ro
 	s.err = msg
 }
 
-// evictSource forgets the source heard from longest ago. m.mu is held.
-func (m *Monitor) evictSource() {
+// evictOldest deletes from m the entry whose last time is the earliest.
+func evictOldest[K comparable, V any](m map[K]V, last func(V) time.Time) {
 	var (
-		oldest addrKey
+		oldest K
 		t      time.Time
 		found  bool
 	)
-	for k, s := range m.sources {
-		if !found || s.last.Before(t) {
-			oldest, t, found = k, s.last, true
+	for k, v := range m {
+		if l := last(v); !found || l.Before(t) {
+			oldest, t, found = k, l, true
 		}
 	}
-	delete(m.sources, oldest)
+	delete(m, oldest)
 }
 
 func addFaults(dst *Faults, f Faults) {

@@ -72,7 +72,7 @@ func (m *Monitor) checkPort(p Port, d transport.Datagram, msgTeam uint8) {
 	f := m.flags[k]
 	if f == nil {
 		if len(m.flags) >= m.cfg.MaxSources {
-			m.evictFlag()
+			evictOldest(m.flags, func(f *portFlag) time.Time { return f.last })
 		}
 		f = &portFlag{name: p.Name(), first: d.Time}
 		m.flags[k] = f
@@ -81,21 +81,6 @@ func (m *Monitor) checkPort(p Port, d transport.Datagram, msgTeam uint8) {
 	f.last = d.Time
 	f.team = msgTeam
 	f.reason = reason
-}
-
-// evictFlag forgets the flag heard from longest ago. m.mu is held.
-func (m *Monitor) evictFlag() {
-	var (
-		oldest flagKey
-		t      time.Time
-		found  bool
-	)
-	for k, f := range m.flags {
-		if !found || f.last.Before(t) {
-			oldest, t, found = k, f.last, true
-		}
-	}
-	delete(m.flags, oldest)
 }
 
 // flagViews lists the flags by host and port. m.mu is held.

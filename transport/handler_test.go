@@ -3,12 +3,11 @@ package transport
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/kernelq"
 )
 
 // TestHandler: a handler takes the accepted datagrams on the worker's goroutine, the
@@ -56,7 +55,7 @@ func TestHandler(t *testing.T) {
 	var queued uint64
 	for _, p := range []string{"p0", "p1", "p2", "p3", "junk", "bad", "junk"} {
 		send(p)
-		q, err := kernelQueued(rx.LocalAddr().Port())
+		q, err := kernelq.Queued(rx.LocalAddr().Port())
 		if err == nil && q <= queued {
 			err = fmt.Errorf("%d bytes in the kernel's queue after %q, %d before; want more", q, p, queued)
 		}
@@ -111,31 +110,6 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("handler called after SetHandler(nil): %+v", c)
 	default:
 	}
-}
-
-// kernelQueued returns the bytes waiting in the kernel's receive queue of the UDP
-// socket bound to port (the rx_queue column of /proc/net/udp), read in the calling
-// thread's network namespace (another test's thread may be in its own).
-func kernelQueued(port uint16) (uint64, error) {
-	const path = "/proc/thread-self/net/udp"
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	local := fmt.Sprintf(":%04X", port)
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || !strings.HasSuffix(f[1], local) {
-			continue
-		}
-		_, rx, _ := strings.Cut(f[4], ":")
-		n, err := strconv.ParseUint(rx, 16, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %q: %v", path, line, err)
-		}
-		return n, nil
-	}
-	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
 }
 
 // TestHandlerWake: after Wake the handler is called with no datagrams, on the worker's

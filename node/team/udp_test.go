@@ -6,15 +6,13 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/kernelq"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -249,7 +247,7 @@ func TestSocketHandsOver(t *testing.T) {
 	var queued uint64
 	for i := range 5 {
 		send()
-		q, err := kernelQueued(w.LocalAddr().Port())
+		q, err := kernelq.Queued(w.LocalAddr().Port())
 		if err == nil && q <= queued {
 			err = fmt.Errorf("%d bytes in the kernel's queue after packet %d, %d before; want more", q, i+1, queued)
 		}
@@ -297,29 +295,4 @@ func TestSocketHandsOver(t *testing.T) {
 	if int32(rec.Len()) != total-1 {
 		t.Fatalf("published %d after Run returned, want %d", rec.Len(), total-1)
 	}
-}
-
-// kernelQueued returns the bytes waiting in the kernel's receive queue of the UDP
-// socket bound to port (the rx_queue column of /proc/net/udp), read in the calling
-// thread's network namespace (another test's thread may be in its own).
-func kernelQueued(port uint16) (uint64, error) {
-	const path = "/proc/thread-self/net/udp"
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	local := fmt.Sprintf(":%04X", port)
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || !strings.HasSuffix(f[1], local) {
-			continue
-		}
-		_, rx, _ := strings.Cut(f[4], ":")
-		n, err := strconv.ParseUint(rx, 16, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %q: %v", path, line, err)
-		}
-		return n, nil
-	}
-	return 0, fmt.Errorf("no UDP socket on port %d in %s", port, path)
 }
