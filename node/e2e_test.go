@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/freeport"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -106,21 +107,12 @@ const (
 	otherTeam = 5
 )
 
-// freePorts returns n UDP ports that were free on 127.0.0.1 a moment ago.
+// freePorts returns n distinct UDP ports for the test (package freeport).
 func freePorts(t testing.TB, n int) []uint16 {
 	t.Helper()
-	var conns []*net.UDPConn
-	var ports []uint16
-	for range n {
-		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-		ports = append(ports, uint16(c.LocalAddr().(*net.UDPAddr).Port))
-	}
-	for _, c := range conns {
-		c.Close()
+	ports, err := freeport.UDP(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ports
 }

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/freeport"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
@@ -45,17 +46,12 @@ type robot struct {
 	fail atomic.Bool
 }
 
-// freePorts returns n distinct UDP ports that were free on 127.0.0.1 a moment ago.
+// freePorts returns n distinct UDP ports for the test (package freeport).
 func freePorts(t testing.TB, n int) []uint16 {
 	t.Helper()
-	var ports []uint16
-	for range n {
-		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		ports = append(ports, c.LocalAddr().(*net.UDPAddr).AddrPort().Port())
+	ports, err := freeport.UDP(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ports
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/internal/freeport"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -306,22 +306,11 @@ func waitUp(ctx context.Context, what string, fs ...func(context.Context) error)
 	return nil
 }
 
-// freePorts returns n distinct UDP ports that were free on 127.0.0.1 a moment ago.
+// freePorts returns n distinct UDP ports for the simulated robots (package freeport).
 func freePorts(n int) ([]uint16, error) {
-	var conns []*net.UDPConn
-	defer func() {
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	}()
-	ports := make([]uint16, 0, n)
-	for range n {
-		c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(loopback, 0)))
-		if err != nil {
-			return nil, fmt.Errorf("teamsim: choosing ports: %w", err)
-		}
-		conns = append(conns, c)
-		ports = append(ports, c.LocalAddr().(*net.UDPAddr).AddrPort().Port())
+	ports, err := freeport.UDP(n)
+	if err != nil {
+		return nil, fmt.Errorf("teamsim: choosing ports: %w", err)
 	}
 	return ports, nil
 }

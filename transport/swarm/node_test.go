@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/robocup-dnetwork/dnetwork/internal/freeport"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -133,21 +135,12 @@ func settled(n *Node) (Stats, bool) {
 	}
 }
 
-// freePorts returns n distinct UDP ports that were free on 127.0.0.1 a moment ago.
+// freePorts returns n distinct UDP ports for the test (package freeport).
 func freePorts(t *testing.T, n int) []uint16 {
 	t.Helper()
-	var ports []uint16
-	var conns []*net.UDPConn
-	for range n {
-		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-		ports = append(ports, c.LocalAddr().(*net.UDPAddr).AddrPort().Port())
-	}
-	for _, c := range conns {
-		c.Close()
+	ports, err := freeport.UDP(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ports
 }
