@@ -129,6 +129,9 @@ func TestNetnsMissingMulticastAll(t *testing.T) {
 	if d := recv(t, none); string(d.Payload) != "joined" {
 		t.Fatalf("none after Join got %q, want joined", d.Payload)
 	}
+	if d := recv(t, team1); string(d.Payload) != "joined" { // its group too
+		t.Fatalf("team1 got %q, want joined", d.Payload)
+	}
 	eventually(t, "team2 counting the third", func() bool { return team2.Stats().OtherGroups == 2 })
 	// Another's group is not received: Received == Delivered + Dropped() holds without it.
 	for w, want := range map[*Worker]Stats{
