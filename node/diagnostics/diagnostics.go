@@ -204,6 +204,6 @@ func Socket(name string, st transport.Stats, ch transport.Choice, up bool, lastE
 		Add("dropped_queue_full", st.QueueFull).Add("dropped_oversize", st.Oversize).
 		Add("dropped_filtered", st.Filtered).Add("dropped_malformed", st.Malformed).
 		Add("sent", st.Sent).Add("send_errors", st.SendErrors).Add("opens", st.Opens).
-		Add("dropped_kernel", st.KernelDrops).
+		Add("dropped_kernel", st.KernelDrops).Add("dropped_other_groups", st.OtherGroups).
 		Done()
 }

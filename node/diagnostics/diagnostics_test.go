@@ -38,7 +38,7 @@ func TestStatusWorstWins(t *testing.T) {
 }
 
 func TestSocketStatus(t *testing.T) {
-	st := transport.Stats{Received: 100, Delivered: 80, Malformed: 15, Filtered: 5, Sent: 10}
+	st := transport.Stats{Received: 100, Delivered: 80, Malformed: 15, Filtered: 5, Sent: 10, KernelDrops: 2, OtherGroups: 7}
 	s := Socket("team socket", st, transport.Choice{}, true, nil)
 	if s.Level != Warn || s.Message != "15 of 100 datagrams dropped" {
 		t.Fatalf("level %d %q", s.Level, s.Message)
@@ -46,8 +46,10 @@ func TestSocketStatus(t *testing.T) {
 	if v, _ := value(s, "interface"); v != "any" {
 		t.Fatalf("interface %q", v)
 	}
-	if v, _ := value(s, "dropped_malformed"); v != "15" {
-		t.Fatalf("malformed %q", v)
+	for key, want := range map[string]string{"dropped_malformed": "15", "dropped_kernel": "2", "dropped_other_groups": "7"} {
+		if v, _ := value(s, key); v != want {
+			t.Fatalf("%s %q, want %s", key, v, want)
+		}
 	}
 	s = Socket("gc socket", transport.Stats{}, transport.Choice{}, false, errors.New("no such device"))
 	if s.Level != Error || s.Message != "socket down: no such device" {
