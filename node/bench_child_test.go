@@ -27,6 +27,7 @@ type childStats struct {
 	mallocs, bytes, gcCount uint64
 	wakes                   uint64 // voluntary context switches of all its threads
 	goroutines, heapInuse   uint64 // 0 from a child that does not tell (the C floor)
+	cgoCalls                uint64 // runtime.NumCgoCall; 0 from a child that does not tell
 	threads                 map[int]threadStat
 }
 
@@ -101,8 +102,8 @@ func (c *benchChild) stats(begin bool) childStats {
 	if len(f) < 6 {
 		c.b.Fatalf("%s: stats line %q: want at least 5 numbers", filepath.Base(c.cmd.Path), strings.Join(f, " "))
 	}
-	// Five numbers from every child; goroutines and heap from a node of this commit.
-	var v [7]uint64
+	// Five numbers from every child; goroutines, heap and cgo calls from a node of this commit.
+	var v [8]uint64
 	for i := range min(len(v), len(f)-1) {
 		var err error
 		if v[i], err = strconv.ParseUint(f[i+1], 10, 64); err != nil {
@@ -110,7 +111,7 @@ func (c *benchChild) stats(begin bool) childStats {
 		}
 	}
 	return childStats{at: time.Now(), cpu: time.Duration(v[0]), mallocs: v[1], bytes: v[2], gcCount: v[3], wakes: v[4],
-		goroutines: v[5], heapInuse: v[6], threads: readThreads(c.cmd.Process.Pid)}
+		goroutines: v[5], heapInuse: v[6], cgoCalls: v[7], threads: readThreads(c.cmd.Process.Pid)}
 }
 
 // stop ends the process (SIGTERM) and waits for it.
@@ -271,5 +272,8 @@ func playSeconds(b *testing.B, stats func(begin bool) childStats, start childSta
 	b.ReportMetric(float64(end.cpu-start.cpu)/1e6/secs, "cpu-ms/s")
 	b.ReportMetric(float64(end.mallocs-start.mallocs)/secs, "allocs/s")
 	b.ReportMetric(float64(end.wakes-start.wakes)/secs, "wakes/s")
+	if end.cgoCalls > 0 {
+		b.ReportMetric(float64(end.cgoCalls-start.cgoCalls)/secs, "cgo-calls/s")
+	}
 	return end, secs
 }

@@ -351,8 +351,9 @@ func (h *sixHarness) report(ws []window) {
 	var sum window
 	var secs float64
 	var cpu time.Duration
-	var mallocs, bytes, gcs, wakes uint64
+	var mallocs, bytes, gcs, wakes, cgoCalls uint64
 	for _, w := range ws {
+		cgoCalls += w.end.cgoCalls - w.start.cgoCalls
 		secs += w.secs()
 		cpu += w.end.cpu - w.start.cpu
 		mallocs += w.end.mallocs - w.start.mallocs
@@ -373,6 +374,9 @@ func (h *sixHarness) report(ws []window) {
 	b.ReportMetric(float64(mallocs)/secs, "allocs/s")
 	b.ReportMetric(float64(wakes)/secs, "wakes/s")
 	b.ReportMetric(float64(bytes)/1024/secs, "KiB/s")
+	if cgoCalls > 0 {
+		b.ReportMetric(float64(cgoCalls)/secs, "cgo-calls/s")
+	}
 	b.ReportMetric(float64(gcs)/secs, "gc/s")
 	b.ReportMetric(float64(sum.teamInfos)/secs, "TeamInfo/s")
 	b.ReportMetric(float64(sum.gcInfos)/secs, "GCInfo/s")

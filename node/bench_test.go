@@ -31,9 +31,11 @@ import (
 // BenchmarkGCInfoLatency measures the time from a GameController datagram leaving the
 // GameController's socket (on loopback: arriving at the node's socket a few
 // microseconds later) to the GCInfo sample it causes arriving at a DDS subscriber in
-// the same process. Every datagram changes the game state, so the GameController
-// component publishes at once (publish_on_change); the periodic publication is slowed
-// to 0.1 Hz to stay out of the way. ns/op is the mean; p50 and p99 are reported too.
+// the same process. Every datagram changes the game state, one ordinary step of a game
+// (initial, ready, set, playing, finished, initial, ...: steps the GameController
+// component accepts without waiting for a confirming packet), so the component
+// publishes at once (publish_on_change); the periodic publication is slowed to 0.1 Hz
+// to stay out of the way. ns/op is the mean; p50 and p99 are reported too.
 func BenchmarkGCInfoLatency(b *testing.B) {
 	getenv := testEnv(b, domainBenchGC)
 	cfg := baseConfig(2)
@@ -56,8 +58,8 @@ func BenchmarkGCInfoLatency(b *testing.B) {
 	waitMatched(b, "GCInfo", sub.PublisherCount)
 	gc := udpSocket(b, "127.0.0.1:0")
 	dst := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), cfg.GameControllerPort)
-	packets := make([][]byte, 2)
-	states := []gcproto.State{gcproto.StateReady, gcproto.StateSet}
+	states := []gcproto.State{gcproto.StateInitial, gcproto.StateReady, gcproto.StateSet, gcproto.StatePlaying, gcproto.StateFinished}
+	packets := make([][]byte, len(states))
 	for i, s := range states {
 		p := gamePacket(gcproto.LayoutHSL20, s)
 		if packets[i], err = p.MarshalBinary(); err != nil {
@@ -80,8 +82,8 @@ func BenchmarkGCInfoLatency(b *testing.B) {
 			}
 		}
 	}
-	// Warm up: connect, then one change.
-	for i := range 2 {
+	// Warm up: connect, then one game's changes.
+	for i := range states {
 		timeout.Reset(5 * time.Second)
 		if _, err := gc.WriteToUDPAddrPort(packets[i], dst); err != nil {
 			b.Fatal(err)
@@ -91,7 +93,7 @@ func BenchmarkGCInfoLatency(b *testing.B) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := range b.N {
-		k := i % 2
+		k := i % len(states)
 		timeout.Reset(5 * time.Second)
 		t0 := time.Now()
 		if _, err := gc.WriteToUDPAddrPort(packets[k], dst); err != nil {
@@ -125,7 +127,7 @@ const benchChildFreeOS = "DNETWORK_BENCH_CHILD_FREE_OS_MEMORY"
 // process, it runs one node until SIGTERM and answers every SIGUSR1 (a measurement's
 // end) and SIGUSR2 (its start) with a line
 // "stats <cpu ns> <mallocs> <alloc bytes> <gc cycles> <voluntary context switches>
-// <goroutines> <heap bytes in use>" on stdout, so the benchmark can measure the node's
+// <goroutines> <heap bytes in use> <cgo calls>" on stdout, so the benchmark can measure the node's
 // process alone (its DDS threads included).
 //
 // The allocation counters come from runtime.ReadMemStats, which stops the world and
@@ -174,8 +176,8 @@ func TestBenchNodeChild(t *testing.T) {
 				runtime.ReadMemStats(&ms)
 			}
 			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-			fmt.Printf("stats %d %d %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw,
-				runtime.NumGoroutine(), ms.HeapInuse)
+			fmt.Printf("stats %d %d %d %d %d %d %d %d\n", cpu, ms.Mallocs, ms.TotalAlloc, ms.NumGC, ru.Nvcsw,
+				runtime.NumGoroutine(), ms.HeapInuse, runtime.NumCgoCall())
 		}
 	}()
 	fmt.Println("ready")
