@@ -99,13 +99,14 @@
 // socket's goroutine: it takes each read's packets there (transport.Handler), and its
 // timer's firing, a poke or a GameController change wakes that goroutine (the socket's
 // read deadline moves to now). A burst of teammate packets, a tick or a change wakes
-// one thread. DDS writes (TeamInfo, GCInfo, ...) are made by the goroutine that
-// publishes, as ordinary cgo calls; builds with the tag dnetwork_directcall (opt-in: it
-// jumps into an unexported function of the runtime, package
-// ros/dds/internal/directcall) make the small ones direct calls into Cyclone that do
-// not pass through the runtime's system-call path, so they neither wake the runtime's
-// monitor thread (sysmon, asleep while the node idles) nor move the work to another
-// thread. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
+// one thread. A single DDS write (GCInfo, diagnostics, ...) is a cgo call by the goroutine
+// that publishes; the TeamInfo messages of a burst are held writes that go through the
+// dds package's send queue, whose C thread makes them when the burst's flush wakes it,
+// so the burst makes no cgo call and the runtime's monitor thread (sysmon, asleep while
+// the node idles; a cgo call wakes it) sleeps on. Builds with the tag
+// dnetwork_directcall (opt-in: it jumps into an unexported function of the runtime,
+// package ros/dds/internal/directcall) make the small writes direct calls into Cyclone
+// instead. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
 // sample of the robot's inputs into its reader's ring in a C listener and signals the
 // reader's goroutine; tev sends heartbeats and acknowledgements; dq.builtins handles
 // discovery. In the six-robot benchmark that is one Go thread woken about 85 times a

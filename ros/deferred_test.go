@@ -67,11 +67,16 @@ func TestSubscriptionDeferred(t *testing.T) {
 	}
 	publish(1, 0) // the first message wakes the goroutine
 	handled(1)
+	signals := sub.r.Signals()
 	start := time.Now()
 	publish(1, 1)
 	publish(1, 2)
 	end := time.Now()
-	time.Sleep(100 * time.Millisecond) // nothing would wake the goroutine for them
+	// The listener ran inside each write: had it woken the goroutine, it would have
+	// counted the signal.
+	if n := sub.r.Signals() - signals; n != 0 {
+		t.Fatalf("%d wake-ups for messages with the first one's key, want none", n)
+	}
 	if c := count(); c != 1 {
 		t.Fatalf("%d messages handled before Sync, want 1 (the others have the first one's key)", c)
 	}
@@ -104,8 +109,11 @@ func TestSubscriptionDeferred(t *testing.T) {
 	listener.clock.setSim(false)
 	publish(2, 2) // deferred again: the switch forgot the key, so this one wakes
 	handled(6)
+	signals = sub.r.Signals()
 	publish(2, 3)
-	time.Sleep(100 * time.Millisecond)
+	if n := sub.r.Signals() - signals; n != 0 {
+		t.Errorf("%d wake-ups for a message with the previous one's key after switching back, want none", n)
+	}
 	if c := count(); c != 6 {
 		t.Errorf("%d messages handled after switching back, want 6", c)
 	}

@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -127,21 +128,25 @@ func (p *Publisher[T, P]) publish(msg *T, hold bool) error {
 	if err := p.enc.Err(); err != nil {
 		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
 	}
+	var err error
 	switch {
 	case p.w.Unread():
 		p.unread.Add(1)
+		p.sent.Add(1)
+		return nil
 	case hold:
-		if err := p.w.WriteHeld(b); err != nil {
-			return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
-		}
-		p.held = true
+		err = p.w.WriteHeld(b)
 	default:
-		if err := p.w.Write(b); err != nil {
-			return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
-		}
-		p.held = false // Write sent the held ones too
+		err = p.w.Write(b)
 	}
-	p.sent.Add(1)
+	// dds.ErrQueuedWrite reports earlier writes: this message was written all the same.
+	if err == nil || errors.Is(err, dds.ErrQueuedWrite) {
+		p.held = hold // Write sent the held ones too
+		p.sent.Add(1)
+	}
+	if err != nil {
+		return fmt.Errorf("ros: publish on %s: %w", p.topic, err)
+	}
 	return nil
 }
 

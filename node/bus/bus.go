@@ -73,6 +73,23 @@ type HeldPublisher[T any] interface {
 	Flush()
 }
 
+// PublishQueued publishes m held and flushes at once when p is a HeldPublisher (a plain
+// Publish otherwise). For a periodic message whose latency does not matter: a
+// ros.Publisher then hands it to the DDS send queue's thread, a hand-over of a few
+// microseconds, instead of writing it on the caller's goroutine by a cgo call, which
+// wakes the Go runtime's monitor thread when the process was idle.
+func PublishQueued[T any](p Publisher[T], m *T) error {
+	h, ok := p.(HeldPublisher[T])
+	if !ok {
+		return p.Publish(m)
+	}
+	if err := h.PublishHeld(m); err != nil {
+		return err
+	}
+	h.Flush()
+	return nil
+}
+
 // Audience is implemented by publishers that know whether anything published now
 // can reach a subscriber (ros.Publisher does: not while DDS has matched no reader of
 // a volatile topic). A component may skip building a message nobody can receive.

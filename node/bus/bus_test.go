@@ -68,3 +68,28 @@ func TestRecorderWait(t *testing.T) {
 		t.Fatal("saw a fourth message")
 	}
 }
+
+// plainPublisher is a Publisher that cannot hold messages.
+type plainPublisher struct{ got []int }
+
+func (p *plainPublisher) Publish(m *int) error { p.got = append(p.got, *m); return nil }
+
+// TestPublishQueued: a HeldPublisher gets the message held and flushed at once; a
+// plain Publisher gets it published.
+func TestPublishQueued(t *testing.T) {
+	var rec Recorder[int]
+	for i := range 3 {
+		v := i
+		if err := PublishQueued[int](&rec, &v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rec.Messages(); len(got) != 3 || got[0] != 0 || got[2] != 2 || rec.Flushes() != 3 {
+		t.Fatalf("recorded %v after %d flushes, want [0 1 2] after 3", got, rec.Flushes())
+	}
+	var plain plainPublisher
+	v := 7
+	if err := PublishQueued[int](&plain, &v); err != nil || len(plain.got) != 1 || plain.got[0] != 7 {
+		t.Fatalf("plain publisher got %v, %v", plain.got, err)
+	}
+}

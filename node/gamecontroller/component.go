@@ -579,7 +579,9 @@ func (c *Component) publishTick() {
 		c.log.Warn("GameController lost", "from", gc, "silent_for", now.Sub(last).Round(time.Millisecond))
 	}
 	c.wasConnected = connected
-	c.publish(now, func() error { return c.infoPub.Publish(&c.infoMsg) }, &c.s.infoPublished)
+	// Periodic: through the send queue (bus.PublishQueued); a change is published at once
+	// (handle), on this goroutine.
+	c.publish(now, func() error { return bus.PublishQueued(c.infoPub, &c.infoMsg) }, &c.s.infoPublished)
 }
 
 // returnVersion is the return packet version for a GameController sending layout l.

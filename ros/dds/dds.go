@@ -205,6 +205,7 @@ func (p *Participant) Close() error {
 	}
 	p.writers, p.readers, p.topics = nil, nil, nil
 	p.mu.Unlock()
+	drainAfterClose()
 	if testHookParticipantDelete != nil {
 		testHookParticipantDelete()
 	}

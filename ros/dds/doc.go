@@ -63,24 +63,39 @@
 //
 // # Writes
 //
-// Write copies the sample into a Cyclone serdata and writes it on the calling goroutine.
+// Write copies the sample into a Cyclone serdata and writes and flushes it by a cgo
+// call on the calling goroutine, so it leaves at once. Every cgo call enters Go's
+// system-call path, which after an idle spell (all processors idle) wakes the runtime's
+// sysmon thread, which then polls every 20 µs while the call lasts and hands the
+// processor to another thread when a write that sends on loopback outlasts its ticks. A
+// burst of writes would pay that for every write, so WriteHeld, for samples written
+// back to back (and, followed by Flush, for samples whose latency does not matter, such
+// as the node's periodic ones), makes no cgo call where it cannot block (a KEEP_LAST
+// writer's, while the last depth+1 samples were each at most
+// directWriteBytes/(depth+1), so that its history cannot pass Cyclone's high-water
+// mark, the only thing such a write waits for): it copies the sample into the process's
+// send queue (rawcdr.h, sendq.c), a ring in C memory filled with atomic stores, and
+// returns. A thread of the queue's own, a C thread started at the first held write with
+// every signal blocked, makes the writes in the ring's order; it sleeps on an eventfd
+// while the ring is empty, and Flush queues the flush and wakes it with a raw write(2)
+// to the eventfd, which does not enter Go's system-call path. In the six-robot
+// benchmark the TeamInfo messages of a burst of teammate packets and the periodic
+// GCInfo go so: sysmon's 36 wake-ups a second became 1-2, for one wake-up of the
+// queue's thread per burst (19-20 a second), and the node's Go threads make no cgo call
+// at all. The hand-over costs a message about 10 µs (another thread on another CPU),
+// which is why Write stays a cgo call: the GCInfo of a GameController change reaches a
+// subscriber as fast as before. Every write that is not queued (Write, KEEP_ALL
+// writers, large samples, a full ring) first makes what is queued, under the queue's
+// mutex, so a goroutine's writes keep their order. Writer.Close and Participant.Close
+// drain the queue before they delete the writers. A queued write that fails is counted
+// in the writer's status block and reported by its next Write or WriteHeld
+// (ErrQueuedWrite; that call's own sample is written all the same).
+//
 // In builds with the tag dnetwork_directcall (off by default: it jumps into an
-// unexported function of the runtime, see package directcall for the risk), a write
-// that cannot block is a direct call (the C function runs on the thread's system
-// stack, as inside a cgo call, but without the runtime's system-call path around it):
-// a KEEP_LAST writer's write while the last depth+1
-// samples were each at most directWriteBytes/(depth+1), so that its history cannot pass
-// Cyclone's high-water mark, the only thing a write waits for (with no resource limits
-// set, a local reader's history refuses nothing, and the listeners a write may run for
-// local readers are C that neither blocks nor calls Go). Other writes (KEEP_ALL
-// writers, large samples, other architectures, default builds) are ordinary cgo calls; race builds
-// make an empty cgo call beside each direct one, for the race detector. A
-// cgo call after an idle spell wakes sysmon, which then polls every 20 µs while the
-// call lasts and, when the call outlasts its ticks (a write that sends on loopback
-// often does), hands the processor to another thread: in the six-robot benchmark about
-// 45 sysmon wake-ups a second and the node's work moving between three threads; with
-// direct calls, sysmon sleeps (1-2 wake-ups a second) and one thread does all the Go
-// work.
+// unexported function of the runtime, see package directcall for the risk), such a
+// write (Write's too) is instead a direct call on the calling thread, outside the
+// runtime's system-call path, and nothing is queued; race builds then make an empty cgo
+// call beside each direct one, for the race detector.
 //
 // Cyclone's write batching is on for the whole process (NewParticipant switches it on:
 // it is one switch for every writer of every domain), and Write flushes its writer in

@@ -522,8 +522,10 @@ static void signal_fd(int fd)
 // exchange is sequentially consistent, like the goroutine's (Go's atomics).
 static void signal_ring(struct rawcdr_ring *r)
 {
-  if (__atomic_exchange_n(&r->signalled, 1u, __ATOMIC_SEQ_CST) == 0)
+  if (__atomic_exchange_n(&r->signalled, 1u, __ATOMIC_SEQ_CST) == 0) {
+    __atomic_fetch_add(&r->status->signals, 1, __ATOMIC_RELAXED);
     signal_fd(r->fd);
+  }
 }
 
 // Runs on a Cyclone thread for every sample delivered to the reader (or in a local

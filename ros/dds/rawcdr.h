@@ -187,6 +187,9 @@ struct rawcdr_status {
   int32_t incompatible_policy; // dds_qos_policy_id_t of the last refusal
   int32_t notify_fd;           // writers: eventfd to add 1 to after each change of matched; -1: none
   int32_t incompatible_fd;     // writers: eventfd to add 1 to after each refusal; -1: none
+  uint32_t write_errors;       // writers: queued writes that failed (stored after write_rc)
+  int32_t write_rc;            // writers: the DDS return code of the last failed queued write
+  uint64_t signals;            // readers: times the listener wrote the ring's eventfd
 };
 
 // Returns a listener that keeps s->matched of the writer it is attached to and, once
@@ -199,6 +202,53 @@ dds_listener_t *rawcdr_matched_listener(struct rawcdr_status *s);
 // Does nothing: race builds call it so the race detector sees the synchronisation of
 // the sample ring (a cgo call is where it models synchronisation through C).
 void rawcdr_sync(void);
+
+// The send queue: one per process, a ring of held writes (dds.Writer.WriteHeld) and
+// flushes that Go fills with atomic stores alone and a thread of its own (not a Go
+// thread) makes, so a burst of writes from Go needs no cgo call (every cgo call enters
+// Go's system-call path, which wakes the runtime's sysmon thread after an idle spell).
+// Records are 8-aligned: a rawcdr_sendrec header, then size bytes of CDR, padded to 8;
+// a record that would cross the end of the buffer starts at offset 0 instead, the
+// bytes skipped starting with a header flagged RAWCDR_SEND_WRAP when at least a header
+// fits there.
+//
+// The thread makes the writes under mu, in the ring's order, and so does
+// rawcdr_sendq_drain, so a write made by a cgo call after a drain comes after every
+// record queued before. When the ring holds nothing the thread sets sleeping and waits
+// for the eventfd fd; a producer that queues a flush exchanges sleeping for 0 and, if
+// it was 1, adds 1 to fd (both sides use sequentially consistent atomics, so either
+// the thread sees the record or the producer sees it sleeping).
+#define RAWCDR_SENDQ_BYTES (256 * 1024) // a power of two
+#define RAWCDR_SEND_WRAP 1u              // no record: continue at offset 0
+#define RAWCDR_SEND_NOSAMPLE 2u          // no sample: dds_write_flush the writer
+
+struct rawcdr_sendrec {
+  uint32_t size;                // CDR bytes that follow
+  uint32_t flags;               // RAWCDR_SEND_*
+  int32_t writer;               // dds_entity_t
+  uint32_t pad;
+  struct rawcdr_status *status; // the writer's statuses: failed writes are counted there
+};
+
+struct rawcdr_sendq {
+  uint64_t head;     // bytes produced; stored by Go (seq_cst)
+  uint64_t tail;     // bytes consumed; stored under mu (release), loaded by Go
+  uint32_t sleeping; // 1 while the thread waits for fd, or is about to
+  int fd;            // eventfd the thread waits for (blocking)
+  pthread_mutex_t mu;
+  unsigned char buf[RAWCDR_SENDQ_BYTES];
+};
+
+// Allocates the send queue and starts its thread (all signals blocked); NULL when it
+// cannot (errno tells). The queue lives as long as the process.
+struct rawcdr_sendq *rawcdr_sendq_start(void);
+
+// Makes every write queued so far, under mu, on the calling thread.
+void rawcdr_sendq_drain(struct rawcdr_sendq *q);
+
+// rawcdr_sendq_drain, then rawcdr_write_flush outside mu: a write that must not wait
+// in the queue (it does not fit, or may block) and yet must come after those queued.
+dds_return_t rawcdr_sendq_drain_write(struct rawcdr_sendq *q, dds_entity_t writer, const void *data, uint32_t len, int flush);
 
 // Discovery data of a reader or writer QoS, flattened for Go.
 struct rawcdr_qos {

@@ -41,8 +41,9 @@ type Writer struct {
 	// which decides whether a write can block (see direct).
 	depth int
 
-	directMu sync.Mutex
-	bigLeft  int // writes before the last too large for a direct call has left the history
+	directMu   sync.Mutex
+	bigLeft    int           // writes before the last too large to queue has left the history
+	failedSeen atomic.Uint32 // status.write_errors when queued failures were last reported
 
 	notifyMu sync.Mutex    // guards the fields below
 	changes  chan struct{} // MatchChanges' channel; nil until its first call
@@ -149,23 +150,28 @@ func (w *Writer) InstanceHandle() InstanceHandle { return w.ih }
 // with those WriteHeld left with the writer. A RELIABLE writer blocks while its history
 // is full of unacknowledged samples.
 //
-// Where it cannot block, and in builds with the tag dnetwork_directcall, Write calls
-// Cyclone directly (package directcall), outside the
-// runtime's system-call path, which would wake the runtime's monitor thread after an
-// idle spell and hand the processor to another thread when the write outlasts its
-// ticks (see direct).
+// Write is a cgo call on the calling goroutine, so the sample leaves at once: it first
+// makes what WriteHeld left in the send queue (see the package doc), in order.
 func (w *Writer) Write(sample []byte) error { return w.write(sample, true) }
 
-// WriteHeld is Write but for the sending: the sample is written (local readers have it
-// at once) and held with the writer's other unsent samples until Flush or the next Write
-// sends them all, packed into as few datagrams as they fit (Cyclone's write batching),
-// instead of one datagram each. For samples written back to back, such as the TeamInfo
-// messages of a burst of teammate packets. The caller flushes before it waits for
-// anything, or the held samples wait with it.
+// WriteHeld is Write but for the sending: the sample is written and held with the
+// writer's other unsent samples until Flush or the next Write sends them all, packed
+// into as few datagrams as they fit (Cyclone's write batching), instead of one datagram
+// each. For samples written back to back, such as the TeamInfo messages of a burst of
+// teammate packets. The caller flushes before it waits for anything, or the held
+// samples wait with it.
+//
+// A held write that cannot block goes through the process's send queue: WriteHeld
+// copies the sample into the queue's ring (no cgo call) and returns, and the queue's
+// thread makes the write when Flush wakes it (or earlier, if it is awake), so a reader
+// of the same process has the sample after the flush, not during the call. A queued
+// write that failed is reported by the writer's next Write or WriteHeld
+// (ErrQueuedWrite).
 func (w *Writer) WriteHeld(sample []byte) error { return w.write(sample, false) }
 
-// Flush sends the samples WriteHeld left with the writer (nothing if there are none),
-// as a direct call where writes are.
+// Flush sends the samples WriteHeld left with the writer (nothing if there are none):
+// where held writes are queued, it queues the flush and wakes the queue's thread (a
+// raw write to its eventfd, no cgo call), which makes the writes and the flush in order.
 func (w *Writer) Flush() {
 	if w.closed.Load() {
 		return
@@ -175,6 +181,16 @@ func (w *Writer) Flush() {
 		raceSync()
 		directcall.Call(unsafe.Pointer(C.rawcdr_flush_direct), unsafe.Pointer(&a))
 		return
+	}
+	if q := theSendQueue(); q != nil {
+		q.mu.Lock()
+		queued := !w.closed.Load() && q.push(w, nil, C.RAWCDR_SEND_NOSAMPLE)
+		q.mu.Unlock()
+		if queued {
+			q.wake()
+			return
+		}
+		C.rawcdr_sendq_drain(q.q)
 	}
 	C.rawcdr_flush_direct(unsafe.Pointer(&a))
 }
@@ -189,22 +205,53 @@ func (w *Writer) write(sample []byte, flush bool) error {
 	if w.closed.Load() {
 		return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
 	}
+	failed := w.queuedFailures()
 	data, n := unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))
 	var rc C.dds_return_t
-	if w.direct(len(sample)) {
+	q, nonblocking := w.nonblocking(len(sample))
+	switch {
+	case nonblocking && directcall.Available:
 		a := C.struct_rawcdr_write_args{writer: w.handle, len: n, data: data, flush: cBool(flush)}
 		raceSync() // race builds: what the cgo call would tell the race detector
 		directcall.Call(unsafe.Pointer(C.rawcdr_write_direct), unsafe.Pointer(&a))
 		directWrites.Add(1)
 		rc = a.rc
 		runtime.KeepAlive(sample)
-	} else {
+	case nonblocking && !flush && q != nil:
+		q.mu.Lock()
+		if w.closed.Load() {
+			q.mu.Unlock()
+			return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+		}
+		queued := q.push(w, sample, 0)
+		q.mu.Unlock()
+		if queued {
+			queuedWrites.Add(1)
+			return failed
+		}
+		syncWrites.Add(1)
+		rc = C.rawcdr_sendq_drain_write(q.q, w.handle, data, n, cBool(flush))
+	case q != nil:
+		rc = C.rawcdr_sendq_drain_write(q.q, w.handle, data, n, cBool(flush))
+	default:
 		rc = C.rawcdr_write_flush(w.handle, data, n, cBool(flush))
 	}
 	if rc < 0 {
 		return retcode(fmt.Sprintf("write %d bytes to %q", len(sample), w.topic), rc)
 	}
-	return nil
+	return failed
+}
+
+// queuedFailures returns an error for the queued writes that failed since the last
+// call that reported some (ErrQueuedWrite), nil if none did.
+func (w *Writer) queuedFailures() error {
+	n := atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.status.write_errors)))
+	seen := w.failedSeen.Load()
+	if n == seen || !w.failedSeen.CompareAndSwap(seen, n) {
+		return nil
+	}
+	rc := C.dds_return_t(atomic.LoadInt32((*int32)(unsafe.Pointer(&w.status.write_rc))))
+	return fmt.Errorf("%w: %d to %q: %w", ErrQueuedWrite, n-seen, w.topic, retcode("write", rc))
 }
 
 // directWriteBytes bounds the bytes a writer's history may hold for a write to be a
@@ -221,25 +268,30 @@ const directWriteBytes = 16 << 10
 // directWrites counts the writes made as direct calls (for tests).
 var directWrites atomic.Uint64
 
-// direct reports whether a write of size bytes is made as a direct call: in builds
-// that make them, for KEEP_LAST writers whose history cannot reach directWriteBytes. A
-// larger sample goes through cgo, and so do the depth writes after it, until it has
-// left the history.
-func (w *Writer) direct(size int) bool {
-	if !directcall.Available || w.depth == 0 {
-		return false
+// nonblocking reports whether a write of size bytes cannot block, so it may be queued
+// (or, in builds with the tag dnetwork_directcall, made as a direct call): a KEEP_LAST
+// writer whose history cannot reach directWriteBytes. A larger sample is written by a
+// cgo call, and so are the depth writes after it, until it has left the history. q is
+// the send queue where it runs (started at the first write), nil in builds with the
+// tag and where its thread cannot start.
+func (w *Writer) nonblocking(size int) (q *sendQueue, ok bool) {
+	if !directcall.Available {
+		q = theSendQueue()
+	}
+	if w.depth == 0 {
+		return q, false
 	}
 	w.directMu.Lock()
 	defer w.directMu.Unlock()
 	if size > directWriteBytes/(w.depth+1) {
 		w.bigLeft = w.depth
-		return false
+		return q, false
 	}
 	if w.bigLeft > 0 {
 		w.bigLeft--
-		return false
+		return q, false
 	}
-	return true
+	return q, true
 }
 
 // MatchedSubscriptions describes the readers currently matched with w.
@@ -265,6 +317,7 @@ func (w *Writer) Close() error {
 		return nil // deleted with the participant
 	}
 	delete(w.p.writers, w)
+	drainAfterClose()
 	if rc := C.dds_delete(w.handle); rc < 0 {
 		return retcode(fmt.Sprintf("delete writer on %q", w.topic), rc) // the listener may still run: stay pinned
 	}
