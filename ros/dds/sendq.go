@@ -16,9 +16,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sendQueue is the process's send queue (rawcdr.h): writes that cannot block are
+// sendQueue is the process's send queue (rawcdr.h): held writes that cannot block are
 // copied into its ring with atomic stores alone and made by a C thread of the queue's
-// own, so that a write needs no cgo call.
+// own, so that they need no cgo call.
 type sendQueue struct {
 	q   *C.struct_rawcdr_sendq
 	buf []byte // q.buf
@@ -32,8 +32,8 @@ var (
 	sendq     atomic.Pointer[sendQueue] // nil until started, and if the thread cannot start
 )
 
-// theSendQueue returns the send queue, started at the first call; nil if it cannot
-// start (writes are then cgo calls).
+// theSendQueue returns the send queue, started at the first call (the first held
+// write); nil if its thread cannot start (held writes are then cgo calls too).
 func theSendQueue() *sendQueue {
 	sendqOnce.Do(func() {
 		q, _ := C.rawcdr_sendq_start()

@@ -10,6 +10,7 @@ package dds
 import "C"
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -182,7 +183,7 @@ func (w *Writer) Flush() {
 		directcall.Call(unsafe.Pointer(C.rawcdr_flush_direct), unsafe.Pointer(&a))
 		return
 	}
-	if q := theSendQueue(); q != nil {
+	if q := sendq.Load(); q != nil { // nothing was ever held where it is nil
 		q.mu.Lock()
 		queued := !w.closed.Load() && q.push(w, nil, C.RAWCDR_SEND_NOSAMPLE)
 		q.mu.Unlock()
@@ -208,38 +209,53 @@ func (w *Writer) write(sample []byte, flush bool) error {
 	failed := w.queuedFailures()
 	data, n := unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))
 	var rc C.dds_return_t
-	q, nonblocking := w.nonblocking(len(sample))
-	switch {
-	case nonblocking && directcall.Available:
+	nonblocking := w.nonblocking(len(sample))
+	if nonblocking && directcall.Available {
 		a := C.struct_rawcdr_write_args{writer: w.handle, len: n, data: data, flush: cBool(flush)}
 		raceSync() // race builds: what the cgo call would tell the race detector
 		directcall.Call(unsafe.Pointer(C.rawcdr_write_direct), unsafe.Pointer(&a))
 		directWrites.Add(1)
 		rc = a.rc
 		runtime.KeepAlive(sample)
-	case nonblocking && !flush && q != nil:
-		q.mu.Lock()
-		if w.closed.Load() {
-			q.mu.Unlock()
-			return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	} else {
+		if nonblocking && !flush {
+			if queued, err := w.enqueue(sample); err != nil || queued {
+				return cmp.Or(err, failed)
+			}
 		}
-		queued := q.push(w, sample, 0)
-		q.mu.Unlock()
-		if queued {
-			queuedWrites.Add(1)
-			return failed
+		if q := sendq.Load(); q != nil {
+			rc = C.rawcdr_sendq_drain_write(q.q, w.handle, data, n, cBool(flush))
+		} else {
+			rc = C.rawcdr_write_flush(w.handle, data, n, cBool(flush))
 		}
-		syncWrites.Add(1)
-		rc = C.rawcdr_sendq_drain_write(q.q, w.handle, data, n, cBool(flush))
-	case q != nil:
-		rc = C.rawcdr_sendq_drain_write(q.q, w.handle, data, n, cBool(flush))
-	default:
-		rc = C.rawcdr_write_flush(w.handle, data, n, cBool(flush))
 	}
 	if rc < 0 {
 		return retcode(fmt.Sprintf("write %d bytes to %q", len(sample), w.topic), rc)
 	}
 	return failed
+}
+
+// enqueue puts a held sample into the send queue; false when there is no queue or the
+// sample does not fit now (syncWrites counts those: the caller writes it, after what
+// the queue holds).
+func (w *Writer) enqueue(sample []byte) (bool, error) {
+	q := theSendQueue()
+	if q == nil {
+		return false, nil
+	}
+	q.mu.Lock()
+	if w.closed.Load() {
+		q.mu.Unlock()
+		return false, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	}
+	queued := q.push(w, sample, 0)
+	q.mu.Unlock()
+	if queued {
+		queuedWrites.Add(1)
+	} else {
+		syncWrites.Add(1)
+	}
+	return queued, nil
 }
 
 // queuedFailures returns an error for the queued writes that failed since the last
@@ -268,30 +284,26 @@ const directWriteBytes = 16 << 10
 // directWrites counts the writes made as direct calls (for tests).
 var directWrites atomic.Uint64
 
-// nonblocking reports whether a write of size bytes cannot block, so it may be queued
-// (or, in builds with the tag dnetwork_directcall, made as a direct call): a KEEP_LAST
-// writer whose history cannot reach directWriteBytes. A larger sample is written by a
-// cgo call, and so are the depth writes after it, until it has left the history. q is
-// the send queue where it runs (started at the first write), nil in builds with the
-// tag and where its thread cannot start.
-func (w *Writer) nonblocking(size int) (q *sendQueue, ok bool) {
-	if !directcall.Available {
-		q = theSendQueue()
-	}
+// nonblocking reports whether a write of size bytes cannot block, so that a held one
+// may be queued (or, in builds with the tag dnetwork_directcall, any one made as a
+// direct call): a KEEP_LAST writer whose history cannot reach directWriteBytes. A
+// larger sample is written by a cgo call, and so are the depth writes after it, until
+// it has left the history.
+func (w *Writer) nonblocking(size int) bool {
 	if w.depth == 0 {
-		return q, false
+		return false
 	}
 	w.directMu.Lock()
 	defer w.directMu.Unlock()
 	if size > directWriteBytes/(w.depth+1) {
 		w.bigLeft = w.depth
-		return q, false
+		return false
 	}
 	if w.bigLeft > 0 {
 		w.bigLeft--
-		return q, false
+		return false
 	}
-	return q, true
+	return true
 }
 
 // MatchedSubscriptions describes the readers currently matched with w.
