@@ -344,7 +344,6 @@ func (r *Reader) GUID() GUID { return r.guid }
 // InstanceHandle returns the reader's local instance handle.
 func (r *Reader) InstanceHandle() InstanceHandle { return r.ih }
 
-// Received returns the number of samples handed to the handler.
 // Signals returns how many times the reader's listener woke its goroutine (a write to
 // its eventfd): once per batch of samples in an eager reader, once per sample that its
 // wake rule says must wake (or a half-full ring) in a deferred one.
@@ -352,6 +351,7 @@ func (r *Reader) Signals() uint64 {
 	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&r.status.signals)))
 }
 
+// Received returns the number of samples handed to the handler.
 func (r *Reader) Received() uint64 { return r.received.Load() }
 
 // Err returns the error that stopped the reader goroutine, or nil.

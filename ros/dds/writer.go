@@ -39,7 +39,7 @@ type Writer struct {
 	volatile bool // durability VOLATILE: no history is kept for readers that come later
 	qos      QoS
 	// depth is the KEEP_LAST depth, 0 for KEEP_ALL: what the writer's history can hold,
-	// which decides whether a write can block (see direct).
+	// which decides whether a write can block (see nonblocking).
 	depth int
 
 	directMu   sync.Mutex
@@ -270,15 +270,16 @@ func (w *Writer) queuedFailures() error {
 	return fmt.Errorf("%w: %d to %q: %w", ErrQueuedWrite, n-seen, w.topic, retcode("write", rc))
 }
 
-// directWriteBytes bounds the bytes a writer's history may hold for a write to be a
-// direct call. Cyclone blocks a write (up to the reliability's max_blocking_time, which
-// is infinite here) only while its history holds more unacknowledged bytes than the
-// writer's high-water mark, which starts at WhcHighInit (30 KiB by default) and only
-// grows; a local reader's history refuses nothing, since no resource limits are set.
-// A KEEP_LAST history holds the last depth samples at most (Cyclone drops the oldest,
-// acknowledged or not), so writes stay under the mark while the last depth+1 samples
-// were each at most directWriteBytes/(depth+1). Nothing else in a write waits: the
-// listeners it may run (local readers) are C code that neither blocks nor calls Go.
+// directWriteBytes bounds the bytes a writer's history may hold for a write to count as
+// one that cannot block (queued, or a direct call). Cyclone blocks a write (up to the
+// reliability's max_blocking_time, which is infinite here) only while its history holds
+// more unacknowledged bytes than the writer's high-water mark, which starts at
+// WhcHighInit (30 KiB by default) and only grows; a local reader's history refuses
+// nothing, since no resource limits are set. A KEEP_LAST history holds the last depth
+// samples at most (Cyclone drops the oldest, acknowledged or not), so writes stay under
+// the mark while the last depth+1 samples were each at most directWriteBytes/(depth+1).
+// Nothing else in a write waits: the listeners it may run (local readers) are C code
+// that neither blocks nor calls Go.
 const directWriteBytes = 16 << 10
 
 // directWrites counts the writes made as direct calls (for tests).
