@@ -74,31 +74,26 @@ func decodeDNet(m *Monitor, b []byte, _ uint8, _ time.Time, s *teaminfo.State) (
 	return auth, f, err
 }
 
-func decodeZJU(_ *Monitor, b []byte, _ uint8, _ time.Time, s *teaminfo.State) (teaminfo.Auth, Faults, error) {
+// unsigned is the outcome of decoding a format without authentication: undecodable
+// when err is not nil.
+func unsigned(err error) (teaminfo.Auth, Faults, error) {
 	var f Faults
-	err := teaminfo.DecodeZJU(b, s)
 	if err != nil {
 		f.Undecodable = 1
 	}
 	return teaminfo.AuthNone, f, err
+}
+
+func decodeZJU(_ *Monitor, b []byte, _ uint8, _ time.Time, s *teaminfo.State) (teaminfo.Auth, Faults, error) {
+	return unsigned(teaminfo.DecodeZJU(b, s))
 }
 
 func decodeBooster(_ *Monitor, b []byte, _ uint8, at time.Time, s *teaminfo.State) (teaminfo.Auth, Faults, error) {
-	var f Faults
-	err := boosterState(b, s, at)
-	if err != nil {
-		f.Undecodable = 1
-	}
-	return teaminfo.AuthNone, f, err
+	return unsigned(boosterState(b, s, at))
 }
 
 func decodeRobocupFormat(_ *Monitor, b []byte, portTeam uint8, _ time.Time, s *teaminfo.State) (teaminfo.Auth, Faults, error) {
-	var f Faults
-	err := decodeRobocup(b, portTeam, s)
-	if err != nil {
-		f.Undecodable = 1
-	}
-	return teaminfo.AuthNone, f, err
+	return unsigned(decodeRobocup(b, portTeam, s))
 }
 
 // decodeRobocup decodes an HL standard message into s. Its team is the port's, or, on a
