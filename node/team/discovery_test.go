@@ -158,12 +158,8 @@ func TestBoosterLoopbackStandIn(t *testing.T) {
 		id < 1 || !strings.Contains(got[1], " teamId=17 playerId=2 playerRole=2 isAlive=1 ") {
 		t.Fatalf("the stand-in robot read %q", got)
 	}
-	for rec.Len() == 0 {
-		select {
-		case <-ctx.Done():
-			t.Fatal("the stand-in robot was never published")
-		case <-time.After(10 * time.Millisecond):
-		}
+	if deadline, _ := ctx.Deadline(); !rec.WaitLen(1, time.Until(deadline)) {
+		t.Fatal("the stand-in robot was never published")
 	}
 	if m, _ := rec.Last(); m.PlayerNumber != 3 || m.TeamNumber != 17 || m.Format != dmsgs.TeamInfoFormatBooster {
 		t.Fatalf("published %+v", m)

@@ -204,9 +204,9 @@ func (s *Sim) start(ctx context.Context, g *errgroup.Group, nodes *[]*ros.Node) 
 	}
 
 	// The robots' ports: a GameController port and a team port each.
-	ports, err := freePorts(2 * c.Robots)
+	ports, err := freeport.UDP(2 * c.Robots)
 	if err != nil {
-		return err
+		return fmt.Errorf("teamsim: choosing ports: %w", err)
 	}
 	s.robots = make([]robotPorts, c.Robots)
 	for i := range s.robots {
@@ -304,15 +304,6 @@ func waitUp(ctx context.Context, what string, fs ...func(context.Context) error)
 		}
 	}
 	return nil
-}
-
-// freePorts returns n distinct UDP ports for the simulated robots (package freeport).
-func freePorts(n int) ([]uint16, error) {
-	ports, err := freeport.UDP(n)
-	if err != nil {
-		return nil, fmt.Errorf("teamsim: choosing ports: %w", err)
-	}
-	return ports, nil
 }
 
 // nodeConfig is the configuration of robot id: loopback, its own GameController and
