@@ -13,7 +13,7 @@
 # (the node warns at start-up when it finds itself on one).
 
 ARG ROS_DISTRO=jazzy
-ARG GO_VERSION=1.26
+ARG GO_VERSION=1.27
 # Where the base images come from: a registry mirror, or local copies, when Docker Hub
 # is out of reach (ROS_IMAGE=registry.example/ros gives registry.example/ros:jazzy-ros-base).
 ARG ROS_IMAGE=ros
