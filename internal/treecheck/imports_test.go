@@ -3,10 +3,8 @@ package treecheck
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,32 +30,13 @@ var importNames = map[string]string{
 // TestOneNamePerPackage: every import of a package of importNames uses its name, and
 // every package whose last element another one shares is in importNames.
 func TestOneNamePerPackage(t *testing.T) {
-	root := "../.."
 	pkgs := map[string][]string{} // last element -> package directories
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	files := goFiles(t)
+	for _, f := range files {
+		dir := relDir(f)
+		if base := path.Base(dir); !slices.Contains(pkgs[base], dir) {
+			pkgs[base] = append(pkgs[base], dir)
 		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "build") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(name, ".go") {
-			files = append(files, p)
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
-			dir := filepath.ToSlash(rel)
-			if base := path.Base(dir); !slices.Contains(pkgs[base], dir) {
-				pkgs[base] = append(pkgs[base], dir)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for base, dirs := range pkgs {
 		if len(dirs) < 2 || base == "internal" {
