@@ -88,8 +88,8 @@
 // writers, large samples, a full ring) first makes what is queued, under the queue's
 // mutex, so a goroutine's writes keep their order. Writer.Close and Participant.Close
 // drain the queue before they delete the writers. A queued write that fails is counted
-// in the writer's status block and reported by its next Write or WriteHeld
-// (ErrQueuedWrite; that call's own sample is written all the same).
+// in the writer's status block and reported by its next Write or WriteHeld that
+// succeeds (ErrQueuedWrite; that call's own sample is written all the same).
 //
 // In builds with the tag dnetwork_directcall (off by default: it jumps into an
 // unexported function of the runtime, see package directcall for the risk), such a

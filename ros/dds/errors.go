@@ -18,8 +18,8 @@ var (
 	// ErrSample reports a sample too short to hold the 4-byte encapsulation header.
 	ErrSample = errors.New("dds: invalid sample")
 	// ErrQueuedWrite reports writes that failed in the send queue after Write had
-	// returned; the next Write of the same writer reports them (its own sample is queued
-	// all the same).
+	// returned; the next Write of the same writer that succeeds reports them (its own
+	// sample is written or queued all the same).
 	ErrQueuedWrite = errors.New("dds: queued writes failed")
 	// ErrClosed reports use of a closed participant, writer or reader.
 	ErrClosed = errors.New("dds: closed")

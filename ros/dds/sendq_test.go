@@ -210,6 +210,38 @@ func TestQueuedWriteFails(t *testing.T) {
 	}
 }
 
+// TestQueuedFailureAfterFailedWrite: a write that fails itself does not take the
+// report of a queued write that failed before it; the next write that succeeds (here
+// a queued one, while the thread is held) reports it.
+func TestQueuedFailureAfterFailedWrite(t *testing.T) {
+	_, w, _ := queueSetup(t, "rt/queue_fail_twice")
+	release := holdSendQueue(theSendQueue())
+	if err := w.WriteHeld(sample("lost")); err != nil {
+		release()
+		t.Fatal(err)
+	}
+	w.Flush()
+	deleteHandle(w)
+	release()
+	ddstest.WaitFor(t, 10*time.Second, "the queued write's failure", func() error {
+		if atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.status.write_errors))) == 0 {
+			return errors.New("not counted yet")
+		}
+		return nil
+	})
+	err := w.Write(sample("fails too"))
+	var rc *RetcodeError
+	if !errors.As(err, &rc) || errors.Is(err, ErrQueuedWrite) {
+		t.Fatalf("write to a deleted entity: %v, want its own return code alone", err)
+	}
+	release = holdSendQueue(theSendQueue())
+	err = w.WriteHeld(sample("queued"))
+	release()
+	if !errors.Is(err, ErrQueuedWrite) || !strings.Contains(err.Error(), ": 1 to ") {
+		t.Fatalf("queued write after a failed one: %v, want the earlier queued failure (ErrQueuedWrite, 1)", err)
+	}
+}
+
 // TestCloseDrainsQueue: what was written before Close reaches a reader of the same
 // process, although the queue's thread was held until Close.
 func TestCloseDrainsQueue(t *testing.T) {

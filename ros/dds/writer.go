@@ -10,7 +10,6 @@ package dds
 import "C"
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -166,8 +165,8 @@ func (w *Writer) Write(sample []byte) error { return w.write(sample, true) }
 // copies the sample into the queue's ring (no cgo call) and returns, and the queue's
 // thread makes the write when Flush wakes it (or earlier, if it is awake), so a reader
 // of the same process has the sample after the flush, not during the call. A queued
-// write that failed is reported by the writer's next Write or WriteHeld
-// (ErrQueuedWrite).
+// write that failed is reported by the writer's next Write or WriteHeld that
+// succeeds (ErrQueuedWrite).
 func (w *Writer) WriteHeld(sample []byte) error { return w.write(sample, false) }
 
 // Flush sends the samples WriteHeld left with the writer (nothing if there are none):
@@ -206,7 +205,6 @@ func (w *Writer) write(sample []byte, flush bool) error {
 	if w.closed.Load() {
 		return fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
 	}
-	failed := w.queuedFailures()
 	data, n := unsafe.Pointer(&sample[0]), C.uint32_t(len(sample))
 	var rc C.dds_return_t
 	nonblocking := w.nonblocking(len(sample))
@@ -219,8 +217,10 @@ func (w *Writer) write(sample []byte, flush bool) error {
 		runtime.KeepAlive(sample)
 	} else {
 		if nonblocking && !flush {
-			if queued, err := w.enqueue(sample); err != nil || queued {
-				return cmp.Or(err, failed)
+			if queued, err := w.enqueue(sample); err != nil {
+				return err
+			} else if queued {
+				return w.queuedFailures()
 			}
 		}
 		if q := sendq.Load(); q != nil {
@@ -230,9 +230,11 @@ func (w *Writer) write(sample []byte, flush bool) error {
 		}
 	}
 	if rc < 0 {
+		// Queued failures wait for a write that succeeds: an error with ErrQueuedWrite
+		// says that the call's own sample was written.
 		return retcode(fmt.Sprintf("write %d bytes to %q", len(sample), w.topic), rc)
 	}
-	return failed
+	return w.queuedFailures()
 }
 
 // enqueue puts a held sample into the send queue; false when there is no queue or the
