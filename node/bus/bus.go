@@ -70,17 +70,16 @@ type HeldPublisher[T any] interface {
 // Publish otherwise). For a periodic message whose latency does not matter: a
 // ros.Publisher then hands it to the DDS send queue's thread, a hand-over of a few
 // microseconds, instead of writing it on the caller's goroutine by a cgo call, which
-// wakes the Go runtime's monitor thread when the process was idle.
+// wakes the Go runtime's monitor thread when the process was idle. It flushes after an
+// error too: ros.Publisher holds m all the same when its error reports earlier writes.
 func PublishQueued[T any](p Publisher[T], m *T) error {
 	h, ok := p.(HeldPublisher[T])
 	if !ok {
 		return p.Publish(m)
 	}
-	if err := h.PublishHeld(m); err != nil {
-		return err
-	}
+	err := h.PublishHeld(m)
 	h.Flush()
-	return nil
+	return err
 }
 
 // Audience is implemented by publishers that know whether anything published now

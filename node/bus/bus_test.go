@@ -74,8 +74,20 @@ type plainPublisher struct{ got []int }
 
 func (p *plainPublisher) Publish(m *int) error { p.got = append(p.got, *m); return nil }
 
-// TestPublishQueued: a HeldPublisher gets the message held and flushed at once; a
-// plain Publisher gets it published.
+// heldWithError is a Recorder whose PublishHeld holds the message and returns err, as
+// ros.Publisher does when the error reports earlier queued writes (dds.ErrQueuedWrite).
+type heldWithError struct {
+	Recorder[int]
+	err error
+}
+
+func (h *heldWithError) PublishHeld(m *int) error {
+	h.Recorder.PublishHeld(m)
+	return h.err
+}
+
+// TestPublishQueued: a HeldPublisher gets the message held and flushed at once (also
+// when PublishHeld held it and reported an error); a plain Publisher gets it published.
 func TestPublishQueued(t *testing.T) {
 	var rec Recorder[int]
 	for i := range 3 {
@@ -87,8 +99,17 @@ func TestPublishQueued(t *testing.T) {
 	if got := rec.Messages(); len(got) != 3 || got[0] != 0 || got[2] != 2 || rec.Flushes() != 3 {
 		t.Fatalf("recorded %v after %d flushes, want [0 1 2] after 3", got, rec.Flushes())
 	}
+	errEarlier := errors.New("an earlier write failed")
+	held := &heldWithError{err: errEarlier}
+	v := 5
+	if err := PublishQueued[int](held, &v); err != errEarlier {
+		t.Fatalf("PublishQueued returned %v, want PublishHeld's error", err)
+	}
+	if held.Held() != 0 || held.Len() != 1 {
+		t.Fatalf("after PublishHeld held the message and failed: %d held, %d sent, want it flushed", held.Held(), held.Len())
+	}
 	var plain plainPublisher
-	v := 7
+	v = 7
 	if err := PublishQueued[int](&plain, &v); err != nil || len(plain.got) != 1 || plain.got[0] != 7 {
 		t.Fatalf("plain publisher got %v, %v", plain.got, err)
 	}
