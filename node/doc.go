@@ -99,11 +99,12 @@
 // socket's goroutine: it takes each read's packets there (transport.Handler), and its
 // timer's firing, a poke or a GameController change wakes that goroutine (the socket's
 // read deadline moves to now). A burst of teammate packets, a tick or a change wakes
-// one thread. A single DDS write (GCInfo, diagnostics, ...) is a cgo call by the goroutine
-// that publishes; the TeamInfo messages of a burst are held writes that go through the
-// dds package's send queue, whose C thread makes them when the burst's flush wakes it,
-// so the burst makes no cgo call and the runtime's monitor thread (sysmon, asleep while
-// the node idles; a cgo call wakes it) sleeps on. Builds with the tag
+// one thread. A DDS write of a change (GCInfo after a GameController change) is a cgo
+// call by the goroutine that publishes; the TeamInfo messages of a burst and the
+// periodic messages (GCInfo's tick, diagnostics, team links: bus.PublishQueued) are
+// held writes that go through the dds package's send queue, whose C thread makes them
+// when the flush wakes it, so they make no cgo call and the runtime's monitor thread
+// (sysmon, asleep while the node idles; a cgo call wakes it) sleeps on. Builds with the tag
 // dnetwork_directcall (opt-in: it jumps into an unexported function of the runtime,
 // package ros/dds/internal/directcall) make the small writes direct calls into Cyclone
 // instead. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
