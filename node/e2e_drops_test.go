@@ -17,7 +17,7 @@ import (
 // TestE2ETeamDrops sends one robot a scripted series of team packets over UDP: a valid
 // signed packet of teammate 4, the same packet again (duplicate), an old one (replay),
 // two of another team, an unsigned one and a datagram that is no team packet at all.
-// Exactly one TeamInfo must be published, and /diagnostics must count every drop by
+// Exactly one TeamInfo must be published before a later valid packet's, and /diagnostics must count every drop by
 // cause, for the component and for the socket.
 func TestE2ETeamDrops(t *testing.T) {
 	getenv := testEnv(t, domainDrops)
@@ -85,8 +85,16 @@ func TestE2ETeamDrops(t *testing.T) {
 	if st, _ := diagStatus(a, "dnetwork_1: node"); st.Level != dm.DiagnosticStatusWarn {
 		t.Errorf("node status without inputs: level %d %q, want a warning", st.Level, st.Message)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if n := len(infos.since(0)); n != 1 {
-		t.Errorf("%d TeamInfo messages, want 1", n)
+	// A fence: a later packet of teammate 4, sent once the node has taken all eight from
+	// its socket. The node publishes in the order it handles packets, on one writer, so
+	// anything the eight made it publish comes before the fence's TeamInfo.
+	sendTo(t, mate, packet(testTeam, 104, stamp+time.Millisecond, key), cfg.Team.Port)
+	infos.wait(t, 0, 5*time.Second, "the fence packet", func(m *dmsgs.TeamInfo) bool { return m.PlayerNumber == 4 && m.Sequence == 104 })
+	var seqs []uint32
+	for _, m := range infos.since(0) {
+		seqs = append(seqs, m.Sequence)
+	}
+	if len(seqs) != 2 || seqs[0] != 100 || seqs[1] != 104 {
+		t.Errorf("TeamInfo sequence numbers %v, want [100] before the fence 104", seqs)
 	}
 }

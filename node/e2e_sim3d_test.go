@@ -168,21 +168,25 @@ func TestE2ESim3dServerTime(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Until the first server time arrives the robot talks on its clock: count from then.
+	// Until the first server time arrives the robot talks on its clock: count from then,
+	// by the node's own count, as says on the clock may still be on their way to the test.
 	publish(1000)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if s, ok := diagStatus(ptr(n.Diagnostics()), "dnetwork_1: sim3d"); ok && s.Message == "time base server" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the robot did not take the server time")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond) // says on the clock before still in flight
+	const sim3dStatus = "dnetwork_1: sim3d"
+	a := waitDiag(t, n, 5*time.Second, "the robot takes the server time", func(a *dm.DiagnosticArray) bool {
+		s, ok := diagStatus(a, sim3dStatus)
+		return ok && s.Message == "time base server"
+	})
+	// The node's cycle ticker evaluates the slot rule too: once it has done so on the
+	// server's time (cycle 1000 is not player 1's: not due), an evaluation on the clock
+	// that was still publishing its say has finished, and nothing else says until cycle
+	// 1001 comes.
+	notDue := diagCount(t, a, sim3dStatus, "not_due")
+	a = waitDiag(t, n, 5*time.Second, "an evaluation on the server's time", func(a *dm.DiagnosticArray) bool {
+		return diagCount(t, a, sim3dStatus, "not_due") > notDue
+	})
+	said0 := diagCount(t, a, sim3dStatus, "said")
 	mu.Lock()
-	said = 0
+	heard0 := said
 	mu.Unlock()
 
 	// Server cycles 1001..1120 at a quarter of real time: 20 of them are player 1's
@@ -198,16 +202,19 @@ func TestE2ESim3dServerTime(t *testing.T) {
 			want++
 		}
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for {
+	// The node said want messages, all of which reached the test (with, perhaps, says
+	// on the clock that were still on their way when counting began).
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		a := n.Diagnostics()
+		got := diagCount(t, &a, sim3dStatus, "said") - said0
 		mu.Lock()
-		got := said
+		heard := said - heard0
 		mu.Unlock()
-		if got == want {
+		if got == uint64(want) && heard >= want {
 			break
 		}
-		if got > want || time.Now().After(deadline) {
-			t.Fatalf("said %d messages in server cycles %d..%d, want %d", got, first, last, want)
+		if got > uint64(want) || time.Now().After(deadline) {
+			t.Fatalf("said %d messages in server cycles %d..%d (%d reached the test), want %d", got, first, last, heard, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

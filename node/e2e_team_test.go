@@ -28,6 +28,7 @@ func TestE2ETeam(t *testing.T) {
 	ports := freePorts(t, 2*robots)
 	teamPorts, gcPorts := ports[:robots], ports[robots:]
 	gc := udpSocket(t, "127.0.0.1:0") // the GameController: sends control packets, receives returns
+	nodes := make([]*node.Node, robots)
 
 	for i := range robots {
 		id := i + 1
@@ -42,7 +43,7 @@ func TestE2ETeam(t *testing.T) {
 		cfg.GameControllerPort = gcPorts[i]
 		cfg.GameController.ReturnPort = localPort(gc)
 		cfg.GameController.ReturnRate = 2
-		startNode(t, getenv, cfg)
+		nodes[i] = startNode(t, getenv, cfg)
 	}
 
 	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
@@ -116,16 +117,37 @@ func TestE2ETeam(t *testing.T) {
 	if m.GCState != dmsgs.GCInfoStatePlaying || m.Penalised {
 		t.Errorf("robot 2's packet: gc_state %d penalised %v", m.GCState, m.Penalised)
 	}
-	// Packets in flight when the penalty arrived may still land; after that, silence.
-	time.Sleep(300 * time.Millisecond)
-	mark := infos[0].mark()
-	time.Sleep(time.Second)
-	from := map[uint8]int{}
-	for _, m := range infos[0].since(mark) {
-		from[m.PlayerNumber]++
+	// Robot 3 falls silent. Its own counters say from when: once a tick has decided
+	// silent-penalised, built3 is the sequence number of the last packet it made (dnet
+	// numbers a robot's packets from 1), and robot 1 may still publish those that were
+	// in flight, but none with a higher number.
+	const team2, team3 = "dnetwork_2: team", "dnetwork_3: team"
+	a3 := waitDiag(t, nodes[2], 5*time.Second, "robot 3 silent for its penalty", func(a *dm.DiagnosticArray) bool {
+		return diagCount(t, a, team3, "silent_penalised") > 0
+	})
+	built3, silent3 := builtPackets(t, a3, team3), diagCount(t, a3, team3, "silent_penalised")
+	// The window: the next five packets robot 2 makes from now on, as robot 1 publishes
+	// them. Robot 3 would send as often as robot 2 were it not penalised.
+	a2 := nodes[1].Diagnostics()
+	built2 := builtPackets(t, &a2, team2)
+	const window = 5
+	infos[0].wait(t, 0, 10*time.Second, fmt.Sprintf("robot 1 hears %d new packets of robot 2", window), func(m *dmsgs.TeamInfo) bool {
+		return m.PlayerNumber == 2 && uint64(m.Sequence) >= built2+window
+	})
+	seen3 := map[uint32]bool{}
+	for _, m := range infos[0].since(0) {
+		if m.PlayerNumber != 3 {
+			continue
+		}
+		if uint64(m.Sequence) > built3 || seen3[m.Sequence] {
+			t.Errorf("robot 1 published robot 3's packet %d during its penalty (robot 3 had made %d before it fell silent; %d seen before)",
+				m.Sequence, built3, len(seen3))
+		}
+		seen3[m.Sequence] = true
 	}
-	if from[3] != 0 || from[2] < 3 {
-		t.Errorf("during robot 3's penalty robot 1 heard %v (want none from 3, several from 2)", from)
+	a3 = ptr(nodes[2].Diagnostics())
+	if b, s := builtPackets(t, a3, team3), diagCount(t, a3, team3, "silent_penalised"); b != built3 || s <= silent3 {
+		t.Errorf("robot 3 during its penalty: %d packets made (%d before), %d silent ticks (%d before)", b, built3, s, silent3)
 	}
 
 	// Return packets v4 from every robot, with the pose their vision gave.
@@ -161,6 +183,17 @@ func TestE2ETeam(t *testing.T) {
 			diagHas(a, "dnetwork_1: gamecontroller", map[string]string{"connected": "true", "version": "HSL20"}) &&
 			diagHas(a, "dnetwork_1: "+node.DiagSocketPrefix+"team", map[string]string{"state": "up"})
 	})
+}
+
+// builtPackets returns how many team packets a robot has made (sent, or failed to
+// encode or send), which is the sequence number of its last dnet packet.
+func builtPackets(t testing.TB, a *dm.DiagnosticArray, name string) uint64 {
+	t.Helper()
+	var n uint64
+	for _, k := range []string{"sent", "send_errors", "encode_errors", "too_large"} {
+		n += diagCount(t, a, name, k)
+	}
+	return n
 }
 
 // gamePacket is a packet of layout l in state s for our team 17 (first, red, score 2)

@@ -279,6 +279,38 @@ func diagValue(a *dm.DiagnosticArray, name, key string) (string, bool) {
 	return "", false
 }
 
+// diagCount returns the counter key of the status named name, failing the test when
+// it is missing or not a count. Read several counters from one array to compare them.
+func diagCount(t testing.TB, a *dm.DiagnosticArray, name, key string) uint64 {
+	t.Helper()
+	v, ok := diagValue(a, name, key)
+	if !ok {
+		t.Fatalf("no %q in diagnostics status %q", key, name)
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		t.Fatalf("diagnostics %q %q: %v", name, key, err)
+	}
+	return n
+}
+
+// waitDiag polls n's diagnostics until ok accepts them and returns them, failing the
+// test after timeout.
+func waitDiag(t testing.TB, n *node.Node, timeout time.Duration, what string, ok func(a *dm.DiagnosticArray) bool) *dm.DiagnosticArray {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		a := n.Diagnostics()
+		if ok(&a) {
+			return &a
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v (diagnostics %+v)", what, timeout, a)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // diagStatus returns the status named name.
 func diagStatus(a *dm.DiagnosticArray, name string) (dm.DiagnosticStatus, bool) {
 	for _, s := range a.Status {

@@ -58,13 +58,44 @@ func TestIncompatibleSubscriberLogged(t *testing.T) {
 		}
 		return nil
 	})
-	// A second compatible publisher and a while later: still one warning.
-	if _, err := NewPublisher[std_msgs.String](pubNode, "/status", QoSDefault); err != nil {
+	// A second compatible publisher refuses the same subscription: still one warning.
+	p2, err := NewPublisher[std_msgs.String](pubNode, "/status", QoSDefault)
+	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
-	if n := strings.Count(logs(), "cannot serve"); n != 1 {
-		t.Errorf("%d warnings, want 1:\n%s", n, logs())
+	ddstest.WaitFor(t, 15*time.Second, "the second publisher's refusal", func() error {
+		if n, _, err := p2.w.IncompatibleQoS(); err != nil || n == 0 {
+			return fmt.Errorf("the second publisher has refused %d subscriptions (%v)", n, err)
+		}
+		return nil
+	})
+	// Fences: more refused subscriptions, each made once the previous one's warning is
+	// in the log. The node handles refusals on one goroutine, writer after writer, each
+	// call reading the subscriptions when it starts: every fence is warned of by a
+	// later call than the one before. With two refusing writers a pass over them holds
+	// at most two calls, so the fifth fence's warning comes after a whole pass that
+	// began after the second publisher's refusal: that refusal has been handled.
+	guids := []dds.GUID{s.GUID()}
+	for i := range 5 {
+		f, err := NewSubscription[std_msgs.String](subNode, "/status", latched, func(*std_msgs.String) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		guids = append(guids, f.GUID())
+		ddstest.WaitFor(t, 15*time.Second, fmt.Sprintf("fence %d's warning", i+1), func() error {
+			if !strings.Contains(logs(), fmt.Sprintf("cannot serve subscription %v ", f.GUID())) {
+				return fmt.Errorf("no warning for subscription %v in the log:\n%s", f.GUID(), logs())
+			}
+			return nil
+		})
+	}
+	for _, g := range guids {
+		if n := strings.Count(logs(), fmt.Sprintf("cannot serve subscription %v ", g)); n != 1 {
+			t.Errorf("%d warnings for subscription %v, want 1:\n%s", n, g, logs())
+		}
+	}
+	if n := strings.Count(logs(), "cannot serve"); n != len(guids) {
+		t.Errorf("%d warnings, want %d:\n%s", n, len(guids), logs())
 	}
 }
 

@@ -444,14 +444,21 @@ func TestNeighborsTopic(t *testing.T) {
 			t.Fatalf("publication %d at %v: %+v, want %v at %v, ages %v", 4+i, clk.Now().Sub(t0), m, want, addrs, ages)
 		}
 	}
-	// Without clock ticks nothing is published, however long the wall clock runs.
+	// Without clock ticks nothing is published, whatever wakes the robot: r2 talks to it
+	// three times, each handled on the wall clock, then a tick is the fence. Anything
+	// published without a tick would have come before the tick's publication.
 	n := r1.nb.Len()
-	time.Sleep(20 * time.Millisecond)
-	if r1.nb.Len() != n {
-		t.Fatalf("neighbours published without a clock tick")
+	for i := range 3 {
+		rs["r2"].send(t, "r1", 4100, "w")
+		r1.heard(t, uint64(4+i))
 	}
-	if k := r1.c.Counters(); k.NeighborsPublished != uint64(n) || k.NeighborsPublishErrors != 0 {
-		t.Fatalf("counters %+v after %d publications", k, n)
+	m = tick(n + 1)
+	stamped(m)
+	if msgs := r1.nb.Messages(); len(msgs) != n+1 || !slices.Equal(m.Names, []string{"r2"}) {
+		t.Fatalf("%d neighbours publications after %d and one more tick, the last %+v (want r2 alone)", len(msgs), n, m)
+	}
+	if k := r1.c.Counters(); k.NeighborsPublished != uint64(n+1) || k.NeighborsPublishErrors != 0 {
+		t.Fatalf("counters %+v after %d publications", k, n+1)
 	}
 	for _, r := range rs {
 		checkCounts(t, r)

@@ -156,20 +156,25 @@ func TestMulticastNetns(t *testing.T) {
 		clk.Advance(DefaultInterval)
 		waitFor(t, "another exchange", func() bool { return a.rec.Len() == int(i) && b.rec.Len() == int(i) })
 	}
-	// A datagram is counted as sent once the write returned and as published once
-	// Publish returned, both possibly after the peer's recorder has it: wait for the
-	// counters, then a little longer for anything that should not come.
+	// A fence: a fourth cycle. A datagram is counted as sent once the write returned and
+	// as published once Publish returned, both possibly after the peer's recorder has it:
+	// wait for the counters. Anything the first three cycles sent or published more would
+	// have come before the fourth cycle's, and the clock stands still after it.
+	clk.Advance(DefaultInterval)
+	waitFor(t, "the fourth exchange", func() bool { return a.rec.Len() >= 4 && b.rec.Len() >= 4 })
 	for _, r := range []robot{a, b} {
 		waitFor(t, "the counters", func() bool {
 			st := r.c.Status()
-			return st.Send.Sent >= 3 && st.Published >= 3
+			return st.Send.Sent >= 4 && st.Published >= 4
 		})
 	}
-	time.Sleep(20 * time.Millisecond)
 	for name, r := range map[string]robot{"A": a, "B": b} {
 		st := r.c.Status()
-		if r.rec.Len() != 3 || st.Send.Sent != 3 || st.Published != 3 || st.Received != 3 ||
-			len(st.Senders) != 1 || st.Senders[0].Datagrams != 3 || st.Senders[0].LastSeq != 2 ||
+		if msgs := r.rec.Messages(); len(msgs) != 4 || msgs[3].Sequence != 3 {
+			t.Errorf("%s: published %d messages, want 4, the fourth cycle's (sequence 3) last: %+v", name, len(msgs), msgs)
+		}
+		if r.rec.Len() != 4 || st.Send.Sent != 4 || st.Published != 4 || st.Received != 4 ||
+			len(st.Senders) != 1 || st.Senders[0].Datagrams != 4 || st.Senders[0].LastSeq != 3 ||
 			st.SocketStatus.State != transport.StateUp || st.Interface.Name != map[string]string{"A": "va", "B": "vb"}[name] {
 			t.Errorf("%s: published %d, status %+v", name, r.rec.Len(), st)
 		}
