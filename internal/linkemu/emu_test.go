@@ -115,16 +115,67 @@ func setBroadcast(c *net.UDPConn) error {
 	return rc.Control(func(fd uintptr) { _ = setsockoptBroadcast(int(fd)) })
 }
 
-// settle waits until nothing is held, then a little more for the receivers.
-func (l *lab) settle(t *testing.T) {
+// receiver is a socket of host host whose datagrams a goroutine (receive) collects:
+// got returns how many it has so far, base is the host's UDP counters before anything
+// was sent to it.
+type receiver struct {
+	host int
+	got  func() int
+	base udpstat.Counters
+}
+
+// collected returns a function that reads len(*got) under mu.
+func collected(got *[]arrival, mu *sync.Mutex) func() int {
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(*got)
+	}
+}
+
+// udp reads host i's UDP counters.
+func (l *lab) udp(t *testing.T, i int) udpstat.Counters {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); l.e.InFlight() > 0; {
+	var c udpstat.Counters
+	if err := l.ns[i].Do(func() (err error) { c, err = udpstat.Read(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// settle waits until nothing is held, the kernel of each receiver's host has
+// accounted for every frame the emulator wrote to it (a datagram read from a socket,
+// or one counted as an error, for no port or as an unwanted broadcast), and each
+// receiver has collected every datagram read from its socket.
+func (l *lab) settle(t *testing.T, rs ...receiver) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for l.e.InFlight() > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("frames still in flight")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(100 * time.Millisecond)
+	deadline = time.Now().Add(5 * time.Second)
+	for _, r := range rs {
+		var written uint64
+		for j := range l.h {
+			if j != r.host {
+				written += l.e.Stats(l.h[j], l.h[r.host]).Delivered
+			}
+		}
+		for {
+			d := l.udp(t, r.host).Sub(r.base)
+			got := uint64(r.got())
+			if d.InDatagrams+d.InErrors+d.NoPorts+d.IgnoredMulti >= written && got >= d.InDatagrams {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("host %d: %d frames written to it, its kernel counts %+v, %d collected", r.host, written, d, got)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }
 
 func checkBalance(t *testing.T, what string, s Stats) {
@@ -145,9 +196,10 @@ func TestImpairments(t *testing.T) {
 	var got []arrival
 	var mu sync.Mutex
 	go receive(rx, &got, &mu)
+	r := receiver{host: 1, got: collected(&got, &mu), base: l.udp(t, 1)}
 	const count = 1500
 	l.send(t, 0, netip.AddrPortFrom(l.addr[1], 5000), count, 2*time.Millisecond)
-	l.settle(t)
+	l.settle(t, r)
 	rx.Close()
 
 	s := l.e.Stats(l.h[0], l.h[1])
@@ -228,7 +280,7 @@ func TestBadChecksum(t *testing.T) {
 	var mu sync.Mutex
 	go receive(rx, &got, &mu)
 	l.send(t, 0, netip.AddrPortFrom(l.addr[1], 5001), 500, time.Millisecond)
-	l.settle(t)
+	l.settle(t, receiver{host: 1, got: collected(&got, &mu), base: before})
 	var after udpstat.Counters
 	if err := l.ns[1].Do(func() (err error) { after, err = udpstat.Read(); return err }); err != nil {
 		t.Fatal(err)
@@ -261,9 +313,10 @@ func TestBroadcastCarrierBlackhole(t *testing.T) {
 	var mu sync.Mutex
 	go receive(rb, &gb, &mu)
 	go receive(rc, &gc, &mu)
+	rs := []receiver{{host: 1, got: collected(&gb, &mu), base: l.udp(t, 1)}, {host: 2, got: collected(&gc, &mu), base: l.udp(t, 2)}}
 	bcast := netip.MustParseAddrPort("10.94.0.255:5002")
 	l.send(t, 0, bcast, 400, time.Millisecond)
-	l.settle(t)
+	l.settle(t, rs...)
 	sb, sc := l.e.Stats(l.h[0], l.h[1]), l.e.Stats(l.h[0], l.h[2])
 	mu.Lock()
 	nb, nc := len(gb), len(gc)
@@ -280,7 +333,7 @@ func TestBroadcastCarrierBlackhole(t *testing.T) {
 	}
 	waitRunning(t, l.ns[1], false)
 	l.send(t, 0, bcast, 100, time.Millisecond)
-	l.settle(t)
+	l.settle(t, rs...)
 	sb2, sc2 := l.e.Stats(l.h[0], l.h[1]), l.e.Stats(l.h[0], l.h[2])
 	if sb2.NoCarrier != 100 || sb2.Delivered != sb.Delivered || sc2.Delivered != 100 {
 		t.Fatalf("carrier off: b %+v, c %+v", sb2, sc2)
@@ -290,7 +343,7 @@ func TestBroadcastCarrierBlackhole(t *testing.T) {
 	}
 	waitRunning(t, l.ns[1], true)
 	l.send(t, 0, bcast, 50, time.Millisecond)
-	l.settle(t)
+	l.settle(t, rs...)
 	if s := l.e.Stats(l.h[0], l.h[1]); s.Delivered != sb.Delivered+50 {
 		t.Fatalf("carrier back: %+v", s)
 	}
