@@ -305,7 +305,11 @@ func waitDiag(t testing.TB, n *node.Node, timeout time.Duration, what string, ok
 			return &a
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v (diagnostics %+v)", what, timeout, a)
+			last := fmt.Sprintf("%+v", a)
+			if len(last) > 3000 {
+				last = last[:3000] + "..."
+			}
+			t.Fatalf("%s: not within %v (diagnostics %s)", what, timeout, last)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

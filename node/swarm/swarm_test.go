@@ -457,6 +457,8 @@ func TestNeighborsTopic(t *testing.T) {
 	if msgs := r1.nb.Messages(); len(msgs) != n+1 || !slices.Equal(m.Names, []string{"r2"}) {
 		t.Fatalf("%d neighbours publications after %d and one more tick, the last %+v (want r2 alone)", len(msgs), n, m)
 	}
+	// The counter follows the publication.
+	eventually(t, "the tick's publication counted", func() bool { return r1.c.Counters().NeighborsPublished >= uint64(n+1) })
 	if k := r1.c.Counters(); k.NeighborsPublished != uint64(n+1) || k.NeighborsPublishErrors != 0 {
 		t.Fatalf("counters %+v after %d publications", k, n+1)
 	}
