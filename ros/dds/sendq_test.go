@@ -181,11 +181,11 @@ func TestSendQueueFlush(t *testing.T) {
 	checkSamples(t, c, sent)
 }
 
-// TestQueuedWriteFails makes a queued write fail (its writer's entity deleted while
-// the thread is held): the next write of the writer reports it, as ErrQueuedWrite with
-// Cyclone's return code, counting the one failure.
-func TestQueuedWriteFails(t *testing.T) {
-	_, w, _ := queueSetup(t, "rt/queue_fail")
+// failQueuedWrite makes one queued write of w fail: queued while the queue's thread is
+// held, w's entity deleted behind its back, then the thread let go; it returns once the
+// failure is counted in w's status block.
+func failQueuedWrite(t *testing.T, w *Writer) {
+	t.Helper()
 	release := holdSendQueue(theSendQueue())
 	if err := w.WriteHeld(sample("lost")); err != nil {
 		release()
@@ -200,6 +200,14 @@ func TestQueuedWriteFails(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestQueuedWriteFails makes a queued write fail (its writer's entity deleted while
+// the thread is held): the next write of the writer reports it, as ErrQueuedWrite with
+// Cyclone's return code, counting the one failure.
+func TestQueuedWriteFails(t *testing.T) {
+	_, w, _ := queueSetup(t, "rt/queue_fail")
+	failQueuedWrite(t, w)
 	err := w.WriteHeld(sample("next"))
 	var rc *RetcodeError
 	if !errors.Is(err, ErrQueuedWrite) || !errors.As(err, &rc) || rc.Code >= 0 {
@@ -215,26 +223,13 @@ func TestQueuedWriteFails(t *testing.T) {
 // a queued one, while the thread is held) reports it.
 func TestQueuedFailureAfterFailedWrite(t *testing.T) {
 	_, w, _ := queueSetup(t, "rt/queue_fail_twice")
-	release := holdSendQueue(theSendQueue())
-	if err := w.WriteHeld(sample("lost")); err != nil {
-		release()
-		t.Fatal(err)
-	}
-	w.Flush()
-	deleteHandle(w)
-	release()
-	ddstest.WaitFor(t, 10*time.Second, "the queued write's failure", func() error {
-		if atomic.LoadUint32((*uint32)(unsafe.Pointer(&w.status.write_errors))) == 0 {
-			return errors.New("not counted yet")
-		}
-		return nil
-	})
+	failQueuedWrite(t, w)
 	err := w.Write(sample("fails too"))
 	var rc *RetcodeError
 	if !errors.As(err, &rc) || errors.Is(err, ErrQueuedWrite) {
 		t.Fatalf("write to a deleted entity: %v, want its own return code alone", err)
 	}
-	release = holdSendQueue(theSendQueue())
+	release := holdSendQueue(theSendQueue())
 	err = w.WriteHeld(sample("queued"))
 	release()
 	if !errors.Is(err, ErrQueuedWrite) || !strings.Contains(err.Error(), ": 1 to ") {
