@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -21,6 +22,7 @@ import (
 // never blocks, and the runtime's system-call path around an ordinary one would wake
 // its monitor thread (sysmon) after an idle spell, at every drain.
 func monotonic() int64 {
+	clockReads.Add(1)
 	var ts unix.Timespec
 	if _, _, e := unix.RawSyscall(unix.SYS_CLOCK_GETTIME, unix.CLOCK_MONOTONIC, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
 		return 0
@@ -28,37 +30,53 @@ func monotonic() int64 {
 	return ts.Nano()
 }
 
+// clockReads counts monotonic's system calls (for tests).
+var clockReads atomic.Uint64
+
 // arrivals turns the listener's CLOCK_MONOTONIC arrival stamps into time.Time values on
-// time.Now's clock. It reads the clocks once, at its first use.
+// time.Now's clock, for one drain: the monotonic part comes from the process's one
+// pairing of the two clocks (clockPair), the wall part from a time.Now taken at the
+// drain's first sample, so that a step of the system's clock since start-up is seen.
 type arrivals struct {
-	wall time.Time
-	mono int64
+	now     time.Time // zero until the first sample
+	nowMono int64     // CLOCK_MONOTONIC at now
 }
 
 func (a *arrivals) at(mono int64) time.Time {
-	if a.mono == 0 {
-		a.wall, a.mono = pairClocks()
+	if a.now.IsZero() {
+		base, baseMono := clockPair()
+		a.now = time.Now()
+		a.nowMono = baseMono + int64(a.now.Sub(base)) // both have monotonic readings: exact
 	}
-	return a.wall.Add(time.Duration(mono - a.mono))
+	return a.now.Add(time.Duration(mono - a.nowMono))
 }
 
-// pairClocks returns a time.Now and the CLOCK_MONOTONIC reading of the same instant:
-// the middle of the tightest of a few monotonic readings taken around a time.Now, so
-// that a preemption between two readings does not shift every arrival by its length.
-func pairClocks() (time.Time, int64) {
-	var (
-		wall       time.Time
-		mono, best int64 = 0, -1
-	)
-	for range 8 {
-		m0 := monotonic()
-		w := time.Now()
-		m1 := monotonic()
-		if d := m1 - m0; best < 0 || d < best {
-			wall, mono, best = w, m0+d/2, d
+var pair struct {
+	once sync.Once
+	base time.Time
+	mono int64
+}
+
+// clockPair returns a time.Now and the CLOCK_MONOTONIC reading of the same instant,
+// taken once per process: time.Now's monotonic part is CLOCK_MONOTONIC less a constant,
+// so one pairing holds for good. It is the middle of the tightest of a few monotonic
+// readings taken around a time.Now, so that a preemption between two readings does not
+// shift every arrival by its length; each reading is a system call (a microsecond or
+// so in a virtual machine), which a drain, on every GameController packet and every
+// team tick, should not pay.
+func clockPair() (time.Time, int64) {
+	pair.once.Do(func() {
+		best := int64(-1)
+		for range 8 {
+			m0 := monotonic()
+			w := time.Now()
+			m1 := monotonic()
+			if d := m1 - m0; best < 0 || d < best {
+				pair.base, pair.mono, best = w, m0+d/2, d
+			}
 		}
-	}
-	return wall, mono
+	})
+	return pair.base, pair.mono
 }
 
 // cWake is rule (valid) as C's struct.
