@@ -183,10 +183,7 @@ func (w *Writer) Flush() {
 		return
 	}
 	if q := sendq.Load(); q != nil { // nothing was ever held where it is nil
-		q.mu.Lock()
-		queued := !w.closed.Load() && q.push(w, nil, C.RAWCDR_SEND_NOSAMPLE)
-		q.mu.Unlock()
-		if queued {
+		if queued, err := w.queue(q, nil, C.RAWCDR_SEND_NOSAMPLE); queued && err == nil {
 			q.wake()
 			return
 		}
@@ -245,19 +242,27 @@ func (w *Writer) enqueue(sample []byte) (bool, error) {
 	if q == nil {
 		return false, nil
 	}
-	q.mu.Lock()
-	if w.closed.Load() {
-		q.mu.Unlock()
-		return false, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	queued, err := w.queue(q, sample, 0)
+	if err != nil {
+		return false, err
 	}
-	queued := q.push(w, sample, 0)
-	q.mu.Unlock()
 	if queued {
 		queuedWrites.Add(1)
 	} else {
 		syncWrites.Add(1)
 	}
 	return queued, nil
+}
+
+// queue pushes a record of w (sample nil: a flush) into q, unless w is closed (an
+// error); false when it does not fit now. Taking q.mu orders it with Close's drain.
+func (w *Writer) queue(q *sendQueue, sample []byte, flags uint32) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if w.closed.Load() {
+		return false, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
+	}
+	return q.push(w, sample, flags), nil
 }
 
 // queuedFailures returns an error for the queued writes that failed since the last
