@@ -62,8 +62,8 @@ var pair struct {
 // so one pairing holds for good. It is the middle of the tightest of a few monotonic
 // readings taken around a time.Now, so that a preemption between two readings does not
 // shift every arrival by its length; each reading is a system call (a microsecond or
-// so in a virtual machine), which a drain, on every GameController packet and every
-// team tick, should not pay.
+// so in a virtual machine), which a drain (every delivery to a subscription, every
+// input sync) should not pay.
 func clockPair() (time.Time, int64) {
 	pair.once.Do(func() {
 		best := int64(-1)
