@@ -69,9 +69,9 @@
 // sysmon thread, which then polls every 20 µs while the call lasts and hands the
 // processor to another thread when a write that sends on loopback outlasts its ticks. A
 // burst of writes would pay that for every write, so WriteHeld, for samples written
-// back to back (and, followed by Flush, for samples whose latency does not matter, such
-// as the node's periodic ones), makes no cgo call where it cannot block (a KEEP_LAST
-// writer's, while the last depth+1 samples were each at most
+// back to back (and, followed by FlushWithin, for samples whose latency does not
+// matter, such as the node's periodic ones), makes no cgo call where it cannot block (a
+// KEEP_LAST writer's, while the last depth+1 samples were each at most
 // directWriteBytes/(depth+1), so that its history cannot pass Cyclone's high-water
 // mark, the only thing such a write waits for): it copies the sample into the process's
 // send queue (rawcdr.h, sendq.c), a ring in C memory filled with atomic stores, and
@@ -82,9 +82,13 @@
 // benchmark the TeamInfo messages of a burst of teammate packets and the periodic
 // GCInfo go so: sysmon's 36 wake-ups a second became 1-2, for one wake-up of the
 // queue's thread per burst (19-20 a second), and the node's Go threads make no cgo call
-// at all. The hand-over costs a message about 10 µs (another thread on another CPU),
-// which is why Write stays a cgo call: the GCInfo of a GameController change reaches a
-// subscriber as fast as before. Every write that is not queued (Write, KEEP_ALL
+// at all. FlushWithin, for the periodic ones, queues the flush without waking the
+// thread: it rides the thread's next pass, which the next Flush of any writer brings
+// (in the node, the next burst), and a timerfd the thread also polls, armed by a raw
+// timerfd_settime(2) for the earliest such deadline, bounds its wait. The hand-over
+// costs a message about 10 µs (another thread on another CPU), which is why Write
+// stays a cgo call: the GCInfo of a GameController change reaches a subscriber as fast
+// as before. Every write that is not queued (Write, KEEP_ALL
 // writers, large samples, a full ring) first makes what is queued, under the queue's
 // mutex, so a goroutine's writes keep their order. Writer.Close and Participant.Close
 // drain the queue before they delete the writers. A queued write that fails is counted

@@ -214,10 +214,26 @@ void rawcdr_sync(void);
 //
 // The thread makes the writes under mu, in the ring's order, and so does
 // rawcdr_sendq_drain, so a write made by a cgo call after a drain comes after every
-// record queued before. When the ring holds nothing the thread sets sleeping and waits
-// for the eventfd fd; a producer that queues a flush exchanges sleeping for 0 and, if
-// it was 1, adds 1 to fd (both sides use sequentially consistent atomics, so either
-// the thread sees the record or the producer sees it sleeping).
+// record queued before. The thread loops: a consume pass (every record up to head);
+// if it exchanges lazy_deadline for 0 and gets a deadline, it disarms the timerfd
+// tfd; it stores sleeping = 1 and re-checks head != tail (then it exchanges sleeping
+// back for 0 and goes on, unless a producer took the 1 and signals fd); else it polls
+// fd and tfd, stores sleeping = 0 and reads both (nonblocking), counting each signal
+// found (wakes_event, wakes_timer).
+//
+// A flush wakes the thread: the producer pushes it, exchanges sleeping for 0 and, if it
+// was 1, adds 1 to fd (all sequentially consistent, so either the thread's re-check
+// sees the record or the producer sees it sleeping). A lazy flush (FlushWithin) wakes
+// nobody: it rides the next pass (any producer's flush, or a thread already awake), and
+// a deadline bounds its wait. Its producer pushes it and then, under the Go side's
+// producer mutex, where lazy_deadline is 0 or later than its own deadline, stores its
+// deadline and arms tfd for it (absolute CLOCK_MONOTONIC). No lazy record is left
+// without a pass to come: a producer that armed either keeps its arming, or loses it to
+// a disarm that the kernel ordered after the arming, and so after the push, and the
+// thread's head re-check after that disarm sees the record; a producer that saw an
+// earlier deadline stored read it before the thread's exchange that clears it (or that
+// deadline's arming still stands), so its push comes before that exchange and the
+// re-check after it.
 #define RAWCDR_SENDQ_BYTES (256 * 1024) // a power of two
 #define RAWCDR_SEND_WRAP 1u              // no record: continue at offset 0
 #define RAWCDR_SEND_NOSAMPLE 2u          // no sample: dds_write_flush the writer
@@ -231,10 +247,14 @@ struct rawcdr_sendrec {
 };
 
 struct rawcdr_sendq {
-  uint64_t head;     // bytes produced; stored by Go (seq_cst)
-  uint64_t tail;     // bytes consumed; stored under mu (release), loaded by Go
-  uint32_t sleeping; // 1 while the thread waits for fd, or is about to
-  int fd;            // eventfd the thread waits for (blocking)
+  uint64_t head;          // bytes produced; stored by Go (seq_cst)
+  uint64_t tail;          // bytes consumed; stored under mu (release), loaded by Go
+  uint64_t lazy_deadline; // CLOCK_MONOTONIC ns tfd is armed for, 0: none (seq_cst)
+  uint64_t wakes_event;   // thread's wake-ups that found fd signalled (relaxed)
+  uint64_t wakes_timer;   // thread's wake-ups that found tfd expired (relaxed)
+  uint32_t sleeping;      // 1 while the thread waits for fd and tfd, or is about to
+  int fd;                 // eventfd producers signal (nonblocking)
+  int tfd;                // timerfd of lazy flushes (CLOCK_MONOTONIC, nonblocking)
   pthread_mutex_t mu;
   unsigned char buf[RAWCDR_SENDQ_BYTES];
 };
@@ -245,6 +265,9 @@ struct rawcdr_sendq *rawcdr_sendq_start(void);
 
 // Makes every write queued so far, under mu, on the calling thread.
 void rawcdr_sendq_drain(struct rawcdr_sendq *q);
+
+// Returns the ns until tfd expires, 0 if it is disarmed, -1 if it cannot tell (tests).
+int64_t rawcdr_sendq_timer_left(struct rawcdr_sendq *q);
 
 // rawcdr_sendq_drain, then rawcdr_write_flush outside mu: a write that must not wait
 // in the queue (it does not fit, or may block) and yet must come after those queued.

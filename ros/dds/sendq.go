@@ -8,9 +8,11 @@ package dds
 import "C"
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -98,6 +100,30 @@ func (s *sendQueue) wake() {
 	}
 }
 
+// passBy makes sure the queue's thread passes (makes what is queued) within d: unless
+// a deadline no later than now+d is set already, it stores now+d as lazy_deadline and
+// arms the timerfd for it, a raw timerfd_settime(2), which neither is a cgo call nor
+// enters Go's system-call path. The deadline is on CLOCK_MONOTONIC, from time.Now's
+// monotonic reading and the process's pairing of the two clocks (clockPair), with no
+// system call. Called with s.mu held, after the push (rawcdr.h tells why that order
+// leaves no record behind).
+func (s *sendQueue) passBy(d time.Duration) {
+	base, baseMono := clockPair()
+	now := baseMono + int64(time.Since(base))
+	at := now + int64(d)
+	if at < now {
+		at = math.MaxInt64
+	}
+	p := (*uint64)(unsafe.Pointer(&s.q.lazy_deadline))
+	if cur := atomic.LoadUint64(p); cur != 0 && cur <= uint64(at) {
+		return
+	}
+	atomic.StoreUint64(p, uint64(at))
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(at)}
+	// Cannot fail: the descriptor lives as long as the process, the value is in range.
+	_, _, _ = unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(s.q.tfd), unix.TFD_TIMER_ABSTIME, uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
+}
+
 // drainAfterClose makes every write queued so far, on the calling thread (a cgo
 // call), after writers marked closed: taking mu waits for a producer that saw one open,
 // so no record of theirs is queued after the drain and they can be deleted.
@@ -127,6 +153,27 @@ func holdSendQueue(s *sendQueue) (release func()) {
 	return func() {
 		C.pthread_mutex_unlock(&s.q.mu)
 		runtime.UnlockOSThread()
+	}
+}
+
+// sendQueueState is a snapshot of the queue for tests: its thread's wake-ups by cause,
+// whether it sleeps (or is about to), records pending, the lazy deadline, and the ns
+// until its timerfd expires (0: disarmed).
+type sendQueueState struct {
+	wakesEvent, wakesTimer uint64
+	sleeping, pending      bool
+	lazyDeadline           uint64
+	timerLeft              time.Duration
+}
+
+func (s *sendQueue) state() sendQueueState {
+	return sendQueueState{
+		wakesEvent:   atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.q.wakes_event))),
+		wakesTimer:   atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.q.wakes_timer))),
+		sleeping:     atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.q.sleeping))) == 1,
+		pending:      atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.q.head))) != atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.q.tail))),
+		lazyDeadline: atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.q.lazy_deadline))),
+		timerLeft:    time.Duration(C.rawcdr_sendq_timer_left(s.q)),
 	}
 }
 

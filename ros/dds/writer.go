@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/internal/directcall"
@@ -172,7 +173,19 @@ func (w *Writer) WriteHeld(sample []byte) error { return w.write(sample, false) 
 // Flush sends the samples WriteHeld left with the writer (nothing if there are none):
 // where held writes are queued, it queues the flush and wakes the queue's thread (a
 // raw write to its eventfd, no cgo call), which makes the writes and the flush in order.
-func (w *Writer) Flush() {
+func (w *Writer) Flush() { w.flush(0) }
+
+// FlushWithin is Flush for samples whose latency does not matter, such as periodic
+// ones: where held writes are queued, it queues the flush without waking the queue's
+// thread, so the flush rides the thread's next pass (the next Flush of any writer of
+// the process, or a pass under way), and arms the queue's timerfd (a raw system call)
+// so that the thread makes it within d at the latest. A d <= 0 is Flush, and so is
+// FlushWithin where nothing is queued (no held write yet, a full ring) or in builds
+// with the tag dnetwork_directcall.
+func (w *Writer) FlushWithin(d time.Duration) { w.flush(d) }
+
+// flush is Flush (within <= 0) or FlushWithin(within).
+func (w *Writer) flush(within time.Duration) {
 	if w.closed.Load() {
 		return
 	}
@@ -183,8 +196,10 @@ func (w *Writer) Flush() {
 		return
 	}
 	if q := sendq.Load(); q != nil { // nothing was ever held where it is nil
-		if queued, err := w.queue(q, nil, C.RAWCDR_SEND_NOSAMPLE); queued && err == nil {
-			q.wake()
+		if queued, err := w.queue(q, nil, C.RAWCDR_SEND_NOSAMPLE, within); queued && err == nil {
+			if within <= 0 {
+				q.wake()
+			}
 			return
 		}
 		C.rawcdr_sendq_drain(q.q)
@@ -242,7 +257,7 @@ func (w *Writer) enqueue(sample []byte) (bool, error) {
 	if q == nil {
 		return false, nil
 	}
-	queued, err := w.queue(q, sample, 0)
+	queued, err := w.queue(q, sample, 0, 0)
 	if err != nil {
 		return false, err
 	}
@@ -255,14 +270,21 @@ func (w *Writer) enqueue(sample []byte) (bool, error) {
 }
 
 // queue pushes a record of w (sample nil: a flush) into q, unless w is closed (an
-// error); false when it does not fit now. Taking q.mu orders it with Close's drain.
-func (w *Writer) queue(q *sendQueue, sample []byte, flags uint32) (bool, error) {
+// error); false when it does not fit now. Taking q.mu orders it with Close's drain. A
+// record pushed with within > 0 gets the thread to pass within that (sendQueue.passBy).
+func (w *Writer) queue(q *sendQueue, sample []byte, flags uint32, within time.Duration) (bool, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if w.closed.Load() {
 		return false, fmt.Errorf("%w: writer on %q", ErrClosed, w.topic)
 	}
-	return q.push(w, sample, flags), nil
+	if !q.push(w, sample, flags) {
+		return false, nil
+	}
+	if within > 0 {
+		q.passBy(within)
+	}
+	return true, nil
 }
 
 // queuedFailures returns an error for the queued writes that failed since the last
