@@ -115,6 +115,18 @@ func (p *Publisher[T, P]) Flush() {
 	p.held = false
 }
 
+// FlushWithin is Flush for messages whose latency does not matter, such as periodic
+// ones: they wait up to d for the next flush of any publisher of the process instead
+// of waking the DDS send queue's thread themselves (dds.Writer.FlushWithin).
+func (p *Publisher[T, P]) FlushWithin(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held && !p.closed {
+		p.w.FlushWithin(d)
+	}
+	p.held = false
+}
+
 func (p *Publisher[T, P]) publish(msg *T, hold bool) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

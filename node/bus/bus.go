@@ -64,21 +64,26 @@ type HeldPublisher[T any] interface {
 	PublishHeld(m *T) error
 	// Flush sends the held messages.
 	Flush()
+	// FlushWithin sends the held messages with the next flush of any publisher of the
+	// process, or within d at the latest.
+	FlushWithin(d time.Duration)
 }
 
-// PublishQueued publishes m held and flushes at once when p is a HeldPublisher (a plain
-// Publish otherwise). For a periodic message whose latency does not matter: a
-// ros.Publisher then hands it to the DDS send queue's thread, a hand-over of a few
-// microseconds, instead of writing it on the caller's goroutine by a cgo call, which
-// wakes the Go runtime's monitor thread when the process was idle. It flushes after an
-// error too: ros.Publisher holds m all the same when its error reports earlier writes.
-func PublishQueued[T any](p Publisher[T], m *T) error {
+// PublishQueued publishes m held and flushes it within within when p is a
+// HeldPublisher (a plain Publish otherwise). For a periodic message whose latency does
+// not matter: it may wait up to within for the next flush of anything else. A
+// ros.Publisher then hands it to the DDS send queue's thread without waking it (it
+// rides the thread's next pass, which the next burst brings), instead of writing it on
+// the caller's goroutine by a cgo call, which wakes the Go runtime's monitor thread
+// when the process was idle. It flushes after an error too: ros.Publisher holds m all
+// the same when its error reports earlier writes.
+func PublishQueued[T any](p Publisher[T], m *T, within time.Duration) error {
 	h, ok := p.(HeldPublisher[T])
 	if !ok {
 		return p.Publish(m)
 	}
 	err := h.PublishHeld(m)
-	h.Flush()
+	h.FlushWithin(within)
 	return err
 }
 
@@ -124,8 +129,9 @@ func (f PublisherFunc[T]) Publish(m *T) error { return f(m) }
 type Recorder[T any] struct {
 	mu      sync.Mutex
 	msgs    []T
-	held    []T // PublishHeld's, not flushed yet: not in msgs
-	flushes int // Flush calls that sent held messages
+	held    []T           // PublishHeld's, not flushed yet: not in msgs
+	flushes int           // Flush and FlushWithin calls that sent held messages
+	within  time.Duration // the last flush's FlushWithin d, 0 after Flush
 	ch      chan struct{}
 }
 
@@ -155,8 +161,15 @@ func (r *Recorder[T]) PublishHeld(m *T) error {
 }
 
 // Flush records the held messages.
-func (r *Recorder[T]) Flush() {
+func (r *Recorder[T]) Flush() { r.flush(0) }
+
+// FlushWithin records the held messages at once, as Flush does, and remembers d
+// (LastWithin).
+func (r *Recorder[T]) FlushWithin(d time.Duration) { r.flush(d) }
+
+func (r *Recorder[T]) flush(within time.Duration) {
 	r.mu.Lock()
+	r.within = within
 	if len(r.held) == 0 {
 		r.mu.Unlock()
 		return
@@ -172,6 +185,13 @@ func (r *Recorder[T]) Flush() {
 	}
 }
 
+// LastWithin returns the d of the last flush: FlushWithin's, 0 after Flush.
+func (r *Recorder[T]) LastWithin() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.within
+}
+
 // Held returns how many messages are held, not flushed.
 func (r *Recorder[T]) Held() int {
 	r.mu.Lock()
@@ -179,7 +199,7 @@ func (r *Recorder[T]) Held() int {
 	return len(r.held)
 }
 
-// Flushes returns how many Flush calls sent held messages.
+// Flushes returns how many Flush and FlushWithin calls sent held messages.
 func (r *Recorder[T]) Flushes() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()

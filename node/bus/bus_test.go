@@ -86,14 +86,19 @@ func (h *heldWithError) PublishHeld(m *int) error {
 	return h.err
 }
 
-// TestPublishQueued: a HeldPublisher gets the message held and flushed at once (also
-// when PublishHeld held it and reported an error); a plain Publisher gets it published.
+// TestPublishQueued: a HeldPublisher gets the message held and flushed with
+// FlushWithin(within) (also when PublishHeld held it and reported an error); a plain
+// Publisher gets it published.
 func TestPublishQueued(t *testing.T) {
 	var rec Recorder[int]
 	for i := range 3 {
 		v := i
-		if err := PublishQueued[int](&rec, &v); err != nil {
+		within := time.Duration(i+1) * 100 * time.Millisecond
+		if err := PublishQueued[int](&rec, &v, within); err != nil {
 			t.Fatal(err)
+		}
+		if got := rec.LastWithin(); got != within {
+			t.Fatalf("message %d flushed within %v, want FlushWithin(%v)", i, got, within)
 		}
 	}
 	if got := rec.Messages(); len(got) != 3 || got[0] != 0 || got[2] != 2 || rec.Flushes() != 3 {
@@ -102,15 +107,16 @@ func TestPublishQueued(t *testing.T) {
 	errEarlier := errors.New("an earlier write failed")
 	held := &heldWithError{err: errEarlier}
 	v := 5
-	if err := PublishQueued[int](held, &v); err != errEarlier {
+	if err := PublishQueued[int](held, &v, time.Second); err != errEarlier {
 		t.Fatalf("PublishQueued returned %v, want PublishHeld's error", err)
 	}
-	if held.Held() != 0 || held.Len() != 1 {
-		t.Fatalf("after PublishHeld held the message and failed: %d held, %d sent, want it flushed", held.Held(), held.Len())
+	if held.Held() != 0 || held.Len() != 1 || held.LastWithin() != time.Second {
+		t.Fatalf("after PublishHeld held the message and failed: %d held, %d sent (within %v), want it flushed within 1s",
+			held.Held(), held.Len(), held.LastWithin())
 	}
 	var plain plainPublisher
 	v = 7
-	if err := PublishQueued[int](&plain, &v); err != nil || len(plain.got) != 1 || plain.got[0] != 7 {
+	if err := PublishQueued[int](&plain, &v, time.Second); err != nil || len(plain.got) != 1 || plain.got[0] != 7 {
 		t.Fatalf("plain publisher got %v, %v", plain.got, err)
 	}
 }

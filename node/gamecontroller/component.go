@@ -579,9 +579,10 @@ func (c *Component) publishTick() {
 		c.log.Warn("GameController lost", "from", gc, "silent_for", now.Sub(last).Round(time.Millisecond))
 	}
 	c.wasConnected = connected
-	// Periodic: through the send queue (bus.PublishQueued); a change is published at once
+	// Periodic: through the send queue (bus.PublishQueued), riding the next flush of
+	// anything else or a fifth of the period later; a change is published at once
 	// (handle), on this goroutine.
-	c.publish(now, func() error { return bus.PublishQueued(c.infoPub, &c.infoMsg) }, &c.s.infoPublished)
+	c.publish(now, func() error { return bus.PublishQueued(c.infoPub, &c.infoMsg, c.pubPeriod/5) }, &c.s.infoPublished)
 }
 
 // returnVersion is the return packet version for a GameController sending layout l.

@@ -290,7 +290,8 @@ func TestGCInfoDerivation(t *testing.T) {
 }
 
 // TestPublishRate checks GCInfo at PublishRate on the clock, also before the first
-// packet (connected false, empty version, budget -1), and the on-change publications.
+// packet (connected false, empty version, budget -1), each tick's flushed within a
+// fifth of the period, and the on-change publications.
 func TestPublishRate(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.PublishOnChange = false })
 	for range 20 { // 2 s in 100 ms steps
@@ -299,6 +300,9 @@ func TestPublishRate(t *testing.T) {
 	msgs := h.info.Messages()
 	if len(msgs) != 4 {
 		t.Fatalf("%d GCInfo in 2 s at 2 Hz, want 4", len(msgs))
+	}
+	if got := h.info.LastWithin(); got != 100*time.Millisecond {
+		t.Fatalf("a tick's GCInfo flushed within %v, want a fifth of the 500 ms period", got)
 	}
 	for i, m := range msgs {
 		want := dmsgs.GCInfo{Stamp: rosTime(t0.Add(time.Duration(i+1) * 500 * time.Millisecond)), MessageBudget: -1}

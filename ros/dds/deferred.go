@@ -63,7 +63,7 @@ var pair struct {
 // readings taken around a time.Now, so that a preemption between two readings does not
 // shift every arrival by its length; each reading is a system call (a microsecond or
 // so in a virtual machine), which a drain (every delivery to a subscription, every
-// input sync) should not pay.
+// input sync) and a lazy flush (Writer.FlushWithin) should not pay.
 func clockPair() (time.Time, int64) {
 	pair.once.Do(func() {
 		best := int64(-1)

@@ -2,6 +2,8 @@
 
 package dds
 
+import "time"
+
 // This file keeps the package's API when cgo is off (CGO_ENABLED=0), so the rest of
 // dnetwork still builds; every constructor then reports ErrUnavailable.
 
@@ -47,6 +49,9 @@ func (w *Writer) Topic() string                             { return "" }
 func (w *Writer) GUID() GUID                                { return GUID{} }
 func (w *Writer) InstanceHandle() InstanceHandle            { return 0 }
 func (w *Writer) Write(sample []byte) error                 { return ErrUnavailable }
+func (w *Writer) WriteHeld(sample []byte) error             { return ErrUnavailable }
+func (w *Writer) Flush()                                    {}
+func (w *Writer) FlushWithin(d time.Duration)               {}
 func (w *Writer) MatchedSubscriptions() ([]Endpoint, error) { return nil, ErrUnavailable }
 func (w *Writer) MatchedCount() (int, bool)                 { return 0, false }
 func (w *Writer) Unread() bool                              { return false }

@@ -13,7 +13,8 @@ import (
 // nothing is published; if pub signals changes of its audience (bus.AudienceChanges),
 // the ticker also stops until a change brings a subscriber, and then ticks on the same
 // grid again. Messages go out through bus.PublishQueued (periodic: no cgo call on this
-// goroutine). A failed publish is returned only while ctx is live.
+// goroutine), each waiting up to a fifth of period for the next flush of anything
+// else. A failed publish is returned only while ctx is live.
 func Publish[T any](ctx context.Context, clk clock.Clock, period time.Duration, pub bus.Publisher[T], collect func(now time.Time) *T) error {
 	tk := New(clk, period)
 	defer tk.Stop()
@@ -33,7 +34,7 @@ func Publish[T any](ctx context.Context, clk clock.Clock, period time.Duration, 
 				}
 				continue
 			}
-			if err := bus.PublishQueued(pub, collect(now)); err != nil && ctx.Err() == nil {
+			if err := bus.PublishQueued(pub, collect(now), period/5); err != nil && ctx.Err() == nil {
 				return err
 			}
 		}
