@@ -230,10 +230,10 @@ void rawcdr_sync(void);
 // deadline and arms tfd for it (absolute CLOCK_MONOTONIC). No lazy record is left
 // without a pass to come: a producer that armed either keeps its arming, or loses it to
 // a disarm that the kernel ordered after the arming, and so after the push, and the
-// thread's head re-check after that disarm sees the record; a producer that saw an
-// earlier deadline stored read it before the thread's exchange that clears it (or that
-// deadline's arming still stands), so its push comes before that exchange and the
-// re-check after it.
+// thread's head re-check after that disarm sees the record (the pass it brings clears
+// the deadline the lost arming left); a producer that saw an earlier deadline stored
+// either read it before the thread's exchange that clears it, so its push comes before
+// that exchange and the re-check after it, or that deadline's arming still stands.
 #define RAWCDR_SENDQ_BYTES (256 * 1024) // a power of two
 #define RAWCDR_SEND_WRAP 1u              // no record: continue at offset 0
 #define RAWCDR_SEND_NOSAMPLE 2u          // no sample: dds_write_flush the writer
