@@ -163,8 +163,8 @@ func (c *Component) Run(ctx context.Context) error {
 		return ErrRunTwice
 	}
 	c.tk = ticks{
-		pub:      idletick.New(c.clk, c.pubPeriod),
-		ret:      idletick.New(c.clk, c.retPeriod),
+		pub:      idletick.NewEarly(c.clk, c.pubPeriod),
+		ret:      idletick.NewEarly(c.clk, c.retPeriod),
 		audience: bus.AudienceChanges(c.infoPub),
 	}
 	defer c.tk.pub.Stop()
@@ -183,8 +183,10 @@ func (c *Component) Run(ctx context.Context) error {
 			}
 			c.handle(d)
 		case t := <-c.tk.pub.C():
+			c.tk.pub.Ticked(t)
 			c.onPublishTick(t)
 		case t := <-c.tk.ret.C():
+			c.tk.ret.Ticked(t)
 			c.onReturnTick(t)
 		case <-c.tk.audience:
 			c.onAudience()
@@ -205,8 +207,10 @@ func (c *Component) flush(in <-chan transport.Datagram) {
 			}
 			c.handle(d)
 		case t := <-c.tk.pub.C():
+			c.tk.pub.Ticked(t)
 			c.onPublishTick(t)
 		case t := <-c.tk.ret.C():
+			c.tk.ret.Ticked(t)
 			c.onReturnTick(t)
 		case <-c.tk.audience:
 			c.onAudience()
@@ -293,6 +297,9 @@ func (c *Component) handle(d transport.Datagram) {
 		fillGCInfo(&c.infoMsg, &info, true, true, now)
 	}
 	c.mu.Unlock()
+	// Last, after what this packet publishes: the ticks due within half a period, on
+	// this packet's wake-up rather than on one of their own (tickEarly).
+	defer c.tickEarly(now)
 	select {
 	case c.changed <- struct{}{}:
 	default: // one is pending: the receiver reads the newest view anyway

@@ -72,7 +72,12 @@
 // that can signal its audience, as ros.Publisher does), the ticker stops and the
 // return packet's ticker too: they start again when a packet is accepted or somebody
 // subscribes, and gcinfo_published counts the ticks missed meanwhile as publications
-// for nobody (idle.go).
+// for nobody (idle.go). Both tickers tick once per instant of their grid, but an
+// accepted packet within half a period of the next instant takes that tick at once
+// (idletick.NewEarly), so that with a GameController sending at 2 Hz the periodic
+// GCInfo and the return packet go out on its packets' wake-ups and no timer wakes the
+// robot for them; the GCInfo of a tick then waits up to a fifth of a period to leave
+// with the next write of the process (bus.PublishQueued).
 //
 // GameControlData (dmsgs.GameControlData), the whole version-independent packet, is
 // published when an accepted packet differs from the previous one in anything but the
@@ -84,7 +89,8 @@
 // While connected, a return packet goes by unicast to the followed GameController's
 // address at Config.ReturnPort (3939) every 1/Config.ReturnRate (1 Hz by default,
 // 0.5 … 2 Hz allowed), on a ticker of its own: the rate does not depend on how often the
-// GameController sends (HSL sends bursts at 5 Hz). Nothing is sent while disconnected
+// GameController sends (HSL sends bursts at 5 Hz); a packet only moves a return by up
+// to half a period (see above). Nothing is sent while disconnected
 // (the ZJUDancer client sent even then, to a GameController that may be gone). The
 // packet goes out through the component's own socket (source port 3838).
 //

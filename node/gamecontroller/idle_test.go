@@ -72,7 +72,8 @@ func TestIdleTicks(t *testing.T) {
 	p := basePacket(gcproto.LayoutHSL20)
 	h.send(gcA, &p) // publishes at once and starts both tickers
 	at := h.clk.Now()
-	for range 10 {
+	// 1.3 s: the tick of 8.5 s waits a quarter of a second for another packet.
+	for range 13 {
 		h.advance(100 * time.Millisecond)
 	}
 	check("connected, nobody listening", 4+2, onChange)
@@ -94,10 +95,11 @@ func TestIdleTicks(t *testing.T) {
 		h.advance(500 * time.Millisecond)
 	}
 	check("lost", msgs, onChange)
-	// One per second while connected, from the ticker started with the packet (on
-	// this manual clock it ticks a second after; on the wall clock, on whole seconds).
-	if n := len(h.returns()); n != 2 {
-		t.Errorf("%d return packets, want 2 (one per second while connected)", n)
+	// One per whole second while connected (8, 9 and 10 s after t0): the packet at
+	// 7.5 s takes the one of 8 s at once, the one of 9 s waits half a second for
+	// another packet, and the one of 10 s is on the grid again.
+	if n := len(h.returns()); n != 3 {
+		t.Errorf("%d return packets, want 3 (one per second while connected)", n)
 	}
 	h.checkInvariant()
 }

@@ -48,18 +48,20 @@ func TestInputSyncReturnV4(t *testing.T) {
 		RobotPos:  geometry_msgs.Vector3{X: 150, Y: -75, Z: 90},
 		BallField: geometry_msgs.Vector3{X: 30, Y: -40},
 	}
-	in.at = t0.Add(250 * time.Millisecond) // seen 750 ms before the return tick at 1 s
+	in.at = t0.Add(250 * time.Millisecond) // seen before the first return
 	in.mu.Unlock()
 	pose := [3]float32{1500, -750, float32(math.Pi / 2)}
 	ball := [2]float32{300, -400}
-	if got, want := h.nextReturn(&p), returnV4(ourPlayer, ourTeam, 1, pose, 0.75, ball); !bytes.Equal(got, want) {
+	got, at := h.nextReturnAt(&p)
+	if want := returnV4(ourPlayer, ourTeam, 1, pose, age(at, in.at), ball); !bytes.Equal(got, want) {
 		t.Fatalf("held inputs:\n got % x\nwant % x", got, want)
 	}
-	if got, want := h.c.Status().LastReturnBytes, returnV4(ourPlayer, ourTeam, 1, pose, 0.75, ball); !bytes.Equal(got, want) {
+	if got, want := h.c.Status().LastReturnBytes, returnV4(ourPlayer, ourTeam, 1, pose, age(at, in.at), ball); !bytes.Equal(got, want) {
 		t.Fatalf("Status().LastReturnBytes % x, want % x", got, want)
 	}
 	// Nothing held: the packet keeps the inputs, and the ball ages from its arrival.
-	if got, want := h.nextReturn(&p), returnV4(ourPlayer, ourTeam, 1, pose, 1.75, ball); !bytes.Equal(got, want) {
+	got, at = h.nextReturnAt(&p)
+	if want := returnV4(ourPlayer, ourTeam, 1, pose, age(at, in.at), ball); !bytes.Equal(got, want) {
 		t.Fatalf("nothing new held:\n got % x\nwant % x", got, want)
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/clock"
 )
 
-// Ticker is a clock ticker that can be stopped and started again. Create it with New.
+// Ticker is a clock ticker that can be stopped and started again. Create it with New,
+// or with NewEarly for one whose ticks an event may take early.
 type Ticker struct {
 	clk    clock.Clock
 	period time.Duration
 	tk     clock.Ticker // nil while stopped
 	since  time.Time    // the tick it was stopped at
+	early  *early       // NewEarly on a clock with timers; tk is then nil
 }
 
 // New returns a running Ticker of period d on clk.
@@ -22,6 +24,9 @@ func New(clk clock.Clock, d time.Duration) *Ticker {
 // C returns the channel the next tick arrives on, nil while the Ticker is stopped.
 // As with clock.Ticker, call it for every receive.
 func (t *Ticker) C() <-chan time.Time {
+	if t.early != nil {
+		return t.early.c()
+	}
 	if t.tk == nil {
 		return nil
 	}
@@ -29,12 +34,24 @@ func (t *Ticker) C() <-chan time.Time {
 }
 
 // Running reports whether the Ticker ticks.
-func (t *Ticker) Running() bool { return t.tk != nil }
+func (t *Ticker) Running() bool {
+	if t.early != nil {
+		return t.early.tm != nil
+	}
+	return t.tk != nil
+}
 
 // Idle stops the Ticker after the tick received at now; it returns now, the time
 // Missed counts from. It does nothing to a stopped Ticker (and returns the time it
 // was stopped at).
 func (t *Ticker) Idle(now time.Time) time.Time {
+	if t.early != nil {
+		if t.early.tm != nil {
+			t.early.stop()
+			t.since = now
+		}
+		return t.since
+	}
 	if t.tk != nil {
 		t.tk.Stop()
 		t.tk, t.since = nil, now
@@ -45,15 +62,23 @@ func (t *Ticker) Idle(now time.Time) time.Time {
 // Wake starts a stopped Ticker again at now and returns how many ticks it missed
 // (Missed since it was stopped); a running Ticker is left alone and 0 returned.
 func (t *Ticker) Wake(now time.Time) uint64 {
-	if t.tk != nil {
+	if t.Running() {
 		return 0
 	}
-	t.tk = t.clk.NewTicker(t.period)
+	if t.early != nil {
+		t.early.start(now)
+	} else {
+		t.tk = t.clk.NewTicker(t.period)
+	}
 	return Missed(t.since, now, t.period)
 }
 
 // Stop turns the Ticker off for good.
 func (t *Ticker) Stop() {
+	if t.early != nil {
+		t.early.stop()
+		return
+	}
 	if t.tk != nil {
 		t.tk.Stop()
 		t.tk = nil
