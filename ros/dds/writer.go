@@ -196,7 +196,11 @@ func (w *Writer) flush(within time.Duration) {
 		return
 	}
 	if q := sendq.Load(); q != nil { // nothing was ever held where it is nil
-		if queued, err := w.queue(q, nil, C.RAWCDR_SEND_NOSAMPLE, within); queued && err == nil {
+		queued, err := w.queue(q, nil, C.RAWCDR_SEND_NOSAMPLE, within)
+		if err != nil {
+			return // closed meanwhile: Close made what was queued, and the handle is gone
+		}
+		if queued {
 			if within <= 0 {
 				q.wake()
 			}
