@@ -19,8 +19,14 @@ var ErrNoPorts = errors.New("freeport: no free UDP port")
 const minRange = 512
 
 // counterFile is the file in dir that holds the next port's index for every process
-// of the machine.
+// of the machine's user; its name ends in the user's id (counterPath), so that a second
+// user is not refused the first one's file in the shared temp directory.
 const counterFile = "dnetwork-freeport"
+
+// counterPath is the path of this user's counter file.
+func counterPath() string {
+	return filepath.Join(dir, counterFile+"-"+strconv.Itoa(os.Getuid()))
+}
 
 // dir is where counterFile is (tests of this package use their own).
 var dir = os.TempDir()
@@ -32,7 +38,7 @@ func UDP(n int) ([]uint16, error) {
 	if last-first+1 < minRange {
 		return kernelPorts(n)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, counterFile), os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := os.OpenFile(counterPath(), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("freeport: %w", err)
 	}

@@ -3,8 +3,8 @@ package freeport
 import (
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -77,7 +77,7 @@ func TestUDPSkipsBusy(t *testing.T) {
 		t.Skip("no port to hold open")
 	}
 	defer busy.Close()
-	if err := os.WriteFile(filepath.Join(dir, counterFile), []byte(strconv.Itoa(index)), 0o666); err != nil {
+	if err := os.WriteFile(counterPath(), []byte(strconv.Itoa(index)), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	ports, err := UDP(1)
@@ -87,11 +87,30 @@ func TestUDPSkipsBusy(t *testing.T) {
 	if int(ports[0]) == first+index || int(ports[0]) <= first+index {
 		t.Fatalf("got port %d, want one after the busy %d", ports[0], first+index)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, counterFile))
+	b, err := os.ReadFile(counterPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if next, _ := strconv.Atoi(string(b[:len(b)-1])); next != int(ports[0])-first+1 {
 		t.Fatalf("counter %d after port %d", next, ports[0])
+	}
+}
+
+// TestCounterPerUser: the counter file is the user's own (its name ends in the user's
+// id) and only the user may write it.
+func TestCounterPerUser(t *testing.T) {
+	dir = t.TempDir()
+	if _, err := UDP(1); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(counterPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "-" + strconv.Itoa(os.Getuid()); !strings.HasSuffix(st.Name(), want) {
+		t.Errorf("counter file %s, want a name ending in %s", st.Name(), want)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		t.Errorf("counter file mode %v, want the user's alone", st.Mode().Perm())
 	}
 }
