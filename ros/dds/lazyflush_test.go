@@ -24,6 +24,16 @@ func quietQueue(t *testing.T, q *sendQueue) sendQueueState {
 	return st
 }
 
+// quietDisarmed is quietQueue that also fails unless the queue is disarmed (disarmed):
+// the state a test of lazy flushes starts from.
+func quietDisarmed(t *testing.T) (*sendQueue, sendQueueState) {
+	t.Helper()
+	q := theSendQueue()
+	st := quietQueue(t, q)
+	disarmed(t, st, "before")
+	return q, st
+}
+
 // disarmed fails unless the queue has no lazy deadline and its timerfd is disarmed.
 func disarmed(t *testing.T, st sendQueueState, when string) {
 	t.Helper()
@@ -58,9 +68,7 @@ func TestFlushWithinRidesNextFlush(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitMatched(t, b, 1)
-	q := theSendQueue()
-	before := quietQueue(t, q)
-	disarmed(t, before, "before")
+	q, before := quietDisarmed(t)
 	sa := sample("periodic")
 	st := lazyHeld(t, q, a, sa, time.Hour)
 	if !st.sleeping || !st.pending || st.wakesEvent != before.wakesEvent || st.wakesTimer != before.wakesTimer {
@@ -88,9 +96,7 @@ func TestFlushWithinRidesNextFlush(t *testing.T) {
 // timer expires, a timer wake-up of the queue's thread.
 func TestFlushWithinDeadline(t *testing.T) {
 	_, w, c := queueSetup(t, "rt/lazy_deadline")
-	q := theSendQueue()
-	before := quietQueue(t, q)
-	disarmed(t, before, "before")
+	q, before := quietDisarmed(t)
 	s := sample("alone")
 	lazyHeld(t, q, w, s, 20*time.Millisecond)
 	checkSamples(t, c, [][]byte{s})
@@ -106,9 +112,7 @@ func TestFlushWithinDeadline(t *testing.T) {
 // timer is disarmed without having expired.
 func TestFlushWithinRearms(t *testing.T) {
 	_, w, c := queueSetup(t, "rt/lazy_rearm")
-	q := theSendQueue()
-	before := quietQueue(t, q)
-	disarmed(t, before, "before")
+	q, before := quietDisarmed(t)
 	sent := [][]byte{sample("first"), sample("second"), sample("third")}
 	steps := []struct {
 		within   time.Duration
