@@ -121,7 +121,7 @@ func BenchmarkReturnTick(b *testing.B) {
 	c.SetVision(&dmsgs.VisionInfo{SeeBall: true})
 	b.ReportAllocs()
 	for b.Loop() {
-		c.returnTick()
+		c.returnTick(c.clk.Now())
 	}
 	if conn.n != b.N {
 		b.Fatalf("%d sends for %d ticks", conn.n, b.N)

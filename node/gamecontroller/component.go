@@ -183,11 +183,9 @@ func (c *Component) Run(ctx context.Context) error {
 			}
 			c.handle(d)
 		case t := <-c.tk.pub.C():
-			c.tk.pub.Ticked(t)
-			c.onPublishTick(t)
+			c.onPublishTick(c.tk.pub.Ticked(t))
 		case t := <-c.tk.ret.C():
-			c.tk.ret.Ticked(t)
-			c.onReturnTick(t)
+			c.onReturnTick(c.tk.ret.Ticked(t))
 		case <-c.tk.audience:
 			c.onAudience()
 		case done := <-c.flushc:
@@ -207,11 +205,9 @@ func (c *Component) flush(in <-chan transport.Datagram) {
 			}
 			c.handle(d)
 		case t := <-c.tk.pub.C():
-			c.tk.pub.Ticked(t)
-			c.onPublishTick(t)
+			c.onPublishTick(c.tk.pub.Ticked(t))
 		case t := <-c.tk.ret.C():
-			c.tk.ret.Ticked(t)
-			c.onReturnTick(t)
+			c.onReturnTick(c.tk.ret.Ticked(t))
 		case <-c.tk.audience:
 			c.onAudience()
 		default:
@@ -574,11 +570,13 @@ func (c *Component) publish(now time.Time, pub func() error, ok *uint64) {
 	}
 }
 
-// publishTick publishes GCInfo and notices a lost connection.
-func (c *Component) publishTick() {
+// publishTick publishes GCInfo for the tick that stands for at (idletick.Ticker.Ticked:
+// now, or the grid instant of a tick that waited for a packet) and notices a lost
+// connection.
+func (c *Component) publishTick(at time.Time) {
 	now := c.clk.Now()
 	c.mu.Lock()
-	connected := c.connectedLocked(now)
+	connected := c.connectedLocked(at) || c.connectedLocked(now)
 	fillGCInfo(&c.infoMsg, &c.s.info, c.s.valid, connected, now)
 	gc, last := c.s.gc, c.s.lastValid
 	c.mu.Unlock()
@@ -600,11 +598,12 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 	return ReturnVersionFor(l)
 }
 
-// returnTick sends a return packet to the GameController followed, if connected; it
-// reports whether one is. The held-back inputs are handed over first (inputSync).
-func (c *Component) returnTick() bool {
+// returnTick sends a return packet to the GameController followed, if it is connected
+// at at (the time the tick stands for, as for publishTick); it reports whether one is.
+// The held-back inputs are handed over first (inputSync).
+func (c *Component) returnTick(at time.Time) bool {
 	c.mu.Lock()
-	connected := c.connectedLocked(c.clk.Now())
+	connected := c.connectedLocked(at) || c.connectedLocked(c.clk.Now())
 	c.mu.Unlock()
 	if !connected {
 		return false // no packet to build: the inputs may wait
@@ -612,7 +611,7 @@ func (c *Component) returnTick() bool {
 	c.inputSync.Sync()
 	now := c.clk.Now()
 	c.mu.Lock()
-	if !c.connectedLocked(now) {
+	if !c.connectedLocked(at) && !c.connectedLocked(now) {
 		c.mu.Unlock()
 		return false
 	}

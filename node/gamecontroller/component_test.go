@@ -663,7 +663,7 @@ func TestPublishErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 5 {
-		c.publishTick()
+		c.publishTick(c.clk.Now())
 	}
 	if st := c.Status(); st.PublishErrors != 5 || st.GCInfoPublished != 0 {
 		t.Errorf("status %+v", st)

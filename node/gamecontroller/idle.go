@@ -28,7 +28,7 @@ type ticks struct {
 // if nobody can receive GCInfo and no GameController is connected (publishTick has
 // just noted whether one is: wasConnected).
 func (c *Component) onPublishTick(t time.Time) {
-	c.publishTick()
+	c.publishTick(t)
 	if c.tk.audience == nil || c.wasConnected || bus.Listened(c.infoPub) {
 		return
 	}
@@ -58,7 +58,7 @@ func (c *Component) tickEarly(now time.Time) {
 // onReturnTick sends the return packet of the tick received at t, or stops the
 // ticker while no GameController is connected.
 func (c *Component) onReturnTick(t time.Time) {
-	if !c.returnTick() {
+	if !c.returnTick(t) {
 		c.tk.ret.Idle(t)
 	}
 }

@@ -308,3 +308,30 @@ func TestSubmitMessage(t *testing.T) {
 		t.Errorf("with return_version 4: %v", err)
 	}
 }
+
+// TestReturnTickWaitedForPacket: a return tick whose timer waited past its instant for a
+// packet (idletick.Ticker.Ticked) answers a GameController that was connected at the
+// instant, although the timeout has passed when it runs.
+func TestReturnTickWaitedForPacket(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.ReturnRate = 2; c.Timeout = 600 * time.Millisecond })
+	p := basePacket(gcproto.LayoutHSL20)
+	h.advance(100 * time.Millisecond)
+	h.send(gcA, &p) // 0.1 s: connects, the tick of 0.5 s is not yet due
+	h.advance(400 * time.Millisecond)
+	if n := len(h.returns()); n != 1 {
+		t.Fatalf("%d return packets at the tick of 0.5 s, want 1", n)
+	}
+	h.advance(10 * time.Millisecond)
+	h.send(gcA, &p) // 0.51 s: the last packet; the tick of 1 s waits until 1.25 s for another
+	h.advance(730 * time.Millisecond)
+	if n := len(h.returns()); n != 1 {
+		t.Fatalf("%d return packets at 1.24 s, want 1", n)
+	}
+	h.advance(10 * time.Millisecond)
+	if n := len(h.returns()); n != 2 {
+		t.Fatalf("%d return packets at 1.25 s, want 2: the tick of 1 s, when the GameController was connected (timeout at 1.11 s)", n)
+	}
+	if st := h.c.Status(); st.Connected {
+		t.Error("connected after the timeout")
+	}
+}

@@ -38,16 +38,27 @@ func NewEarly(clk clock.Clock, d time.Duration) *Ticker {
 	return &Ticker{clk: clk, period: d, early: e}
 }
 
-// Ticked moves the Ticker on after the tick received from C at now. While events came
-// in the last period and a quarter, the next tick's timer waits half a period past its instant for
-// one (so that events at the ticks' rate, whatever their phase, take every tick). It
-// does nothing to a Ticker made by New, whose clock ticker moves on by itself.
-func (t *Ticker) Ticked(now time.Time) {
-	if e := t.early; e != nil && e.tm != nil {
-		e.shifted = !e.event.IsZero() && now.Sub(e.event) <= e.period+e.period/4
-		e.last = now
-		e.next(now)
+// Ticked moves the Ticker on after the tick received from C at now, and returns the
+// time the tick stands for: its grid instant when the timer waited past it for an
+// event, else now. The owner judges the tick as of that time (a GameController still
+// connected then is answered), so that waiting changes when the work is done, not
+// whether. While events came in the last period and a quarter, the next tick's timer
+// waits half a period past its instant for one (so that events at the ticks' rate,
+// whatever their phase, take every tick). A Ticker made by New, whose clock ticker
+// moves on by itself, returns now.
+func (t *Ticker) Ticked(now time.Time) time.Time {
+	e := t.early
+	if e == nil || e.tm == nil {
+		return now
 	}
+	at := now
+	if e.due.Before(now) {
+		at = e.due
+	}
+	e.shifted = !e.event.IsZero() && now.Sub(e.event) <= e.period+e.period/4
+	e.last = now
+	e.next(now)
+	return at
 }
 
 // Early takes the Ticker's next tick at now, when now is within half a period of its

@@ -9,8 +9,9 @@ import (
 )
 
 // earlyRun steps a NewEarly Ticker of period p on a manual clock for d in 10 ms steps,
-// calling Early at every event (events(i) for step i) and Ticked at every tick
-// delivered, and returns when each tick happened and whether the timer delivered it.
+// calling Early at every event and Ticked at every tick delivered, and returns when
+// each tick happened and whether the timer delivered it. It checks what Ticked
+// returns: the grid instant for a tick that waited past it, else the tick's time.
 func earlyRun(t *testing.T, p, d time.Duration, event func(now time.Time) bool) (at []time.Time, timer []bool) {
 	t.Helper()
 	clk := clock.NewManual(time.Unix(1000, 0))
@@ -21,7 +22,13 @@ func earlyRun(t *testing.T, p, d time.Duration, event func(now time.Time) bool) 
 		now := clk.Now()
 		select {
 		case <-tk.C():
-			tk.Ticked(now)
+			want := now
+			if g := now.Truncate(p); now.Sub(g) == p/2 && p/2 > 10*time.Millisecond {
+				want = g // waited half a period for an event
+			}
+			if got := tk.Ticked(now); !got.Equal(want) {
+				t.Fatalf("tick at %v stands for %v, want %v", now.UnixMilli(), got.UnixMilli(), want.UnixMilli())
+			}
 			at, timer = append(at, now), append(timer, true)
 		default:
 		}
