@@ -72,7 +72,11 @@ func (sc gcScenario) packet(number uint8) gcproto.Packet {
 func TestE2EGameController(t *testing.T) {
 	getenv := testEnv(t, domainGC)
 	gc, cfg := gcRobotConfig(t)
-	cfg.GameController.Timeout = 600 * time.Millisecond
+	// This GameController sends its next packet only after the return packet of the
+	// last. A packet may take the return tick due (idletick.NewEarly), and the next
+	// tick then waits up to one and a half periods (750 ms at 2 Hz) for another packet:
+	// the timeout is longer than that.
+	cfg.GameController.Timeout = time.Second
 	startNode(t, getenv, cfg)
 
 	tester := rosNode(t, getenv, "tester", &syncbuf.Buffer{})
