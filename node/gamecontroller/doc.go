@@ -77,7 +77,9 @@
 // (idletick.NewEarly), so that with a GameController sending at 2 Hz the periodic
 // GCInfo and the return packet go out on its packets' wake-ups and no timer wakes the
 // robot for them; the GCInfo of a tick then waits up to a fifth of a period to leave
-// with the next write of the process (bus.PublishQueued).
+// with the next write of the process (bus.PublishQueued). While packets come, a tick's
+// timer waits up to half a period past its instant for one, and the tick then acts as
+// of its instant (a GameController connected then is answered).
 //
 // GameControlData (dmsgs.GameControlData), the whole version-independent packet, is
 // published when an accepted packet differs from the previous one in anything but the

@@ -81,8 +81,8 @@
 // to the eventfd, which does not enter Go's system-call path. In the six-robot
 // benchmark the TeamInfo messages of a burst of teammate packets and the periodic
 // GCInfo go so: sysmon's 36 wake-ups a second became 1-2, for one wake-up of the
-// queue's thread per burst (19-20 a second), and the node's Go threads make no cgo call
-// at all. FlushWithin, for the periodic ones, queues the flush without waking the
+// queue's thread per burst (16 a second; 19-20 before FlushWithin), and the node's Go
+// threads make no cgo call at all. FlushWithin, for the periodic ones, queues the flush without waking the
 // thread: it rides the thread's next pass, which the next Flush of any writer brings
 // (in the node, the next burst), and a timerfd the thread also polls, armed by a raw
 // timerfd_settime(2) for the earliest such deadline, bounds its wait. The hand-over
