@@ -44,9 +44,8 @@ type arrivals struct {
 
 func (a *arrivals) at(mono int64) time.Time {
 	if a.now.IsZero() {
-		base, baseMono := clockPair()
 		a.now = time.Now()
-		a.nowMono = baseMono + int64(a.now.Sub(base)) // both have monotonic readings: exact
+		a.nowMono = monoAt(a.now)
 	}
 	return a.now.Add(time.Duration(mono - a.nowMono))
 }
@@ -55,6 +54,14 @@ var pair struct {
 	once sync.Once
 	base time.Time
 	mono int64
+}
+
+// monoAt returns the CLOCK_MONOTONIC reading of t, a time with a monotonic reading
+// (time.Now's), through the process's pairing of the two clocks (clockPair): exact,
+// and no system call.
+func monoAt(t time.Time) int64 {
+	base, baseMono := clockPair()
+	return baseMono + int64(t.Sub(base))
 }
 
 // clockPair returns a time.Now and the CLOCK_MONOTONIC reading of the same instant,

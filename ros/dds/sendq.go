@@ -103,13 +103,11 @@ func (s *sendQueue) wake() {
 // passBy makes sure the queue's thread passes (makes what is queued) within d: unless
 // a deadline no later than now+d is set already, it stores now+d as lazy_deadline and
 // arms the timerfd for it, a raw timerfd_settime(2), which neither is a cgo call nor
-// enters Go's system-call path. The deadline is on CLOCK_MONOTONIC, from time.Now's
-// monotonic reading and the process's pairing of the two clocks (clockPair), with no
-// system call. Called with s.mu held, after the push (rawcdr.h tells why that order
+// enters Go's system-call path. The deadline is on CLOCK_MONOTONIC (monoAt: no system
+// call). Called with s.mu held, after the push (rawcdr.h tells why that order
 // leaves no record behind).
 func (s *sendQueue) passBy(d time.Duration) {
-	base, baseMono := clockPair()
-	now := baseMono + int64(time.Since(base))
+	now := monoAt(time.Now())
 	at := now + int64(d)
 	if at < now {
 		at = math.MaxInt64
