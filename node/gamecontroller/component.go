@@ -516,6 +516,13 @@ func (c *Component) connectedLocked(now time.Time) bool {
 	return age >= 0 && age < c.cfg.Timeout
 }
 
+// connectedAtLocked reports whether a tick that stands for at (idletick.Ticker.Ticked),
+// run at now, finds the GameController connected: at at, or at now after a packet
+// accepted since at. The caller holds c.mu.
+func (c *Component) connectedAtLocked(at, now time.Time) bool {
+	return c.connectedLocked(at) || c.connectedLocked(now)
+}
+
 // noteSourceLocked records a valid packet for our team from a and reports whether more
 // than one address sent such packets within MultiWindow.
 func (c *Component) noteSourceLocked(a netip.Addr, now time.Time) bool {
@@ -576,7 +583,7 @@ func (c *Component) publish(now time.Time, pub func() error, ok *uint64) {
 func (c *Component) publishTick(at time.Time) {
 	now := c.clk.Now()
 	c.mu.Lock()
-	connected := c.connectedLocked(at) || c.connectedLocked(now)
+	connected := c.connectedAtLocked(at, now)
 	fillGCInfo(&c.infoMsg, &c.s.info, c.s.valid, connected, now)
 	gc, last := c.s.gc, c.s.lastValid
 	c.mu.Unlock()
@@ -603,7 +610,7 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 // The held-back inputs are handed over first (inputSync).
 func (c *Component) returnTick(at time.Time) bool {
 	c.mu.Lock()
-	connected := c.connectedLocked(at) || c.connectedLocked(c.clk.Now())
+	connected := c.connectedAtLocked(at, c.clk.Now())
 	c.mu.Unlock()
 	if !connected {
 		return false // no packet to build: the inputs may wait
@@ -611,7 +618,7 @@ func (c *Component) returnTick(at time.Time) bool {
 	c.inputSync.Sync()
 	now := c.clk.Now()
 	c.mu.Lock()
-	if !c.connectedLocked(at) && !c.connectedLocked(now) {
+	if !c.connectedAtLocked(at, now) {
 		c.mu.Unlock()
 		return false
 	}
