@@ -107,8 +107,8 @@
 // (sysmon, asleep while the node idles; a cgo call wakes it) sleeps on. A periodic
 // message's flush wakes nobody: it rides the next flush of anything else (the next
 // burst's) or, with nothing else, comes out a fifth of its period later (a timerfd of
-// the queue's). Builds with the tag dnetwork_directcall (opt-in: it jumps into an unexported function of the runtime,
-// package ros/dds/internal/directcall) make the small writes direct calls into Cyclone
+// the queue's). Builds with the tag dnetwork_directcall (opt-in: it jumps into an
+// unexported function of the runtime, package ros/dds/internal/directcall) make the small writes direct calls into Cyclone
 // instead. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
 // sample of the robot's inputs into its reader's ring in a C listener and signals the
 // reader's goroutine; tev sends heartbeats and acknowledgements; dq.builtins handles

@@ -82,13 +82,13 @@
 // benchmark the TeamInfo messages of a burst of teammate packets and the periodic
 // GCInfo go so: sysmon's 36 wake-ups a second became 1-2, for one wake-up of the
 // queue's thread per burst (16 a second; 19-20 before FlushWithin), and the node's Go
-// threads make no cgo call at all. FlushWithin, for the periodic ones, queues the flush without waking the
-// thread: it rides the thread's next pass, which the next Flush of any writer brings
-// (in the node, the next burst), and a timerfd the thread also polls, armed by a raw
-// timerfd_settime(2) for the earliest such deadline, bounds its wait. The hand-over
-// costs a message about 10 µs (another thread on another CPU), which is why Write
-// stays a cgo call: the GCInfo of a GameController change reaches a subscriber as fast
-// as before. Every write that is not queued (Write, KEEP_ALL
+// threads make no cgo call at all. FlushWithin, for the periodic ones, queues the flush
+// without waking the thread: it rides the thread's next pass, which the next Flush of
+// any writer brings (in the node, the next burst), and a timerfd the thread also
+// polls, armed by a raw timerfd_settime(2) for the earliest such deadline, bounds its
+// wait. The hand-over costs a message about 10 µs (another thread on another CPU),
+// which is why Write stays a cgo call: the GCInfo of a GameController change reaches a
+// subscriber as fast as before. Every write that is not queued (Write, KEEP_ALL
 // writers, large samples, a full ring) first makes what is queued, under the queue's
 // mutex, so a goroutine's writes keep their order. Writer.Close and Participant.Close
 // drain the queue before they delete the writers. A queued write that fails is counted
