@@ -23,6 +23,11 @@ type ROSClock struct {
 	useSim atomic.Bool
 	offset time.Duration // added to the system time (NodeOptions.ClockOffset)
 
+	// resets counts the times /clock went back (setSimTime), under resetMu, which a
+	// timer's Reset read-locks: a firing of that reset tells the timer so (rosTimer.fire).
+	resetMu sync.RWMutex
+	resets  atomic.Uint64
+
 	mu       sync.Mutex
 	switches map[*func(sim bool)]struct{} // called at each switch (onSwitch, setSim)
 }
@@ -94,7 +99,14 @@ func (c *ROSClock) arrival(wall time.Time) time.Time {
 }
 
 // setSimTime records a time received on /clock.
-func (c *ROSClock) setSimTime(t time.Time) { c.sim.Set(t) }
+func (c *ROSClock) setSimTime(t time.Time) {
+	c.resetMu.Lock()
+	defer c.resetMu.Unlock()
+	if t.Before(c.sim.Now()) {
+		c.resets.Add(1) // before Set fires the timers
+	}
+	c.sim.Set(t)
+}
 
 // NewTicker returns a ticker on the ROS time: every d of system time while
 // simulation time is off, every d of /clock time while it is on.
@@ -163,7 +175,8 @@ var _ Clock = (*ROSClock)(nil)
 
 // NewTimer returns a disarmed timer on the ROS time (clock.TimerClock): it fires when
 // the system time, or the /clock time while simulation time is on, reaches the time it
-// is armed for. A switch between the two while the timer is armed takes effect at its
+// is armed for, or at once when /clock goes back (a simulation reset, as clock.Manual's
+// timers do). A switch between the two while the timer is armed takes effect at its
 // next Reset.
 func (c *ROSClock) NewTimer() clock.Timer { return c.newTimer(nil) }
 
@@ -177,6 +190,7 @@ func (c *ROSClock) newTimer(fn func(time.Time)) *rosTimer {
 		fn:     fn,
 		sim:    c.sim.NewTimer(),
 		useSim: &c.useSim,
+		clk:    c,
 		offset: c.offset,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
@@ -195,7 +209,7 @@ func (c *ROSClock) newTimer(fn func(time.Time)) *rosTimer {
 // simulation time is on.
 func (t *rosTimer) wallExpired(now time.Time) {
 	if !t.useSim.Load() {
-		t.fire(now.Add(t.offset))
+		t.fire(now.Add(t.offset), false)
 	}
 }
 
@@ -205,14 +219,16 @@ type rosTimer struct {
 	wall     clock.Timer     // armed for the ROS time minus offset, in system time; calls wallExpired
 	sim      clock.Timer
 	useSim   *atomic.Bool
+	clk      *ROSClock
 	offset   time.Duration
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
 
-	mu    sync.Mutex
-	at    time.Time
-	armed bool
+	mu       sync.Mutex
+	at       time.Time
+	armed    bool
+	resetsAt uint64 // clk.resets when armed
 }
 
 func (t *rosTimer) run() {
@@ -227,15 +243,17 @@ func (t *rosTimer) run() {
 		case <-t.stop:
 			return
 		}
-		t.fire(now)
+		t.fire(now, true)
 	}
 }
 
-// fire delivers now if the timer is armed for it; a firing of an earlier arming that
-// raced with Reset is not, unless the new time has come too.
-func (t *rosTimer) fire(now time.Time) {
+// fire delivers now if the timer is armed for it, or, from the simulation time (sim),
+// if /clock went back since it was armed (clock.Manual fires every timer then, so that
+// its owner plans again); a firing of an earlier arming that raced with Reset is not,
+// unless the new time has come too.
+func (t *rosTimer) fire(now time.Time, sim bool) {
 	t.mu.Lock()
-	if !t.armed || now.Before(t.at) {
+	if !t.armed || now.Before(t.at) && !(sim && t.clk.resets.Load() != t.resetsAt) {
 		t.mu.Unlock()
 		return
 	}
@@ -265,7 +283,10 @@ func (t *rosTimer) Reset(at time.Time) {
 	t.drain()
 	t.at, t.armed = at, true
 	t.wall.Reset(at.Add(-t.offset))
+	t.clk.resetMu.RLock()
+	t.resetsAt = t.clk.resets.Load()
 	t.sim.Reset(at)
+	t.clk.resetMu.RUnlock()
 }
 
 func (t *rosTimer) Stop() {

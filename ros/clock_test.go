@@ -203,3 +203,49 @@ func TestROSClockTimerFuncRearms(t *testing.T) {
 	c.setSimTime(sim.Add(2 * time.Second))
 	wait("sim time, re-armed in fn", sim.Add(2*time.Second))
 }
+
+// A simulation reset (the /clock time going back) fires an armed timer at once, as
+// clock.Manual's timers do, so that its owner plans again from the new time: a timer
+// left armed for the old time would not fire until the simulation got there again.
+func TestROSClockTimerFiresOnSimReset(t *testing.T) {
+	t.Run("channel", func(t *testing.T) {
+		c := &ROSClock{}
+		tm := c.NewTimer()
+		testROSTimerSimReset(t, c, tm, tm.C())
+	})
+	t.Run("func", func(t *testing.T) {
+		c := &ROSClock{}
+		calls := make(chan time.Time, 4)
+		testROSTimerSimReset(t, c, c.NewTimerFunc(func(now time.Time) { calls <- now }), calls)
+	})
+}
+
+func testROSTimerSimReset(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.Time) {
+	defer tm.Stop()
+	c.setSim(true)
+	sim := time.Unix(100, 0)
+	c.setSimTime(sim)
+	tm.Reset(sim.Add(time.Second))
+	back := time.Unix(5, 0)
+	c.setSimTime(back)
+	select {
+	case v := <-fired:
+		if !v.Equal(back) {
+			t.Fatalf("fired with %v, want the reset's %v", v, back)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no firing after the sim time went back")
+	}
+	// Armed again, it fires at its new time only.
+	tm.Reset(back.Add(time.Second))
+	c.setSimTime(back.Add(500 * time.Millisecond))
+	c.setSimTime(back.Add(time.Second))
+	select {
+	case v := <-fired:
+		if !v.Equal(back.Add(time.Second)) {
+			t.Fatalf("fired with %v, armed for %v", v, back.Add(time.Second))
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no firing after the reset's re-arming")
+	}
+}
