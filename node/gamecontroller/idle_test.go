@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -118,5 +119,25 @@ func TestTicksWithoutAudienceSignal(t *testing.T) {
 	}
 	if st := h.c.Status(); st.GCInfoPublished != 10 {
 		t.Errorf("GCInfoPublished %d, want 10", st.GCInfoPublished)
+	}
+}
+
+// TestIdleTicksFirstSimTime: on simulation time the clock reads the zero time until
+// the first /clock message. The first tick then comes at that message's time and
+// stands for it, so GCInfoPublished counts from there: not the ticks of the two
+// thousand years since the grid instant the ticker was armed for before.
+func TestIdleTicksFirstSimTime(t *testing.T) {
+	info := &infoAudience{changes: make(chan struct{}, 1)}
+	sim := &clock.Manual{} // no time yet
+	h := startHarness(t, nil, info, nil, func(c *Component) { c.clk = sim })
+	h.clk = sim
+	sim.Set(t0) // the first /clock message
+	h.flush()   // the first tick publishes and finds nobody
+	h.advance(2 * time.Second)
+	if n := info.Len(); n != 1 {
+		t.Errorf("%d GCInfo published, want 1", n)
+	}
+	if got := h.c.Status().GCInfoPublished; got > 5 {
+		t.Errorf("GCInfoPublished %d 2 s after the first /clock message, want at most 5", got)
 	}
 }

@@ -40,7 +40,8 @@ func NewEarly(clk clock.Clock, d time.Duration) *Ticker {
 
 // Ticked moves the Ticker on after the tick received from C at now, and returns the
 // time the tick stands for: its grid instant when the timer waited past it for an
-// event, else now. The owner judges the tick as of that time (a GameController still
+// event, else now (now too after a jump of the clock of a period or more, such as the
+// first /clock message of simulation time). The owner judges the tick as of that time (a GameController still
 // connected then is answered), so that waiting changes when the work is done, not
 // whether. While events came in the last period and a quarter, the next tick's timer
 // waits half a period past its instant for one (so that events at the ticks' rate,
@@ -52,7 +53,7 @@ func (t *Ticker) Ticked(now time.Time) time.Time {
 		return now
 	}
 	at := now
-	if e.due.Before(now) {
+	if e.due.Before(now) && now.Sub(e.due) < e.period { // else a jump of the clock (next)
 		at = e.due
 	}
 	e.shifted = !e.event.IsZero() && now.Sub(e.event) <= e.period+e.period/4
