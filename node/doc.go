@@ -108,15 +108,17 @@
 // message's flush wakes nobody: it rides the next flush of anything else (the next
 // burst's) or, with nothing else, comes out a fifth of its period later (a timerfd of
 // the queue's). Builds with the tag dnetwork_directcall (opt-in: it jumps into an
-// unexported function of the runtime, package ros/dds/internal/directcall) make the small writes direct calls into Cyclone
-// instead. Cyclone DDS runs its own threads: the receive thread (recvUC) takes every
-// sample of the robot's inputs into its reader's ring in a C listener and signals the
-// reader's goroutine; tev sends heartbeats and acknowledgements; dq.builtins handles
-// discovery. In the six-robot benchmark that is one Go thread woken about 85 times a
-// second (teammate packets, the team's send timer, GameController and its tickers, and
-// the input samples as Cyclone's receive thread delivers them), Cyclone's receive
-// thread about 45 times and tev 12 times; see docs/performance-c-floor.md for the
-// figures beside a C program doing the same traffic.
+// unexported function of the runtime, package ros/dds/internal/directcall) make the
+// small writes direct calls into Cyclone instead. Cyclone DDS runs its own threads: the
+// receive thread (recvUC) takes every sample of the robot's inputs into its reader's
+// ring in a C listener and signals the reader's goroutine only when the sample may
+// change the team packet's rate (the inputs are deferred: read when needed); tev sends
+// heartbeats and acknowledgements; dq.builtins handles discovery. In the six-robot
+// benchmark that is one Go thread woken about 35 times a second (bursts of teammate
+// packets, the team's send timer, the GameController's packets), the send queue's
+// thread about 16 times, Cyclone's receive thread about 36 and tev 12; see
+// docs/performance-c-floor.md for the figures beside a C program doing the same
+// traffic.
 //
 // # Logging and shutdown
 //

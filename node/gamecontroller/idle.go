@@ -38,8 +38,9 @@ func (c *Component) onPublishTick(t time.Time) {
 	c.mu.Unlock()
 }
 
-// tickEarly does the GCInfo and return ticks at now, ahead of their instants, when
-// they are due within about a period (idletick.Ticker.Early): handle calls it for
+// tickEarly does the GCInfo and return ticks at now when they are due within half a
+// period, before their instants or, while their timers wait for a packet, after them
+// (idletick.Ticker.Early): handle calls it for
 // every packet accepted, so that with a GameController sending at the ticks' rate
 // (2 Hz) the ticks ride on its packets' wake-ups and their timers wake nobody.
 // Outside Run there are no tickers.

@@ -39,9 +39,10 @@ func NewEarly(clk clock.Clock, d time.Duration) *Ticker {
 }
 
 // Ticked moves the Ticker on after the tick received from C at now, and returns the
-// time the tick stands for: its grid instant when the timer waited past it for an
-// event, else now (now too after a jump of the clock of a period or more, such as the
-// first /clock message of simulation time). The owner judges the tick as of that time (a GameController still
+// time the tick stands for: its grid instant when the tick comes after it by less than
+// a period (the timer waited past it for an event, or fired late), else now (also
+// after a jump of the clock of a period or more, such as the first /clock message of
+// simulation time). The owner judges the tick as of that time (a GameController still
 // connected then is answered), so that waiting changes when the work is done, not
 // whether. While events came in the last period and a quarter, the next tick's timer
 // waits half a period past its instant for one (so that events at the ticks' rate,
