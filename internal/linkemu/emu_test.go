@@ -20,6 +20,9 @@ type lab struct {
 	ns   [3]*netnstest.NS
 	h    [3]*Host
 	addr [3]netip.Addr
+	// sent counts the UDP frames send made for each direction (sender, receiver): the
+	// emulator offers them once it has read them from the sender's TAP.
+	sent [3][3]uint64
 }
 
 func newLab(t *testing.T) *lab {
@@ -105,7 +108,15 @@ func (l *lab) send(t *testing.T, i int, dst netip.AddrPort, count int, period ti
 		}
 		<-tk.C
 	}
+	for j := range l.h {
+		if j != i && (dst.Addr() == l.addr[j] || dst.Addr() == bcastAddr) {
+			l.sent[i][j] += uint64(count)
+		}
+	}
 }
+
+// bcastAddr is the lab's broadcast address.
+var bcastAddr = netip.MustParseAddr("10.94.0.255")
 
 func setBroadcast(c *net.UDPConn) error {
 	rc, err := c.SyscallConn()
@@ -143,13 +154,25 @@ func (l *lab) udp(t *testing.T, i int) udpstat.Counters {
 	return c
 }
 
-// settle waits until nothing is held, the kernel of each receiver's host has
+// settle waits until the emulator has offered every frame send made (it reads them
+// from the sender's TAP some time after the send: InFlight counts only the frames it
+// holds), nothing is held, the kernel of each receiver's host has
 // accounted for every frame the emulator wrote to it (a datagram read from a socket,
 // or one counted as an error, for no port or as an unwanted broadcast), and each
 // receiver has collected every datagram read from its socket.
 func (l *lab) settle(t *testing.T, rs ...receiver) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
+	for i := range l.h {
+		for j := range l.h {
+			for i != j && l.e.Stats(l.h[i], l.h[j]).Offered < l.sent[i][j] {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d frames from host %d to %d offered", l.e.Stats(l.h[i], l.h[j]).Offered, l.sent[i][j], i, j)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}
 	for l.e.InFlight() > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("frames still in flight")
@@ -314,7 +337,7 @@ func TestBroadcastCarrierBlackhole(t *testing.T) {
 	go receive(rb, &gb, &mu)
 	go receive(rc, &gc, &mu)
 	rs := []receiver{{host: 1, got: collected(&gb, &mu), base: l.udp(t, 1)}, {host: 2, got: collected(&gc, &mu), base: l.udp(t, 2)}}
-	bcast := netip.MustParseAddrPort("10.94.0.255:5002")
+	bcast := netip.AddrPortFrom(bcastAddr, 5002)
 	l.send(t, 0, bcast, 400, time.Millisecond)
 	l.settle(t, rs...)
 	sb, sc := l.e.Stats(l.h[0], l.h[1]), l.e.Stats(l.h[0], l.h[2])
