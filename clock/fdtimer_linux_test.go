@@ -299,18 +299,27 @@ func TestGridTimePlacesTicks(t *testing.T) {
 	const d = 20 * time.Millisecond
 	tk := Wall.NewTicker(d)
 	defer tk.Stop()
-	last := int64(-1)
-	for range 10 {
+	// A tick carries the time its goroutine delivered it (time.Now), which on a loaded
+	// machine may come well after the expiry, and a tick not taken yet is dropped: the
+	// check is on the prompt ticks (within d/2 of a grid instant), of which an expiry
+	// off the grid by d/2 or more has none, and which take one grid instant each,
+	// later ones later. Up to 100 ticks (2 s) for 5 of them.
+	last, prompt := int64(-1), 0
+	for i := 0; prompt < 5; i++ {
+		if i == 100 {
+			t.Fatalf("%d of %d ticks placed within %v after their grid instant, want 5", prompt, i, d/2)
+		}
 		tick := <-tk.C()
 		g := GridTime(tick)
 		k, late := g/int64(d), time.Duration(g%int64(d))
 		if late > d/2 {
-			t.Fatalf("tick %v placed %v after its grid instant, want just after", tick, late)
+			continue
 		}
-		if last >= 0 && k != last+1 {
-			t.Fatalf("tick on grid instant %d after %d, want one after the other", k, last)
+		if last >= 0 && k <= last {
+			t.Fatalf("tick on grid instant %d after %d, want a later one", k, last)
 		}
 		last = k
+		prompt++
 	}
 	now := time.Now().Round(0) // no monotonic reading
 	if got := GridTime(now); got != now.UnixNano() {
