@@ -81,15 +81,25 @@ func TestNetnsKernelDropCauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer full.Close()
-	mid := read()
+	mid, emuMid := read(), emu.Stats(ha, hb)
 	to = netip.MustParseAddrPort("10.95.0.2:4701")
 	for range 200 {
 		if _, err := tx.WriteToUDPAddrPort(make([]byte, 1000), to); err != nil {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
-	d = read().Sub(mid)
+	// Until the emulator has read the 200 from a's TAP and written them to b (rather than a
+	// fixed sleep, which a loaded machine can outlast), and b's kernel has counted the
+	// errors (the datagrams the buffer took are counted only when read).
+	deadline = time.Now().Add(waitLimit)
+	for {
+		e := emu.Stats(ha, hb)
+		d = read().Sub(mid)
+		if e.Offered-emuMid.Offered >= 200 && emu.InFlight() == 0 && d.RcvbufErrors >= 100 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if d.RcvbufErrors < 100 || d.RcvbufErrors > 200 || d.InCsumErrors != 0 {
 		t.Fatalf("overflow: namespace %+v", d)
 	}
