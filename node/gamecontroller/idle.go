@@ -40,9 +40,9 @@ func (c *Component) onPublishTick(t time.Time) {
 
 // tickEarly does the GCInfo and return ticks at now when they are due within half a
 // period, before their instants or, while their timers wait for a packet, after them
-// (idletick.Ticker.Early): handle calls it for
-// every packet accepted, so that with a GameController sending at the ticks' rate
-// (2 Hz) the ticks ride on its packets' wake-ups and their timers wake nobody.
+// (idletick.Ticker.Early): handle calls it for every packet accepted, so that with a
+// GameController sending at the ticks' rate (2 Hz) the ticks ride on its packets'
+// wake-ups and their timers wake nobody.
 // Outside Run there are no tickers.
 func (c *Component) tickEarly(now time.Time) {
 	if c.tk.pub == nil {
