@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,22 +24,28 @@ func TestHandler(t *testing.T) {
 
 	calls := make(chan []string, 16)                             // one per call with datagrams
 	entered, release := make(chan struct{}), make(chan struct{}) // one of each per "hold"
+	var holdsDone atomic.Int32                                   // calls with a "hold" that returned
 	rx.SetHandler(func(ds []Datagram) {
 		if len(ds) == 0 {
 			return // SetHandler's first call
 		}
 		var ps []string
+		held := false
 		for _, d := range ds {
 			ps = append(ps, string(d.Payload)) // d is the read buffer: copied here
 			switch string(d.Payload) {
 			case "hold":
 				entered <- struct{}{}
 				<-release
+				held = true
 			case "bad":
 				rx.ReportMalformed()
 			}
 		}
 		calls <- ps
+		if held {
+			holdsDone.Add(1) // the last thing the call does
+		}
 	})
 	send := func(p string) {
 		t.Helper()
@@ -85,21 +92,21 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("stats %+v, %d queued; want 5 delivered, 1 malformed, 2 filtered, none queued", s, len(rx.Datagrams()))
 	}
 
-	// SetHandler(nil) returns only once the call in progress has.
+	// SetHandler(nil) returns only once the call in progress has: when it returns, the
+	// second "hold" call has returned too.
 	send("hold")
 	<-entered
-	cleared := make(chan struct{})
+	calling, cleared := make(chan struct{}), make(chan int32)
 	go func() {
+		close(calling) // this goroutine goes straight on into SetHandler
 		rx.SetHandler(nil)
-		close(cleared)
+		cleared <- holdsDone.Load()
 	}()
-	select {
-	case <-cleared:
-		t.Fatal("SetHandler(nil) returned while the handler ran")
-	case <-time.After(50 * time.Millisecond):
-	}
+	<-calling
 	release <- struct{}{}
-	<-cleared
+	if n := <-cleared; n != 2 {
+		t.Fatalf("SetHandler(nil) returned with %d held calls returned, want 2: it did not wait for the call in progress", n)
+	}
 	<-calls
 	send("queued")
 	if d := recv(t, rx); string(d.Payload) != "queued" {

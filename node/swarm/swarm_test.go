@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -508,22 +509,27 @@ func TestDisabled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() { errc <- c.Run(ctx) }()
-	select {
-	case err := <-errc:
-		t.Fatalf("Run of a disabled component returned %v before its context ended", err)
-	case <-time.After(20 * time.Millisecond):
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Fatalf("Run of a disabled component = %v, want nil", err)
-	}
+	// In a synctest bubble: once every goroutine of it is blocked (Wait), Run has not
+	// returned; it returns nil when its context ends.
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() { errc <- c.Run(ctx) }()
+		synctest.Wait()
+		select {
+		case err := <-errc:
+			t.Fatalf("Run of a disabled component returned %v before its context ended", err)
+		default:
+		}
+		cancel()
+		if err := <-errc; err != nil {
+			t.Fatalf("Run of a disabled component = %v, want nil", err)
+		}
+	})
 	if err := c.Send(&dmsgs.SwarmMessage{Dst: "r2"}); !errors.Is(err, ErrDisabled) {
 		t.Fatalf("Send = %v, want ErrDisabled", err)
 	}
-	if err := c.WaitUp(ctx); !errors.Is(err, ErrDisabled) {
+	if err := c.WaitUp(context.Background()); !errors.Is(err, ErrDisabled) {
 		t.Fatalf("WaitUp = %v, want ErrDisabled", err)
 	}
 	s := c.Status()

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
@@ -12,34 +12,40 @@ import (
 	"go.uber.org/goleak"
 )
 
+// TestDisabled runs a disabled component in a synctest bubble: Run blocks until its
+// context ends (synctest.Wait: every goroutine of the bubble is blocked, Run has not
+// returned) and then returns nil.
 func TestDisabled(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	c, err := New(DefaultConfig(), Deps{}) // no clock, socket or publisher needed
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Setters are harmless while disabled.
-	c.SetVision(testVision())
-	c.SetMotion(&dmsgs.MotionInfo{})
-	c.SetBehavior(&dmsgs.BehaviorInfo{})
-	if err := c.WaitUp(context.Background()); err != nil {
-		t.Errorf("WaitUp: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	select {
-	case err := <-done:
-		t.Fatalf("disabled Run returned before cancel: %v", err)
-	case <-time.After(20 * time.Millisecond):
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("Run: %v", err)
-	}
-	if st := c.Status(); st.Enabled || st.Cycles != 0 || st.Group != DefaultConfig().Group {
-		t.Errorf("status %+v", st)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c, err := New(DefaultConfig(), Deps{}) // no clock, socket or publisher needed
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Setters are harmless while disabled.
+		c.SetVision(testVision())
+		c.SetMotion(&dmsgs.MotionInfo{})
+		c.SetBehavior(&dmsgs.BehaviorInfo{})
+		if err := c.WaitUp(context.Background()); err != nil {
+			t.Errorf("WaitUp: %v", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- c.Run(ctx) }()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("disabled Run returned before cancel: %v", err)
+		default:
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		if st := c.Status(); st.Enabled || st.Cycles != 0 || st.Group != DefaultConfig().Group {
+			t.Errorf("status %+v", st)
+		}
+	})
 	goleak.VerifyNone(t, before)
 }
 
