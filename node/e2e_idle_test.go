@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,29 +64,18 @@ func tickers(t *testing.T) map[time.Duration]int {
 	return m
 }
 
-// sendQueueTimer waits until the process has want timerfds, or one more: the DDS send
-// queue's, when the queue started meanwhile. It returns how many more (0 or 1).
-func sendQueueTimer(t *testing.T, want int) int {
+// waitTimerfds waits until the process has one of the counts of timerfds in want, and
+// returns it.
+func waitTimerfds(t *testing.T, what string, want ...int) int {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		switch got := timerfds(t); {
-		case got == want || got == want+1:
-			return got - want
-		case time.Now().After(deadline):
-			t.Fatalf("%d timerfds, want %d (or one more: the send queue's)", got, want)
+		got := timerfds(t)
+		if slices.Contains(want, got) {
+			return got
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// waitTimerfds waits until the process has want timerfds.
-func waitTimerfds(t *testing.T, what string, want int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for got := timerfds(t); got != want; got = timerfds(t) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: %d timerfds, want %d", what, got, want)
+			t.Fatalf("%s: %d timerfds, want %v", what, got, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -156,8 +146,10 @@ func TestIdleNodeWakesForSubscriber(t *testing.T) {
 	// tick. Its first publication started the DDS send queue unless an earlier test of
 	// this process did: the queue's timer (it bounds the wait of periodic flushes)
 	// lives as long as the process.
-	if idle += sendQueueTimer(t, idle+1); timerfds(t) != idle+1 {
-		t.Fatalf("GCInfo subscribed: %d timerfds, want %d", timerfds(t), idle+1)
+	// The send queue's timer, if the queue started now, counts as idle from here.
+	idle = waitTimerfds(t, "GCInfo subscribed (or one more: the send queue's)", idle+1, idle+2) - 1
+	if got := timerfds(t); got != idle+1 {
+		t.Fatalf("GCInfo subscribed: %d timerfds, want %d", got, idle+1)
 	}
 	if got := tickers(t); len(got) != 0 {
 		t.Errorf("running tickers %v with GCInfo subscribed, want none (its ticks come on a timer)", got)
@@ -174,13 +166,7 @@ func TestIdleNodeWakesForSubscriber(t *testing.T) {
 	if err := arrays.sub.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for timerfds(t) != idle {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d timerfds 5 s after the subscribers went, %d when idle before (with the send queue's)", timerfds(t), idle)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitTimerfds(t, "5 s after the subscribers went (idle before, with the send queue's)", idle)
 	// Counted as published at 10 Hz since the node started (within a few ticks of
 	// start-up), subscribed or not.
 	got := gcinfoPublished(t, n)
