@@ -78,6 +78,8 @@ type Component struct {
 	held    bool
 	heldPkt gcproto.Packet
 	heldAt  time.Time
+	// The budgets of the packet before the next one (steadyBudgets).
+	prevBudgets budgets
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
@@ -275,6 +277,9 @@ func (c *Component) handle(d transport.Datagram) {
 				"from", d.Src, "change", why.String(), "state", p.State.String(), "suppressed", suppressed)
 		}
 		return
+	}
+	if c.steadyBudgets(p, !first && connected && !switched) {
+		info, _ = gcproto.Derive(p, c.cfg.Team, c.cfg.Player) // as above: it cannot fail
 	}
 	dataChanged := first || !connected || switched || !samePacket(&c.s.last, p)
 	infoChanged := first || !connected || decisive(c.s.info) != decisive(info)

@@ -102,8 +102,7 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	if d := stateDoubt(prev, next, elapsed); d != doubtNone {
 		return d
 	}
-	setup := prev.State == gcproto.StateInitial || prev.State == gcproto.StateFinished ||
-		next.State == gcproto.StateInitial || next.State == gcproto.StateFinished
+	setup := setupState(prev.State) || setupState(next.State)
 	if next.GamePhase != prev.GamePhase && next.State == prev.State && next.State == gcproto.StatePlaying &&
 		!prev.Stopped && !next.Stopped {
 		return doubtPhase
@@ -253,10 +252,59 @@ func kickingTeamValid(p *gcproto.Packet) bool {
 // before, and confirm returns its doubt. Called on Run's goroutine with c.mu held.
 func (c *Component) confirmLocked(p *gcproto.Packet, now time.Time) doubt {
 	d := implausible(&c.s.last, p, now.Sub(c.s.lastValid))
-	if d == doubtNone || (c.held && implausible(&c.heldPkt, p, now.Sub(c.heldAt)) == doubtNone) {
+	if d == doubtNone {
 		c.held = false
+		return doubtNone
+	}
+	if c.held && implausible(&c.heldPkt, p, now.Sub(c.heldAt)) == doubtNone {
+		c.held = false
+		c.prevBudgets = budgetsOf(&c.heldPkt) // the packet before p
 		return doubtNone
 	}
 	c.held, c.heldPkt, c.heldAt = true, *p, now
 	return d
+}
+
+// budgets is what steadyBudgets keeps of a packet.
+type budgets struct {
+	layout gcproto.Layout
+	state  gcproto.State
+	team   [2]uint8
+	budget [2]uint16
+}
+
+func budgetsOf(p *gcproto.Packet) budgets {
+	return budgets{p.Layout, p.State, [2]uint8{p.Teams[0].TeamNumber, p.Teams[1].TeamNumber},
+		[2]uint16{p.Teams[0].MessageBudget, p.Teams[1].MessageBudget}}
+}
+
+// steadyBudgets raises each team's message budget in the accepted packet p to the one
+// in the packet before it (the last accepted, or the held one p confirmed) when that
+// was larger and both are in play (not INITIAL or FINISHED, where a GameController
+// sets budgets anew); follows tells whether p follows that packet from the same
+// GameController. It reports whether it changed p. Budgets only fall in play, so the
+// published budget is the larger of two packets' in a row: one packet late, and never
+// one that a corrupted datagram lowered within implausible's slack (a flipped bit 8 is
+// 256 messages).
+func (c *Component) steadyBudgets(p *gcproto.Packet, follows bool) bool {
+	prev := c.prevBudgets
+	c.prevBudgets = budgetsOf(p)
+	if !follows || !p.Layout.HasMessageBudget() || p.Layout != prev.layout || setupState(prev.state) || setupState(p.State) {
+		return false
+	}
+	changed := false
+	for t := range p.Teams {
+		for i, n := range prev.team {
+			if n == p.Teams[t].TeamNumber && prev.budget[i] > p.Teams[t].MessageBudget {
+				p.Teams[t].MessageBudget, changed = prev.budget[i], true
+			}
+		}
+	}
+	return changed
+}
+
+// setupState reports whether s is a state between games or halves, where budgets,
+// teams and halves change.
+func setupState(s gcproto.State) bool {
+	return s == gcproto.StateInitial || s == gcproto.StateFinished
 }

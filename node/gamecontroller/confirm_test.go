@@ -1,6 +1,7 @@
 package gamecontroller
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 	"time"
@@ -173,6 +174,80 @@ func TestConfirm(t *testing.T) {
 	c := h.c.Status().Counters
 	if c.Unconfirmed[doubtState] != st.Unconfirmed[doubtState]+1 || c.Unconfirmed.Total() != st.Unconfirmed.Total()+3 {
 		t.Fatalf("unconfirmed %v", c.Unconfirmed)
+	}
+	h.checkInvariant()
+}
+
+// TestCorruptedBudget feeds a game in PLAYING whose budgets fall every packet, with
+// single packets whose budgets lost bit 8 (as a corrupted datagram does, within the
+// slack of implausible): no published budget is ever below what the GameController
+// sent, none ever grows, and no packet waits for confirmation. A budget set anew in
+// FINISHED and INITIAL is published with its packet.
+func TestCorruptedBudget(t *testing.T) {
+	h := newHarness(t, nil)
+	p := confirmBase()
+	st := h.c.Status().Counters
+	infoMark, dataMark := len(h.info.Messages()), len(h.data.Messages())
+	var sent [][2]uint16 // the true budgets of each packet sent
+	send := func(corrupt func(q *gcproto.Packet)) {
+		q := p
+		if corrupt != nil {
+			corrupt(&q)
+		} else {
+			sent = append(sent, [2]uint16{p.Teams[0].MessageBudget, p.Teams[1].MessageBudget})
+		}
+		h.send(gcA, &q)
+		p.PacketNumber++
+		h.advance(500 * time.Millisecond)
+	}
+	for i := range 12 {
+		switch i {
+		case 3:
+			send(func(q *gcproto.Packet) { q.Teams[0].MessageBudget &^= 256 })
+		case 7:
+			send(func(q *gcproto.Packet) { q.Teams[1].MessageBudget &^= 256 })
+		}
+		send(nil)
+		p.Teams[0].MessageBudget -= 10
+		p.Teams[1].MessageBudget -= 7
+	}
+	if c := h.c.Status().Counters; c.Unconfirmed.Total() != st.Unconfirmed.Total() || c.Accepted != st.Accepted+14 {
+		t.Fatalf("counters %+v, want 14 more accepted and none held", c)
+	}
+	lowest := int32(sent[len(sent)-1][0])
+	prev := int32(math.MaxInt32)
+	for _, m := range h.info.Messages()[infoMark:] {
+		if m.MessageBudget > prev || m.MessageBudget < lowest {
+			t.Errorf("GCInfo budget %d after %d (the GameController sent down to %d)", m.MessageBudget, prev, lowest)
+		}
+		prev = m.MessageBudget
+	}
+	if want := int32(sent[len(sent)-2][0]); prev != want {
+		t.Errorf("last GCInfo budget %d, want %d (the larger of the last two packets')", prev, want)
+	}
+	prevData := [2]uint16{math.MaxUint16, math.MaxUint16}
+	for _, m := range h.data.Messages()[dataMark:] {
+		for i, tm := range m.Teams {
+			if tm.MessageBudget > prevData[i] || tm.MessageBudget < sent[len(sent)-1][i] {
+				t.Errorf("GameControlData team %d budget %d after %d (the GameController sent down to %d)",
+					tm.TeamNumber, tm.MessageBudget, prevData[i], sent[len(sent)-1][i])
+			}
+			prevData[i] = tm.MessageBudget
+		}
+	}
+
+	// Between halves a GameController sets budgets anew: published with their packet.
+	p.State = gcproto.StateFinished
+	p.Teams[0].MessageBudget = 500
+	send(nil)
+	if got := h.lastInfo().MessageBudget; got != 500 {
+		t.Errorf("budget %d in FINISHED, want 500", got)
+	}
+	p.State = gcproto.StateInitial
+	p.Teams[0].MessageBudget = 1200
+	send(nil)
+	if got := h.lastInfo().MessageBudget; got != 1200 {
+		t.Errorf("budget %d in INITIAL, want 1200", got)
 	}
 	h.checkInvariant()
 }
