@@ -39,6 +39,10 @@ type fdTimer struct {
 	// (zero: none), so that a Reset to the same instant can leave the kernel alone.
 	armed time.Time
 	arms  uint64 // Resets that armed the timerfd (for tests)
+
+	// running counts the goroutine (for tests: Wait returns once it has ended, after
+	// which nothing sends on c any more).
+	running sync.WaitGroup
 }
 
 func newFD() (*fdTimer, error) {
@@ -68,7 +72,7 @@ func fdTimerOn(fd int) (*fdTimer, error) {
 	}
 	t := &fdTimer{file: f, rc: rc, fd: uintptr(fd), c: make(chan time.Time, 1)}
 	t.expire = t.read
-	go t.run()
+	t.running.Go(t.run)
 	return t, nil
 }
 

@@ -1,8 +1,11 @@
 package clock
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -325,4 +328,84 @@ func TestGridTimePlacesTicks(t *testing.T) {
 	if got := GridTime(now); got != now.UnixNano() {
 		t.Fatalf("GridTime of a wall-only time %d, want its Unix time %d", got, now.UnixNano())
 	}
+}
+
+// fdStopped checks that the goroutine of x, a stopped timerfd, ends (within 10 s): from
+// then on nothing sends on its channel.
+func fdStopped(t *testing.T, x any) {
+	t.Helper()
+	ft := asFD(t, x)
+	ended := make(chan struct{})
+	go func() {
+		ft.running.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the timerfd's goroutine still runs 10 s after Stop")
+	}
+}
+
+// fdIdle checks that the timerfd of tm will expire no more: disarmed, with no expiry
+// left unread, so that its goroutine, parked in the netpoller, has nothing to deliver.
+func fdIdle(t *testing.T, tm Timer) {
+	t.Helper()
+	if ticks, next := timerfdState(t, asFD(t, tm)); ticks != 0 || next != 0 {
+		t.Fatalf("timerfd with %d expiries unread, next in %v; want none, disarmed", ticks, next)
+	}
+}
+
+// fdArmedFor checks that the timerfd of tm has no expiry left unread and expires next
+// at at, not before (the kernel's remaining time, read first, is at least what is left
+// to at when read after it).
+func fdArmedFor(t *testing.T, tm Timer, at time.Time) {
+	t.Helper()
+	ticks, next := timerfdState(t, asFD(t, tm))
+	if left := time.Until(at); ticks != 0 || next < left {
+		t.Fatalf("timerfd with %d expiries unread, next in %v; want none, next in at least %v", ticks, next, left)
+	}
+}
+
+func asFD(t *testing.T, x any) *fdTimer {
+	t.Helper()
+	ft, ok := x.(*fdTimer)
+	if !ok {
+		t.Fatalf("%T is not a timerfd", x)
+	}
+	return ft
+}
+
+// timerfdState reads ft's timerfd in /proc/self/fdinfo: the expiries not yet read
+// (ticks) and the time to the next expiry (it_value; 0 when disarmed).
+func timerfdState(t *testing.T, ft *fdTimer) (ticks uint64, next time.Duration) {
+	t.Helper()
+	var info []byte
+	var err error
+	if cerr := ft.rc.Control(func(fd uintptr) { info, err = os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd)) }); cerr != nil {
+		t.Fatal(cerr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sec, nsec int64
+	found := 0
+	for l := range strings.Lines(string(info)) {
+		if v, ok := strings.CutPrefix(l, "ticks:"); ok {
+			if ticks, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64); err != nil {
+				t.Fatal(err)
+			}
+			found++
+		}
+		if v, ok := strings.CutPrefix(l, "it_value:"); ok {
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "(%d, %d)", &sec, &nsec); err != nil {
+				t.Fatalf("it_value %q: %v", v, err)
+			}
+			found++
+		}
+	}
+	if found != 2 {
+		t.Fatalf("no ticks and it_value in %s", info)
+	}
+	return ticks, time.Duration(sec)*time.Second + time.Duration(nsec)
 }

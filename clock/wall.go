@@ -60,6 +60,25 @@ func NewWallTimerFunc(fn func(now time.Time)) Timer {
 	return newGoFuncTimer(fn)
 }
 
+// GoWall is the system clock on Go's timers, which is what Wall falls back to where a
+// timerfd cannot be made. Its tickers and timers wait on nothing but Go's runtime, so
+// a test can run a component on it inside a testing/synctest bubble, on fake time.
+var GoWall FuncTimerClock = goWall{}
+
+type goWall struct{}
+
+func (goWall) Now() time.Time { return time.Now() }
+
+func (goWall) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive interval for NewTicker")
+	}
+	return newGoTicker(d)
+}
+
+func (goWall) NewTimer() Timer                           { return newGoTimer() }
+func (goWall) NewTimerFunc(fn func(now time.Time)) Timer { return newGoFuncTimer(fn) }
+
 // goFuncTimer is NewWallTimerFunc on Go's timers.
 type goFuncTimer struct{ t *time.Timer }
 
