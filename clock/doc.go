@@ -31,5 +31,7 @@
 // Each wall Ticker or Timer holds a descriptor and a goroutine until Stop, so every
 // one must be stopped. Where a timerfd cannot be made (another system, no
 // descriptor left, or one the netpoller refuses) the wall clock falls back to Go's
-// timers, with the same ticks and the same guarantees at the cost of more wake-ups.
+// timers (GoWall), with the same ticks and the same guarantees at the cost of more
+// wake-ups. Tests run GoWall in a testing/synctest bubble, on fake time; a timerfd's
+// tests read its state (/proc/self/fdinfo, its goroutine's end) instead of sleeping.
 package clock

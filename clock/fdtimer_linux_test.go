@@ -126,14 +126,14 @@ func TestFDTimerResetRace(t *testing.T) {
 		if i%2 == 0 {
 			runtime.Gosched() // sometimes let the goroutine read and deliver it
 		}
-		tm.Reset(time.Now().Add(time.Hour))
+		at := time.Now().Add(time.Hour)
+		tm.Reset(at)
 		if _, ok := fired(tm); ok {
 			t.Fatalf("round %d: a firing of the earlier arming arrived after Reset", i)
 		}
-	}
-	time.Sleep(10 * time.Millisecond)
-	if _, ok := fired(tm); ok {
-		t.Fatal("a firing arrived for a timer armed an hour ahead")
+		if i == 1999 { // no expiry of an earlier arming left to come either
+			fdArmedFor(t, tm, at)
+		}
 	}
 }
 
@@ -161,7 +161,7 @@ func TestFDTickerDropsAndStops(t *testing.T) {
 		}
 	}
 	tk.Stop()
-	time.Sleep(5 * time.Millisecond)
+	fdStopped(t, tk)
 	if _, ok := recv(t, tk); ok {
 		t.Fatal("tick after Stop")
 	}
@@ -226,10 +226,9 @@ func TestFDTimerResetSameInstant(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no delivery within 5 s")
 	}
-	select {
-	case got := <-tm.C():
+	fdIdle(t, tm) // delivered and disarmed: nothing more to come
+	if got, ok := fired(tm); ok {
 		t.Fatalf("a second delivery (%v) for one arming", got)
-	case <-time.After(100 * time.Millisecond):
 	}
 
 	// Taken: the same (past) instant arms again and fires at once.
@@ -287,7 +286,7 @@ func TestWallTimerFunc(t *testing.T) {
 	}
 	tm.Reset(time.Now().Add(50 * time.Millisecond))
 	tm.Stop()
-	time.Sleep(150 * time.Millisecond)
+	fdStopped(t, tm) // fn is called on the goroutine, which has ended
 	select {
 	case c := <-calls:
 		t.Errorf("called at %v after Stop", c)
