@@ -22,6 +22,9 @@ type ROSClock struct {
 	sim    clock.Manual
 	useSim atomic.Bool
 	offset time.Duration // added to the system time (NodeOptions.ClockOffset)
+	// wall makes the system time's tickers and timers: clock.Wall if nil; tests give
+	// clock.GoWall and run the clock in a testing/synctest bubble, on fake time.
+	wall clock.FuncTimerClock
 
 	// resets counts the times /clock went back (setSimTime), under resetMu, which a
 	// timer's Reset read-locks: a firing of that reset tells the timer so (rosTimer.fire).
@@ -43,6 +46,14 @@ func (c *ROSClock) Now() time.Time {
 
 // SimActive reports whether the clock follows /clock.
 func (c *ROSClock) SimActive() bool { return c.useSim.Load() }
+
+// wallClock returns the clock of the system time's tickers and timers.
+func (c *ROSClock) wallClock() clock.FuncTimerClock {
+	if c.wall != nil {
+		return c.wall
+	}
+	return clock.Wall.(clock.FuncTimerClock)
+}
 
 // setSim switches simulation time on or off and calls the onSwitch functions if that
 // changes anything: before the switch when it goes on, after it when it goes off, so
@@ -113,7 +124,7 @@ func (c *ROSClock) setSimTime(t time.Time) {
 func (c *ROSClock) NewTicker(d time.Duration) Ticker {
 	t := &rosTicker{
 		c:    make(chan time.Time, 1),
-		wall: clock.Wall.NewTicker(d), // on the shared grid: see clock.Wall
+		wall: c.wallClock().NewTicker(d), // on the shared grid: see clock.Wall
 		sim:  c.sim.NewTicker(d),
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
@@ -200,7 +211,7 @@ func (c *ROSClock) newTimer(fn func(time.Time)) *rosTimer {
 	}
 	// The wall timer's own goroutine fires t: a wall expiry reaches t's channel with
 	// one hand-over between goroutines, not two (and fn with none).
-	t.wall = clock.NewWallTimerFunc(t.wallExpired)
+	t.wall = c.wallClock().NewTimerFunc(t.wallExpired)
 	go t.run()
 	return t
 }

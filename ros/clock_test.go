@@ -2,70 +2,82 @@ package ros
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 )
 
+// TestROSClockSwitchesToSimTime runs on fake time (a synctest bubble, the system time's
+// tickers on Go's timers), so that letting wall periods pass shows that no wall tick
+// comes after the switch.
 func TestROSClockSwitchesToSimTime(t *testing.T) {
-	var c ROSClock
-	if d := time.Since(c.Now()); d < 0 || d > time.Second {
-		t.Fatalf("ROS clock without sim time reads %v", c.Now())
-	}
-	tk := c.NewTicker(20 * time.Millisecond)
-	defer tk.Stop()
-	select {
-	case <-tk.C():
-	case <-time.After(2 * time.Second):
-		t.Fatal("no wall-clock tick")
-	}
-	c.setSim(true)
-	switched := time.Now()
-	sim := time.Unix(42, 0)
-	c.setSimTime(sim)
-	if !c.Now().Equal(sim) || !c.SimActive() {
-		t.Fatalf("sim time %v, active %v", c.Now(), c.SimActive())
-	}
-	// A wall tick that fell due before the switch may still be on its way (the ticker's
-	// goroutine decided to forward it before the switch); a tick that fell due after the
-	// switch must never come.
-	for quiet := time.After(150 * time.Millisecond); ; {
+	synctest.Test(t, func(t *testing.T) {
+		c := ROSClock{wall: clock.GoWall}
+		if d := time.Since(c.Now()); d < 0 || d > time.Second {
+			t.Fatalf("ROS clock without sim time reads %v", c.Now())
+		}
+		tk := c.NewTicker(20 * time.Millisecond)
+		defer tk.Stop()
+		select {
+		case <-tk.C():
+		case <-time.After(2 * time.Second):
+			t.Fatal("no wall-clock tick")
+		}
+		c.setSim(true)
+		switched := time.Now()
+		sim := time.Unix(42, 0)
+		c.setSimTime(sim)
+		if !c.Now().Equal(sim) || !c.SimActive() {
+			t.Fatalf("sim time %v, active %v", c.Now(), c.SimActive())
+		}
+		// 50 wall periods pass, all of them after the switch (the next wall tick was
+		// 20 ms away), and the ticker's goroutine has taken each: none is forwarded.
+		time.Sleep(time.Second)
+		synctest.Wait()
 		select {
 		case v := <-tk.C():
-			if v.After(switched) {
-				t.Fatalf("wall tick %v, %v after the switch to sim time (active and frozen)", v, v.Sub(switched))
+			t.Fatalf("wall tick %v, %v after the switch to sim time (active and frozen)", v, v.Sub(switched))
+		default:
+		}
+		c.setSimTime(sim.Add(20 * time.Millisecond))
+		select {
+		case v := <-tk.C():
+			if !v.Equal(sim.Add(20 * time.Millisecond)) {
+				t.Fatalf("sim tick carries %v", v)
 			}
-			continue
-		case <-quiet:
+		case <-time.After(2 * time.Second):
+			t.Fatal("no sim tick")
 		}
-		break
-	}
-	c.setSimTime(sim.Add(20 * time.Millisecond))
-	select {
-	case v := <-tk.C():
-		if !v.Equal(sim.Add(20 * time.Millisecond)) {
-			t.Fatalf("sim tick carries %v", v)
-		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("no sim tick")
-	}
-	tk.Stop()
-	tk.Stop() // twice is fine
+		tk.Stop()
+		tk.Stop() // twice is fine
+	})
 }
 
 // Stop discards a tick the ticker forwarded but nobody received: a ticker never
-// delivers after Stop returns.
+// delivers after Stop returns. On fake time (as above), so that a tick is known to
+// wait when Stop is called and an hour passes after it.
 func TestROSClockTickerStopDiscards(t *testing.T) {
-	var c ROSClock
-	tk := c.NewTicker(time.Millisecond)
-	<-tk.C()                          // the ticker forwards wall ticks
-	time.Sleep(20 * time.Millisecond) // more fell due, none received
-	tk.Stop()
-	select {
-	case v := <-tk.C():
-		t.Fatalf("tick of %v delivered after Stop", v)
-	default:
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c := ROSClock{wall: clock.GoWall}
+		tk := c.NewTicker(time.Millisecond)
+		<-tk.C()                          // the ticker forwards wall ticks
+		time.Sleep(20 * time.Millisecond) // more fell due, none received
+		synctest.Wait()
+		if len(tk.C()) == 0 {
+			t.Fatal("no tick waiting 20 ms after the last one received")
+		}
+		tk.Stop()
+		for range 2 {
+			select {
+			case v := <-tk.C():
+				t.Fatalf("tick of %v delivered after Stop", v)
+			default:
+			}
+			time.Sleep(time.Hour)
+			synctest.Wait()
+		}
+	})
 }
 
 // A clock offset moves the system time and the ticks, not simulation time.
@@ -93,25 +105,50 @@ func TestROSClockOffset(t *testing.T) {
 }
 
 // A timer fires at its ROS time: system time plus offset, or /clock time; one made by
-// NewTimerFunc calls its function where the other delivers, with the same times.
+// NewTimerFunc calls its function where the other delivers, with the same times. The
+// system time's timer is a timerfd (clock.Wall) or, on fake time in a synctest bubble,
+// one of Go's timers (clock.GoWall): only there can the test let time pass to show
+// that a timer armed for /clock time does not fire early.
 func TestROSClockTimer(t *testing.T) {
-	t.Run("channel", func(t *testing.T) {
-		c := &ROSClock{offset: -3 * time.Hour}
-		tm := c.NewTimer()
-		testROSTimer(t, c, tm, tm.C())
-	})
-	t.Run("func", func(t *testing.T) {
-		c := &ROSClock{offset: -3 * time.Hour}
-		calls := make(chan time.Time, 4)
-		tm := c.NewTimerFunc(func(now time.Time) { calls <- now })
-		if tm.C() != nil {
-			t.Fatal("a NewTimerFunc timer has a channel")
+	for _, fake := range []bool{false, true} {
+		name, run := "wall", func(t *testing.T, f func(t *testing.T)) { f(t) }
+		if fake {
+			name, run = "fake", synctest.Test
 		}
-		testROSTimer(t, c, tm, calls)
-	})
+		t.Run(name, func(t *testing.T) {
+			t.Run("channel", func(t *testing.T) {
+				run(t, func(t *testing.T) {
+					c := &ROSClock{offset: -3 * time.Hour}
+					if fake {
+						c.wall = clock.GoWall
+					}
+					tm := c.NewTimer()
+					testROSTimer(t, c, tm, tm.C(), fake)
+				})
+			})
+			t.Run("func", func(t *testing.T) {
+				run(t, func(t *testing.T) {
+					c := &ROSClock{offset: -3 * time.Hour}
+					if fake {
+						c.wall = clock.GoWall
+					}
+					calls := make(chan time.Time, 4)
+					tm := c.NewTimerFunc(func(now time.Time) { calls <- now })
+					if tm.C() != nil {
+						t.Fatal("a NewTimerFunc timer has a channel")
+					}
+					testROSTimer(t, c, tm, calls, fake)
+				})
+			})
+		})
+	}
 }
 
-func testROSTimer(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.Time) {
+// testROSTimer checks tm on the system time, then on /clock time; fake: it runs in a
+// synctest bubble, where it also checks that no firing comes before /clock reaches
+// the arming (the system time's timer, armed for an instant long past, has fired and
+// was ignored).
+func testROSTimer(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.Time, fake bool) {
 	defer tm.Stop()
 	at := c.Now().Add(30 * time.Millisecond)
 	tm.Reset(at)
@@ -141,10 +178,14 @@ func testROSTimer(t *testing.T, c *ROSClock, tm clock.Timer, fired <-chan time.T
 	c.setSimTime(sim)
 	tm.Reset(sim.Add(time.Second))
 	c.setSimTime(sim.Add(999 * time.Millisecond))
-	select {
-	case v := <-fired:
-		t.Fatalf("fired with %v before the sim time reached the arming", v)
-	case <-time.After(100 * time.Millisecond):
+	if fake {
+		time.Sleep(time.Second)
+		synctest.Wait()
+		select {
+		case v := <-fired:
+			t.Fatalf("fired with %v before the sim time reached the arming", v)
+		default:
+		}
 	}
 	c.setSimTime(sim.Add(time.Second))
 	select {
