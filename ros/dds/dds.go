@@ -10,10 +10,12 @@ package dds
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -316,10 +318,13 @@ func polledEventfd(name string) (*os.File, syscall.RawConn, int32, error) {
 }
 
 // forwardSignals sends on ch (without blocking) each time the eventfd behind rc is
-// signalled, until the descriptor is closed; then it closes done.
-func forwardSignals(rc syscall.RawConn, ch chan<- struct{}, done chan<- struct{}) {
+// signalled, until the descriptor is closed; then it closes done. It adds the counts it
+// reads (the signals made) to signals.
+func forwardSignals(rc syscall.RawConn, ch chan<- struct{}, done chan<- struct{}, signals *atomic.Uint64) {
 	defer close(done)
-	ew := newEventWait(func() bool {
+	var ew *eventWait
+	ew = newEventWait(func() bool {
+		signals.Add(binary.NativeEndian.Uint64(ew.counter[:]))
 		select {
 		case ch <- struct{}{}:
 		default: // one is pending: the receiver reads the count now anyway

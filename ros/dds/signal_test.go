@@ -88,7 +88,13 @@ func TestReaderSignalsOnce(t *testing.T) {
 // the descriptor itself.
 func eventfdCount(t *testing.T, r *Reader) uint64 {
 	t.Helper()
-	rc, err := r.wake.SyscallConn() // not Fd, which would make the descriptor blocking
+	return fileEventfdCount(t, r.wake)
+}
+
+// fileEventfdCount reads the counter of the eventfd f from /proc, without reading f.
+func fileEventfdCount(t *testing.T, f *os.File) uint64 {
+	t.Helper()
+	rc, err := f.SyscallConn() // not Fd, which would make the descriptor blocking
 	if err != nil {
 		t.Fatal(err)
 	}

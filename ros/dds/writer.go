@@ -46,6 +46,10 @@ type Writer struct {
 	bigLeft    int           // writes before the last too large to queue has left the history
 	failedSeen atomic.Uint32 // status.write_errors when queued failures were last reported
 
+	// signals sums the eventfd counts MatchChanges' goroutine read: the listener's
+	// signals that reached it (for tests).
+	signals atomic.Uint64
+
 	notifyMu sync.Mutex    // guards the fields below
 	changes  chan struct{} // MatchChanges' channel; nil until its first call
 	notify   *os.File      // the eventfd the listener signals; nil until then
@@ -406,7 +410,7 @@ func (w *Writer) MatchChanges() (<-chan struct{}, error) {
 	}
 	w.notify, w.changes, w.notified = f, make(chan struct{}, 1), make(chan struct{})
 	atomic.StoreInt32((*int32)(unsafe.Pointer(&w.status.notify_fd)), fd)
-	go forwardSignals(rc, w.changes, w.notified)
+	go forwardSignals(rc, w.changes, w.notified, &w.signals)
 	return w.changes, nil
 }
 
