@@ -138,9 +138,9 @@ func recvChange(t *testing.T, ch <-chan struct{}, w *Writer, want int) {
 	}
 }
 
-// TestWriterMatchChanges checks MatchChanges: nothing is signalled before a change (the
-// listener's signals are counted: none before the first reader, one for it), a reader
-// coming and going is each signalled, the channel is the same for every call, and the
+// TestWriterMatchChanges checks MatchChanges: nothing is signalled before a change and
+// each change once (the listener's signals are counted: none before the first reader,
+// one more per reader coming or going), a reader coming and going is each signalled, the channel is the same for every call, and the
 // eventfd goes with the writer (closed, or deleted with its participant).
 func TestWriterMatchChanges(t *testing.T) {
 	ddstest.Setup(t)
@@ -166,9 +166,7 @@ func TestWriterMatchChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	recvChange(t, ch, w, 1)
-	if n := matchSignals(t, w); n != 1 {
-		t.Fatalf("%d signals once the first reader came and its change was received, want 1", n)
-	}
+	signalled(t, w, 1, "the first reader came")
 	if w.Unread() {
 		t.Error("unread after the change to one reader")
 	}
@@ -177,12 +175,14 @@ func TestWriterMatchChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	recvChange(t, ch, w, 2)
-	for _, rd := range []*Reader{r, local} {
+	signalled(t, w, 2, "a second reader came")
+	for i, rd := range []*Reader{r, local} {
 		if err := rd.Close(); err != nil {
 			t.Fatal(err)
 		}
+		recvChange(t, ch, w, 1-i)
+		signalled(t, w, uint64(3+i), "a reader went")
 	}
-	recvChange(t, ch, w, 0)
 	if !w.Unread() {
 		t.Error("not unread after the change to no reader")
 	}
@@ -207,6 +207,15 @@ func TestWriterMatchChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEnded(t, w2, "its participant was closed")
+}
+
+// signalled checks that w's listener has signalled want changes in all, each of which
+// was received on MatchChanges' channel: one signal per change, none without one.
+func signalled(t *testing.T, w *Writer, want uint64, after string) {
+	t.Helper()
+	if n := matchSignals(t, w); n != want {
+		t.Fatalf("%d signals once %s and its change was received, want %d (one per change)", n, after, want)
+	}
 }
 
 // matchSignals returns the signals of w's listener so far: those left in the eventfd,
