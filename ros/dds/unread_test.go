@@ -140,8 +140,8 @@ func recvChange(t *testing.T, ch <-chan struct{}, w *Writer, want int) {
 
 // TestWriterMatchChanges checks MatchChanges: nothing is signalled before a change and
 // each change once (the listener's signals are counted: none before the first reader,
-// one more per reader coming or going), a reader coming and going is each signalled, the channel is the same for every call, and the
-// eventfd goes with the writer (closed, or deleted with its participant).
+// one more per reader coming or going), the channel is the same for every call, and
+// the eventfd goes with the writer (closed, or deleted with its participant).
 func TestWriterMatchChanges(t *testing.T) {
 	ddstest.Setup(t)
 	pub := newParticipant(t, domainChanges, "enclave=/;")
