@@ -256,8 +256,16 @@ func checkOtherTeam(t *testing.T, nodes []*node.Node, infos []*infoLog, logs []*
 				other = o.team
 			}
 		}
+		// The relay logs a hear before it publishes it, and the node counts the drop
+		// when the message reaches it over DDS: wait for the count to catch up.
 		heard := len(logs[i].heardFrom(other))
-		dropped := diagValue(nodes[i].Diagnostics(), node.NodeName(r.id)+": sim3d", "dropped_other_team")
+		dropped := -1
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			dropped = diagValue(nodes[i].Diagnostics(), node.NodeName(r.id)+": sim3d", "dropped_other_team")
+			if dropped >= heard || time.Now().After(deadline) {
+				break
+			}
+		}
 		if heard == 0 || dropped == 0 || dropped < heard {
 			t.Errorf("robot %d: heard %d messages of %s, dropped %d as the other team's", r.id, heard, other, dropped)
 		}
