@@ -323,8 +323,9 @@ func TestSimDuration(t *testing.T) {
 	}
 	var stdout, stderr syncbuf.Buffer
 	const d = 2 * time.Second
+	// No web page: the default port (8080) may be taken by a monitor or a demo.
 	code := runSim(context.Background(), []string{"--robots", "1", "--domain", fmt.Sprint(domainSim), "--progress", "1h",
-		"--duration", d.String(), "--loop=false"}, nil, &stdout, &stderr)
+		"--duration", d.String(), "--loop=false", "--http", ""}, nil, &stdout, &stderr)
 	m := regexp.MustCompile(`stopped after ([0-9.]+)s`).FindStringSubmatch(stdout.String())
 	if code != 0 || m == nil {
 		t.Fatalf("exit %d, no summary\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
