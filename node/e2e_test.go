@@ -44,6 +44,7 @@ const (
 	domainSimTime   = 58
 	domainGCMessage = 59
 	domainHSLGC     = 61 // inside the robot's own network namespace
+	domainClosed    = 62
 )
 
 // cycloneConfig makes discovery work on a loopback interface without multicast:

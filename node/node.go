@@ -167,9 +167,10 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	r := cfg.Resolve()
 	n = &Node{cfg: r, rn: rn, log: rn.Logger(), clk: rn.Clock()}
 	n.start = n.clk.Now()
+	built := n // a failing return sets n to nil before this runs
 	defer func() {
 		if err != nil {
-			n.closeEntities()
+			built.closeEntities()
 			n = nil
 		}
 	}()
