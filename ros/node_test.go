@@ -491,6 +491,68 @@ func TestServiceRoundTrip(t *testing.T) {
 	}
 }
 
+// TestClientMadeDuringReplies makes clients of a service while another client's calls
+// keep its replies coming: a new client's reader takes those replies at once and must
+// drop them as another client's (under the race detector, also while NewClient is still
+// making the client), and every call of the busy client is answered.
+func TestClientMadeDuringReplies(t *testing.T) {
+	env := testEnv(t, domainService, "jazzy")
+	server := newTestNode(t, env, "busy_server", "/robot1")
+	busy := newTestNode(t, env, "busy_client", "/")
+	late := newTestNode(t, env, "late_clients", "/")
+	if _, err := NewService(server, "busy_echo", QoSServices, func(req *rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response {
+		return &rcl_interfaces.GetParameters_Response{}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](busy, "/robot1/busy_echo", QoSServices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := cl.WaitForService(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stop, answered := make(chan struct{}), make(chan struct{})
+	calls := make(chan error, 1)
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				calls <- nil
+				return
+			default:
+			}
+			if _, err := cl.Call(ctx, &rcl_interfaces.GetParameters_Request{Names: []string{"x"}}); err != nil {
+				calls <- err
+				return
+			}
+			if n == 0 {
+				close(answered)
+			}
+		}
+	}()
+	select {
+	case <-answered:
+	case err := <-calls:
+		t.Fatalf("the busy client's first call: %v", err)
+	}
+	for range 100 {
+		c, err := NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](late, "/robot1/busy_echo", QoSServices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	if err := <-calls; err != nil {
+		t.Fatalf("the busy client's calls: %v", err)
+	}
+}
+
 // TestServiceFraming checks the bytes of rmw_cyclonedds' in-band header with a raw
 // DDS client calling the node's get_parameters: a reply echoes guid and seq in
 // front of the response body.

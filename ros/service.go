@@ -253,7 +253,9 @@ type Client[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Resp]]
 	name string
 	w    *dds.Writer
 	r    *dds.Reader
-	guid uint64 // the request writer's instance handle
+	// guid is the request writer's instance handle; the reply reader's callback reads it
+	// from the moment the reader exists, before the writer does (0: no reply is ours).
+	guid atomic.Uint64
 
 	mu      sync.Mutex
 	enc     cdr.Encoder
@@ -284,7 +286,7 @@ func NewClient[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Res
 		c.r.Stop()
 		return nil, fmt.Errorf("ros: client of %s: %w", fqn, err)
 	}
-	c.guid = uint64(c.w.InstanceHandle())
+	c.guid.Store(uint64(c.w.InstanceHandle()))
 	if err := n.register(c, []dds.GUID{c.r.GUID()}, []dds.GUID{c.w.GUID()}); err != nil {
 		return nil, fmt.Errorf("ros: client of %s: %w", fqn, err)
 	}
@@ -339,7 +341,7 @@ func (c *Client[Req, Resp, PReq, PResp]) Call(ctx context.Context, req *Req) (*R
 	seq := requestSeq.Add(1)
 	ch := make(chan *Resp, 1)
 	c.mu.Lock()
-	b, err := appendFramed(&c.enc, c.buf[:0], RequestHeader{GUID: c.guid, Seq: seq}, PReq(req))
+	b, err := appendFramed(&c.enc, c.buf[:0], RequestHeader{GUID: c.guid.Load(), Seq: seq}, PReq(req))
 	c.buf = b
 	if err != nil {
 		c.mu.Unlock()
@@ -370,7 +372,7 @@ func (c *Client[Req, Resp, PReq, PResp]) forget(seq int64) {
 func (c *Client[Req, Resp, PReq, PResp]) receive(sample dds.Sample) {
 	resp := new(Resp)
 	h, err := decodeFramed(sample.Data, PResp(resp))
-	if err == nil && h.GUID != c.guid {
+	if err == nil && h.GUID != c.guid.Load() {
 		return // a reply to another client of the same service
 	}
 	seq := h.Seq
