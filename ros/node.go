@@ -332,6 +332,15 @@ func (n *Node) Close() error {
 	return n.closeErr
 }
 
+// closedErr marks err, from making a DDS entity, with ErrClosed when the node's
+// participant was closed (dds.ErrClosed), so that callers see the node's sentinel.
+func closedErr(err error) error {
+	if errors.Is(err, dds.ErrClosed) && !errors.Is(err, ErrClosed) {
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	return err
+}
+
 // register adds an entity's readers and writers to the node and republishes the graph.
 func (n *Node) register(e closer, readers, writers []dds.GUID) error {
 	n.mu.Lock()

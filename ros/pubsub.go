@@ -40,7 +40,7 @@ func NewPublisher[T any, P cdr.PtrMessage[T]](n *Node, topic string, qos QoS) (*
 	qos.UserData = n.typeHashUserData("", m.TypeHash())
 	w, err := n.participant.NewWriter(TopicDDSName(fqn), m.DDSTypeName(), qos)
 	if err != nil {
-		return nil, fmt.Errorf("ros: publisher on %s: %w", fqn, err)
+		return nil, fmt.Errorf("ros: publisher on %s: %w", fqn, closedErr(err))
 	}
 	p := &Publisher[T, P]{node: n, topic: fqn, w: w}
 	if err := n.register(p, nil, []dds.GUID{w.GUID()}); err != nil {
@@ -328,7 +328,7 @@ func (s *Subscription[T, P]) start(topic string, qos QoS) error {
 	// receive decodes each sample and keeps none of its bytes (cdr decoders copy strings
 	// and octets), so the bytes can stay in the reader's ring.
 	if s.r, err = n.participant.NewReaderLent(TopicDDSName(fqn), m.DDSTypeName(), qos, s.receive); err != nil {
-		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)
+		return fmt.Errorf("ros: subscription on %s: %w", fqn, closedErr(err))
 	}
 	if err := n.register(s, []dds.GUID{s.r.GUID()}, nil); err != nil {
 		return fmt.Errorf("ros: subscription on %s: %w", fqn, err)

@@ -108,13 +108,13 @@ func NewService[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Re
 	wq := qos
 	wq.UserData = n.typeHashUserData(id, PResp(&resp).TypeHash())
 	if s.w, err = n.participant.NewWriter(replyTopic, PResp(&resp).DDSTypeName(), wq); err != nil {
-		return nil, fmt.Errorf("ros: service %s: %w", fqn, err)
+		return nil, fmt.Errorf("ros: service %s: %w", fqn, closedErr(err))
 	}
 	rq := qos
 	rq.UserData = n.typeHashUserData(id, PReq(&req).TypeHash())
 	if s.r, err = n.participant.NewReader(reqTopic, PReq(&req).DDSTypeName(), rq, s.receive); err != nil {
 		_ = s.w.Close()
-		return nil, fmt.Errorf("ros: service %s: %w", fqn, err)
+		return nil, fmt.Errorf("ros: service %s: %w", fqn, closedErr(err))
 	}
 	if err := n.register(s, []dds.GUID{s.r.GUID()}, []dds.GUID{s.w.GUID()}); err != nil {
 		return nil, fmt.Errorf("ros: service %s: %w", fqn, err)
@@ -278,13 +278,13 @@ func NewClient[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Res
 	rq := qos
 	rq.UserData = n.typeHashUserData(id, PResp(&resp).TypeHash())
 	if c.r, err = n.participant.NewReader(replyTopic, PResp(&resp).DDSTypeName(), rq, c.receive); err != nil {
-		return nil, fmt.Errorf("ros: client of %s: %w", fqn, err)
+		return nil, fmt.Errorf("ros: client of %s: %w", fqn, closedErr(err))
 	}
 	wq := qos
 	wq.UserData = n.typeHashUserData(id, PReq(&req).TypeHash())
 	if c.w, err = n.participant.NewWriter(reqTopic, PReq(&req).DDSTypeName(), wq); err != nil {
 		c.r.Stop()
-		return nil, fmt.Errorf("ros: client of %s: %w", fqn, err)
+		return nil, fmt.Errorf("ros: client of %s: %w", fqn, closedErr(err))
 	}
 	c.guid.Store(uint64(c.w.InstanceHandle()))
 	if err := n.register(c, []dds.GUID{c.r.GUID()}, []dds.GUID{c.w.GUID()}); err != nil {
