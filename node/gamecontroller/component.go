@@ -278,9 +278,7 @@ func (c *Component) handle(d transport.Datagram) {
 		}
 		return
 	}
-	if c.steadyBudgets(p, !first && connected && !switched) {
-		info, _ = gcproto.Derive(p, c.cfg.Team, c.cfg.Player) // as above: it cannot fail
-	}
+	c.steadyBudgets(p, &info, !first && connected && !switched)
 	dataChanged := first || !connected || switched || !samePacket(&c.s.last, p)
 	infoChanged := first || !connected || decisive(c.s.info) != decisive(info)
 	if dataChanged {

@@ -278,29 +278,31 @@ func budgetsOf(p *gcproto.Packet) budgets {
 		[2]uint16{p.Teams[0].MessageBudget, p.Teams[1].MessageBudget}}
 }
 
-// steadyBudgets raises each team's message budget in the accepted packet p to the one
-// in the packet before it (the last accepted, or the held one p confirmed) when that
-// was larger and both are in play (not INITIAL or FINISHED, where a GameController
-// sets budgets anew); follows tells whether p follows that packet from the same
-// GameController. It reports whether it changed p. Budgets only fall in play, so the
-// published budget is the larger of two packets' in a row: one packet late, and never
-// one that a corrupted datagram lowered within implausible's slack (a flipped bit 8 is
-// 256 messages).
-func (c *Component) steadyBudgets(p *gcproto.Packet, follows bool) bool {
+// steadyBudgets raises each team's message budget in the accepted packet p, and our
+// team's in info (derived from p), to the one in the packet before it (the last
+// accepted, or the held one p confirmed) when that was larger and both are in play
+// (not INITIAL or FINISHED, where a GameController sets budgets anew); follows tells
+// whether p follows that packet from the same GameController. Budgets only fall in
+// play, so the published budget is the larger of two packets' in a row: one packet
+// late, and never one that a corrupted datagram lowered within implausible's slack (a
+// flipped bit 8 is 256 messages).
+func (c *Component) steadyBudgets(p *gcproto.Packet, info *gcproto.GCInfo, follows bool) {
 	prev := c.prevBudgets
 	c.prevBudgets = budgetsOf(p)
 	if !follows || !p.Layout.HasMessageBudget() || p.Layout != prev.layout || setupState(prev.state) || setupState(p.State) {
-		return false
+		return
 	}
-	changed := false
 	for t := range p.Teams {
+		tm := &p.Teams[t]
 		for i, n := range prev.team {
-			if n == p.Teams[t].TeamNumber && prev.budget[i] > p.Teams[t].MessageBudget {
-				p.Teams[t].MessageBudget, changed = prev.budget[i], true
+			if n == tm.TeamNumber && prev.budget[i] > tm.MessageBudget {
+				tm.MessageBudget = prev.budget[i]
+				if int(n) == c.cfg.Team {
+					info.MessageBudget = int(tm.MessageBudget) // as gcproto.Derive sets it
+				}
 			}
 		}
 	}
-	return changed
 }
 
 // setupState reports whether s is a state between games or halves, where budgets,
