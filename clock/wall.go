@@ -22,13 +22,12 @@ func (wallClock) Now() time.Time { return time.Now() }
 // one cannot be made (another system, or no descriptor left) it runs on Go's timers,
 // with the same ticks at the cost of more wake-ups.
 func (wallClock) NewTicker(d time.Duration) Ticker {
-	if d <= 0 {
-		panic("clock: non-positive interval for NewTicker")
+	if d > 0 {
+		if t, err := newFDTicker(d); err == nil {
+			return t
+		}
 	}
-	if t, err := newFDTicker(d); err == nil {
-		return t
-	}
-	return newGoTicker(d)
+	return GoWall.NewTicker(d) // which panics for a non-positive d
 }
 
 // NewTimer implements TimerClock on the system clock: a timerfd on Linux, else (or
@@ -37,7 +36,7 @@ func (wallClock) NewTimer() Timer {
 	if t, err := newFDTimer(); err == nil {
 		return t
 	}
-	return newGoTimer()
+	return GoWall.NewTimer()
 }
 
 var _ FuncTimerClock = wallClock{}
@@ -57,7 +56,7 @@ func NewWallTimerFunc(fn func(now time.Time)) Timer {
 	if t, err := newFDTimerFunc(fn); err == nil {
 		return t
 	}
-	return newGoFuncTimer(fn)
+	return GoWall.NewTimerFunc(fn)
 }
 
 // GoWall is the system clock on Go's timers, which is what Wall falls back to where a
