@@ -162,9 +162,9 @@ func (w *Writer) Write(sample []byte) error { return w.write(sample, true) }
 // WriteHeld is Write but for the sending: the sample is written and held with the
 // writer's other unsent samples until Flush (or FlushWithin) or the next Write sends
 // them all, packed into as few datagrams as they fit (Cyclone's write batching),
-// instead of one datagram each. For samples written back to back, such as the TeamInfo messages of a burst of
-// teammate packets. The caller flushes before it waits for anything, or the held
-// samples wait with it.
+// instead of one datagram each. For samples written back to back, such as the
+// TeamInfo messages of a burst of teammate packets. The caller flushes before it
+// waits for anything, or the held samples wait with it.
 //
 // A held write that cannot block goes through the process's send queue: WriteHeld
 // copies the sample into the queue's ring (no cgo call) and returns, and the queue's
