@@ -90,8 +90,9 @@ type Player struct {
 
 // NewPlayer prepares a replay of pkts (a recording's datagrams) with cfg's rules
 // (league, key, windows; its ports, interface and clock are not used). Datagrams go
-// to the monitor port their destination port names: cfg's GameController and return
-// ports, or a team port (10000 + team, or one of cfg.Ports); others are left out. A
+// to the monitor port their destination port names: cfg's GameController, return and
+// forward ports (each the default unless cfg.Ports names another), or a team port
+// (10000 + team, or one of cfg.Ports); others are left out. A
 // datagram the recording host sent is left out when the host also recorded receiving
 // it (its own broadcasts). The replay starts paused at the first datagram.
 func NewPlayer(cfg Config, pkts []capture.Packet) (*Player, error) {
@@ -106,7 +107,7 @@ func NewPlayer(cfg Config, pkts []capture.Packet) (*Player, error) {
 // buildPlayer makes a paused Player of pkts (of the ports cfg names, in time order, own
 // broadcasts once), without its span and monitor.
 func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
-	gcPort, retPort := uint16(GameControllerPort), uint16(ReturnPort)
+	gcPort, retPort, fwdPort := uint16(GameControllerPort), uint16(ReturnPort), uint16(ForwardPort)
 	known := map[uint16]Port{}
 	for _, p := range cfg.Ports {
 		switch p.Kind {
@@ -114,6 +115,8 @@ func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
 			gcPort = p.Port
 		case KindReturn:
 			retPort = p.Port
+		case KindForward:
+			fwdPort = p.Port
 		default:
 			known[p.Port] = p
 		}
@@ -146,6 +149,8 @@ func buildPlayer(cfg Config, pkts []capture.Packet) *Player {
 			port = Port{Kind: KindGameController, Port: dst}
 		case dst == retPort:
 			port = Port{Kind: KindReturn, Port: dst}
+		case dst == fwdPort:
+			port = Port{Kind: KindForward, Port: dst}
 		case ok:
 			port = q
 		case dst > TeamBasePort && dst < TeamBasePort+255:

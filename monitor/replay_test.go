@@ -242,3 +242,37 @@ func TestRecordingLeague(t *testing.T) {
 		t.Errorf("GameController on another port: %v, %v", l, ok)
 	}
 }
+
+// TestPlayerForwardedStatus: a recording made with the monitor channel (dnetwork record
+// by default) holds the robots' return packets only as the GameController forwarded
+// them to port 3940. A replay with a configuration that lists no forward port (the
+// defaults, or dnetwork monitor --passive) still shows them, as it shows the control
+// packets on the default GameController port.
+func TestPlayerForwardedStatus(t *testing.T) {
+	gc := netip.MustParseAddrPort("10.0.0.254:3838")
+	monitorHost := netip.MustParseAddr("10.0.0.9")
+	g := game{state: gcproto.StatePlaying, firstHalf: true, secs: 600, teams: [2]uint8{5, 12}}
+	fwd := gcproto.AppendForward(nil, netip.MustParseAddr("10.0.0.1"), returnV4(t, 5, 1, 1000, -500, 0, nil, false))
+	pkts := []capture.Packet{
+		{Time: t0, Src: gc, Dst: netip.AddrPortFrom(monitorHost, GameControllerPort), Payload: g.packet(t), Dir: transport.Received},
+		{Time: t0.Add(100 * time.Millisecond), Src: gc, Dst: netip.AddrPortFrom(monitorHost, ForwardPort), Payload: fwd, Dir: transport.Received},
+	}
+	for _, ports := range [][]Port{DefaultPorts(), {{Kind: KindGameController, Port: GameControllerPort}}} {
+		cfg := DefaultConfig()
+		cfg.Logger, cfg.Ports = quiet, ports
+		p, err := NewPlayer(cfg, pkts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Seek(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		s := p.State()
+		if r := findRobot(s, 5, 1); r == nil || r.ReturnMsgs.Count != 1 || r.Pose == nil || !near(r.Pose.X, 1) {
+			t.Errorf("ports %v: robot 5/1 %+v; want it from its forwarded return packet", ports, r)
+		}
+		if s.Replay.Packets != 2 {
+			t.Errorf("ports %v: %d packets replayed, want 2", ports, s.Replay.Packets)
+		}
+	}
+}
