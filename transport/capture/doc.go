@@ -30,8 +30,8 @@
 // raw IP and BSD loopback link types (not Linux cooked v2, which tcpdump 4.99 and later
 // writes for -i any: gopacket v1.1.19 cannot represent its link type 276), and yields the UDP datagrams (IPv4 and IPv6) in
 // file order with their capture time, addresses, ports and, for recordings made by a
-// Writer, interface and direction. Other frames and IP fragments are skipped and
-// counted. Nothing a file contains can make the Reader panic (fuzzed).
+// Writer, interface and direction. Other frames, IP fragments and frames cut short by
+// the capture's snap length are skipped and counted. Nothing a file contains can make the Reader panic (fuzzed).
 //
 // GameLogPackets turns a GameController log's status and team messages (package
 // proto/gclog) into the datagrams the GameController received, so that a log replays

@@ -99,8 +99,8 @@ func NewReader(r io.Reader) (_ *Reader, err error) {
 	return &Reader{src: pr, link: pr.LinkType(), tailErr: tailErr}, nil
 }
 
-// Skipped returns the number of frames skipped so far: not UDP, IP fragments, or not
-// decodable.
+// Skipped returns the number of frames skipped so far: not UDP, IP fragments, cut short
+// by the capture's snap length, or not decodable.
 func (r *Reader) Skipped() int { return r.skipped }
 
 // Next returns the next UDP datagram, io.EOF at the end of the file, or the error that
@@ -156,7 +156,9 @@ func decodeFrame(data []byte, link layers.LinkType) (Packet, bool) {
 	}
 	pkt := gopacket.NewPacket(data, first, gopacket.DecodeOptions{NoCopy: true})
 	udp, _ := pkt.Layer(layers.LayerTypeUDP).(*layers.UDP)
-	if udp == nil {
+	// A frame cut by the capture's snap length holds only the datagram's start: its
+	// payload is not the datagram.
+	if udp == nil || pkt.Metadata().Truncated {
 		return Packet{}, false
 	}
 	var src, dst netip.Addr
