@@ -68,9 +68,10 @@
 // Every robot's team messages feed a link tracker (package proto/linkq) on the monitor's
 // clock: the fraction lost on the way to the monitor, from the gaps in their sequence
 // numbers (dnet), the jitter of their transit times, duplicates and reorders, over
-// Config.RateWindow. The page shows loss and jitter in the Link column, so a team sees
-// which robot's Wi-Fi is bad; each robot's own view of its teammates is its TeamLinks
-// topic.
+// Config.RateWindow. A dnet packet with a number not newer than the robot's last but a
+// later stamp (its node restarted) starts the robot's window afresh. The page shows loss
+// and jitter in the Link column, so a team sees which robot's Wi-Fi is bad; each robot's
+// own view of its teammates is its TeamLinks topic.
 //
 // # Robots
 //

@@ -304,7 +304,8 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 	}
 	m.setAddr(KindTeam, d.Src, r)
 	r.team.add(d.Time, d.Src)
-	r.link.Observe(s.Seq, format == "dnet", false, time.Duration(d.Time.UnixNano())-s.Stamp, d.Time)
+	dnet := format == "dnet"
+	r.link.Observe(s.Seq, dnet, dnet && restarted(r, &s), time.Duration(d.Time.UnixNano())-s.Stamp, d.Time)
 	if cap := m.cfg.League.SizeCap(); len(b) > cap {
 		r.faults.Oversize++
 		r.lastErr = fmt.Sprintf("%s packet of %d bytes exceeds the %s cap of %d bytes", format, len(b), m.cfg.League, cap)
@@ -333,6 +334,16 @@ func (m *Monitor) observeTeam(p Port, d transport.Datagram) bool {
 		r.fallen = s.Fallen
 	}
 	return true
+}
+
+// restarted reports whether dnet packet s of robot r starts a new numbering: its
+// sequence number is not newer than that of r's last dnet packet, but its stamp is
+// later. A packet the network delayed or duplicated has an earlier or the same stamp;
+// a robot whose node restarted counts from 1 again on a clock that went on.
+func restarted(r *robot, s *teaminfo.State) bool {
+	last := &r.info
+	return r.hasInfo && r.format == "dnet" && s.Seq != last.Seq && !teaminfo.SeqNewer(s.Seq, last.Seq) &&
+		s.Stamp > last.Stamp
 }
 
 // countTeam counts one message of team t. m.mu is held.

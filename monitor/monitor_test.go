@@ -474,3 +474,32 @@ func TestLinkView(t *testing.T) {
 		t.Fatalf("zju link %+v", z)
 	}
 }
+
+// TestLinkViewRestart: a robot whose node restarts numbers its packets from 1 again,
+// with later stamps. Its new packets start a fresh window, as the robots' own link
+// figures do: they are neither out of order nor lost.
+func TestLinkViewRestart(t *testing.T) {
+	m, clk := newTest(t, Config{})
+	at := t0
+	send := func(seq uint32) {
+		at = at.Add(100 * time.Millisecond)
+		s := mate{team: 5, player: 2}.state()
+		s.Seq, s.Stamp = seq, time.Duration(at.UnixNano())-5*time.Millisecond
+		b, err := teaminfo.AppendDNet(nil, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Observe(team5, dg(b, robotSrc, at))
+	}
+	for seq := uint32(1); seq <= 40; seq++ { // 4 s up, then the node restarts
+		send(seq)
+	}
+	for seq := uint32(1); seq <= 20; seq++ {
+		send(seq)
+	}
+	clk.Set(at)
+	l := findRobot(m.State(), 5, 2).Link
+	if l == nil || l.Reordered != 0 || l.Duplicates != 0 || l.Loss == nil || *l.Loss != 0 || l.Received != 20 || l.Expected != 20 {
+		t.Fatalf("link after a restart %+v; want the 20 packets since the restart, none reordered or lost", l)
+	}
+}
