@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -443,6 +444,39 @@ func TestLongEntry(t *testing.T) {
 		var le *Error
 		if !errors.As(err, &le) || !errors.Is(err, ErrMalformed) || le.Entry != 1 || le.Line != 1 {
 			t.Errorf("%v, want an *Error naming entry 1 at line 1", err)
+		}
+	}
+}
+
+// TestWriteRefusedLeavesNoTrace: an entry the Writer refuses writes nothing, so a caller
+// that skips it and goes on still writes a log that reads back.
+func TestWriteRefusedLeavesNoTrace(t *testing.T) {
+	ok := Entry{Time: time.Second, Kind: KindTeamMessage, Message: &Message{Host: netip.MustParseAddr("10.0.0.1"), Team: 5, Data: []byte("DNt")}}
+	for _, form := range []Form{FormTag, FormKey} {
+		var b bytes.Buffer
+		w := NewWriter(&b, form)
+		for _, bad := range []Entry{
+			{Kind: KindGameState},
+			{Kind: KindStatusMessage},
+			{Kind: KindStatusMessage, Message: &Message{Data: []byte("RGrt")}},
+			{Time: -time.Second, Kind: KindEnd},
+		} {
+			if err := w.Write(bad); !errors.Is(err, ErrUnwritable) {
+				t.Fatalf("form %v: writing %+v: %v, want ErrUnwritable", form, bad, err)
+			}
+		}
+		if err := w.Write(ok); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(Entry{Time: 2 * time.Second, Kind: KindEnd}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(t, b.Bytes())
+		if err != nil || len(got) != 2 || got[0].Kind != KindTeamMessage || got[1].Kind != KindEnd {
+			t.Fatalf("form %v: read back %d entries, %v; want the team message and end\n%s", form, len(got), err, b.String())
 		}
 	}
 }

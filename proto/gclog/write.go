@@ -28,26 +28,29 @@ func NewWriter(w io.Writer, form Form) *Writer {
 	return &Writer{bw: bufio.NewWriter(w), form: form}
 }
 
-// Write writes e (its Time, Kind and Message).
+// Write writes e (its Time, Kind and Message). An entry it refuses (ErrUnwritable)
+// writes nothing, so the log stays readable when the caller goes on.
 func (w *Writer) Write(e Entry) error {
 	if e.Time < 0 {
 		return fmt.Errorf("%w: negative time %v", ErrUnwritable, e.Time)
+	}
+	switch e.Kind {
+	case KindEnd:
+	case KindStatusMessage, KindTeamMessage, KindMonitorRequest:
+		if e.Message == nil || !e.Message.Host.IsValid() {
+			return fmt.Errorf("%w: %s without host", ErrUnwritable, e.Kind)
+		}
+	default:
+		return fmt.Errorf("%w: %q", ErrUnwritable, e.Kind)
 	}
 	if w.form == FormKey {
 		w.bw.WriteString("---\n")
 	}
 	secs, nanos := e.Time/time.Second, e.Time%time.Second
 	fmt.Fprintf(w.bw, "- timestamp:\n    secs: %d\n    nanos: %d\n", secs, nanos)
-	switch e.Kind {
-	case KindEnd:
+	if e.Kind == KindEnd {
 		w.bw.WriteString("  entry: end\n")
 		return nil
-	case KindStatusMessage, KindTeamMessage, KindMonitorRequest:
-	default:
-		return fmt.Errorf("%w: %q", ErrUnwritable, e.Kind)
-	}
-	if e.Message == nil || !e.Message.Host.IsValid() {
-		return fmt.Errorf("%w: %s without host", ErrUnwritable, e.Kind)
 	}
 	ind := "    "
 	if w.form == FormKey {
