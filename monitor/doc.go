@@ -121,6 +121,7 @@
 //	auth         malformed  with Config.AuthKey: a dnet packet without a valid tag
 //	oversize     illegal    decodes, but longer than the league's cap (128 B SPL, 512 B HSL)
 //	wrong_port   illegal    a team message on another team's port
+//	off_port     illegal    a team or discovery message on a Booster robots' own port
 //
 // Memory is bounded: at most Config.MaxRobots robots, Config.MaxSources sources and as
 // many GameController hosts and port flags; the packets of further robots are counted in dropped_robots,
@@ -219,8 +220,8 @@
 //	  team_msgs, return_msgs   {count, rate, age_s (number|null), source}
 //	  return_version     int      2, 3 or 4; 0 before the first return packet
 //	  counted            int      its messages counted against the budget this game
-//	  faults             {wrong_size, undecodable, auth, oversize, wrong_port}
-//	  malformed, illegal int      the first three and the last two of faults
+//	  faults             {wrong_size, undecodable, auth, oversize, wrong_port, off_port}
+//	  malformed, illegal int      the first three and the last three of faults
 //	  last_error         string
 //	  echo               {player, hold_ms}|null   the clock echo of its last dnet packet
 //	  clock              {ref, offset_ms, bound_ms}|null   its clock minus robot ref's

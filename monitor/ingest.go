@@ -467,6 +467,7 @@ func addFaults(dst *Faults, f Faults) {
 	dst.Auth += f.Auth
 	dst.Oversize += f.Oversize
 	dst.WrongPort += f.WrongPort
+	dst.OffPort += f.OffPort
 }
 
 // prune forgets robots and sources silent for longer than RemoveAfter and GameController

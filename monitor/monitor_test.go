@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -501,5 +502,27 @@ func TestLinkViewRestart(t *testing.T) {
 	l := findRobot(m.State(), 5, 2).Link
 	if l == nil || l.Reordered != 0 || l.Duplicates != 0 || l.Loss == nil || *l.Loss != 0 || l.Received != 20 || l.Expected != 20 {
 		t.Fatalf("link after a restart %+v; want the 20 packets since the restart, none reordered or lost", l)
+	}
+}
+
+// TestAddFaultsEveryCause: addFaults sums every cause of Faults, so no kind of fault is
+// lost when a packet's faults are added to a robot's, a source's or the GameController's.
+func TestAddFaultsEveryCause(t *testing.T) {
+	var one Faults
+	v := reflect.ValueOf(&one).Elem()
+	for i := range v.NumField() {
+		v.Field(i).SetUint(1)
+	}
+	var sum Faults
+	addFaults(&sum, one)
+	addFaults(&sum, one)
+	s := reflect.ValueOf(sum)
+	for i := range s.NumField() {
+		if got := s.Field(i).Uint(); got != 2 {
+			t.Errorf("%s: %d after adding 1 twice", s.Type().Field(i).Name, got)
+		}
+	}
+	if sum.Malformed()+sum.Illegal() != 2*uint64(v.NumField()) {
+		t.Errorf("malformed %d + illegal %d do not cover the %d causes twice", sum.Malformed(), sum.Illegal(), v.NumField())
 	}
 }
