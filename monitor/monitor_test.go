@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"net/netip"
@@ -524,5 +525,26 @@ func TestAddFaultsEveryCause(t *testing.T) {
 	}
 	if sum.Malformed()+sum.Illegal() != 2*uint64(v.NumField()) {
 		t.Errorf("malformed %d + illegal %d do not cover the %d causes twice", sum.Malformed(), sum.Illegal(), v.NumField())
+	}
+}
+
+// TestStateHugeCoordinates: a team message whose pose or ball holds a finite number too
+// large to show (a corrupted zju or Booster double) leaves the robot without a pose or
+// ball; the state still encodes as JSON, so the page keeps working.
+func TestStateHugeCoordinates(t *testing.T) {
+	m, clk := newTest(t, Config{})
+	m.Observe(team5, dg(mate{team: 5, player: 2, x: 1e306, ball: &[2]float64{1, 0}}.zju(), robotSrc, t0))
+	src2 := netip.MustParseAddrPort("10.0.5.12:40001")
+	m.Observe(team5, dg(mate{team: 5, player: 3, x: 1, ball: &[2]float64{1e306, 0}}.zju(), src2, t0))
+	clk.Set(t0.Add(time.Second))
+	s := m.State()
+	if _, err := json.Marshal(s); err != nil {
+		t.Fatalf("state does not encode: %v", err)
+	}
+	if r := findRobot(s, 5, 2); r == nil || r.Pose != nil || r.Ball != nil {
+		t.Errorf("robot 5/2 with x = 1e306 m: %+v; want it without pose and ball", r)
+	}
+	if r := findRobot(s, 5, 3); r == nil || r.Pose == nil || r.Ball != nil {
+		t.Errorf("robot 5/3 with the ball 1e306 m away: %+v; want its pose, no ball", r)
 	}
 }

@@ -500,18 +500,21 @@ func (m *Monitor) robotView(now time.Time, r *robot) RobotView {
 			}
 		}
 	}
-	if r.hasPose && finite(r.pose.X, r.pose.Y, r.pose.Theta) {
-		p := r.pose
-		v.Pose = &PoseView{X: round(p.X, 3), Y: round(p.Y, 3), Theta: round(p.Theta, 3)}
+	// Values are checked after rounding: a finite number near the float64 limit (a
+	// corrupted zju or Booster double) rounds to an infinity, which JSON cannot carry.
+	p := r.pose
+	pv := PoseView{X: round(p.X, 3), Y: round(p.Y, 3), Theta: round(p.Theta, 3)}
+	if r.hasPose && finite(pv.X, pv.Y, pv.Theta) {
+		v.Pose = &pv
 		v.PoseSource = r.poseFrom.String()
-		if r.hasBall && finite(r.ballRel.X, r.ballRel.Y) {
-			gx, gy := toGlobal(p, r.ballRel.X, r.ballRel.Y)
-			b := &BallView{X: round(gx, 3), Y: round(gy, 3), RelX: round(r.ballRel.X, 3),
-				RelY: round(r.ballRel.Y, 3), Source: r.ballFrom.String()}
-			if finite(r.ballAge) {
-				b.AgeS = ptr(round(r.ballAge, 2))
+		gx, gy := toGlobal(p, r.ballRel.X, r.ballRel.Y)
+		b := BallView{X: round(gx, 3), Y: round(gy, 3), RelX: round(r.ballRel.X, 3),
+			RelY: round(r.ballRel.Y, 3), Source: r.ballFrom.String()}
+		if r.hasBall && finite(b.X, b.Y, b.RelX, b.RelY) {
+			if age := round(r.ballAge, 2); finite(age) {
+				b.AgeS = &age
 			}
-			v.Ball = b
+			v.Ball = &b
 		}
 	}
 	return v
