@@ -97,7 +97,8 @@
 // PLAYING, and STANDBY in the SPL; never in a penalty shoot-out or timeout), and is
 // over budget when the GameController's messageBudget for the team was 0. Counters reset
 // when a new game starts: the control packets name other teams, or return to INITIAL of
-// the first half. The GameController's own count (gc_used) is the sum of the drops of
+// the first half in the normal game phase (a timeout, sent as INITIAL, and the first half
+// of extra time go on with the game). The GameController's own count (gc_used) is the sum of the drops of
 // its messageBudget between the control packets heard in the same time (a rise is
 // budget granted); budget_diff is counted minus gc_used.
 //

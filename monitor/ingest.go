@@ -200,14 +200,18 @@ func (m *Monitor) observeGC(d transport.Datagram) bool {
 }
 
 // newGame reports whether control packet q starts a new game after p: other teams, or
-// a return to INITIAL of the first half.
+// a return to INITIAL of the first half in the normal game phase. The GameControllers
+// of SPL and HSL send a timeout as INITIAL in game phase TIMEOUT and start extra time
+// with INITIAL and firstHalf set (the first extra half, game phase EXTRA_TIME): both
+// belong to the game going on.
 func newGame(p, q *gcproto.Packet) bool {
 	a, b := p.Teams[0].TeamNumber, p.Teams[1].TeamNumber
 	c, d := q.Teams[0].TeamNumber, q.Teams[1].TeamNumber
 	if !(a == c && b == d) && !(a == d && b == c) {
 		return true
 	}
-	return q.State == gcproto.StateInitial && q.FirstHalf && p.State != gcproto.StateInitial
+	return q.State == gcproto.StateInitial && q.FirstHalf && q.GamePhase == gcproto.GamePhaseNormal &&
+		p.State != gcproto.StateInitial
 }
 
 // resetGame zeroes the budget counters of every team and robot. m.mu is held.

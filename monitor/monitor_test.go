@@ -548,3 +548,37 @@ func TestStateHugeCoordinates(t *testing.T) {
 		t.Errorf("robot 5/3 with the ball 1e306 m away: %+v; want its pose, no ball", r)
 	}
 }
+
+// TestNewGameNotTimeoutOrExtraTime: the GameControllers of SPL and HSL send a timeout as
+// INITIAL with game phase TIMEOUT, and start extra time with INITIAL and firstHalf set
+// (the first extra half); neither starts a new game, so the budget counters of the game
+// are kept.
+func TestNewGameNotTimeoutOrExtraTime(t *testing.T) {
+	m, _ := newTest(t, Config{})
+	striker := mate{team: 5, player: 3, role: teaminfo.RoleStriker}
+	g := game{state: gcproto.StatePlaying, firstHalf: true, teams: [2]uint8{5, 12}, budgets: [2]uint16{12000, 12000}}
+	at := t0
+	step := func(g game) {
+		at = at.Add(500 * time.Millisecond)
+		m.Observe(gcPort, dg(g.packet(t), gcSrc, at))
+		m.Observe(team5, dg(striker.dnet(t, nil), robotSrc, at))
+	}
+	step(g) // counted: PLAYING
+	timeout := g
+	timeout.state, timeout.phase = gcproto.StateInitial, gcproto.GamePhaseTimeout
+	step(timeout) // not counted
+	g.state = gcproto.StateReady
+	step(g) // counted
+	g.state, g.firstHalf = gcproto.StateFinished, false
+	step(g) // not counted: the end of the second half
+	extra := g
+	extra.state, extra.phase, extra.firstHalf = gcproto.StateInitial, gcproto.GamePhaseOvertime, true
+	step(extra) // not counted
+	s := m.State()
+	if tv := findTeam(s, 5); tv.Counted != 2 || tv.Messages != 5 || s.GameController.Games != 0 {
+		t.Errorf("after a timeout and the start of extra time: team 5 %+v, games %d; want 2 counted in one game", tv, s.GameController.Games)
+	}
+	if r := findRobot(s, 5, 3); r == nil || r.Counted != 2 {
+		t.Errorf("robot 5/3 %+v, want 2 counted", r)
+	}
+}
