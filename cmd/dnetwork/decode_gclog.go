@@ -114,7 +114,9 @@ const (
 
 // writeGameLog writes the status and team messages of recordings as a GameController
 // log: a datagram to the return port (3939) that is a return packet is a status
-// message, one to a team port (10000 + team) a team message of that team, each at its
+// message, and so is one the GameController forwarded to a monitor (3940: the robot's
+// address, then its return packet), from the robot's address; one to a team port
+// (10000 + team) is a team message of that team, each at its
 // time since the recordings' first datagram; an end entry closes the log. A datagram
 // the recording host sent and also recorded receiving (its own broadcast) is written
 // once.
@@ -156,6 +158,14 @@ func writeGameLog(files []string, form gclog.Form, out, stderr io.Writer) int {
 		switch {
 		case port == gcproto.ReturnPort && bytes.HasPrefix(p.Payload, []byte(gcproto.MagicReturn)):
 			e.Kind = gclog.KindStatusMessage
+			status++
+		case port == gcproto.StatusForwardPort:
+			src, msg, err := gcproto.DecodeForward(p.Payload)
+			if err != nil || !bytes.HasPrefix(msg, []byte(gcproto.MagicReturn)) {
+				skipped++
+				continue
+			}
+			e.Kind, e.Message.Host, e.Message.Data = gclog.KindStatusMessage, src, msg
 			status++
 		case port > teamPortBase && port < teamPortMax:
 			e.Kind, e.Message.Team = gclog.KindTeamMessage, uint8(port-teamPortBase)

@@ -320,3 +320,38 @@ func TestDecodeGameLogMonitorRequest(t *testing.T) {
 		t.Errorf("record %v", r)
 	}
 }
+
+// TestDecodeToGameLogForwarded: a recording made with the GameController's monitor
+// channel (dnetwork record by default) holds the robots' status messages only as the
+// GameController forwarded them to port 3940, after the robot's address; --to-gclog
+// writes them as status messages of that robot, as the GameController logged them.
+func TestDecodeToGameLogForwarded(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 5, 22, 58, 0, time.UTC)
+	robot := netip.MustParseAddr("10.93.0.2")
+	gc := netip.MustParseAddrPort("10.93.0.1:3939")
+	monitorHost := netip.MustParseAddrPort("10.93.0.9:3940")
+	status := make([]byte, 0, 32)
+	status = append(status, "RGrt"...)
+	status = append(status, 4, 2, 17, 0)
+	status = append(status, make([]byte, 24)...)
+	fwd := append(robot.AsSlice(), status...)
+	path := writePcapng(t,
+		capture.Record{Interface: 0, Dir: transport.Received, Time: t0, Src: gc, Dst: monitorHost, Payload: fwd},
+		capture.Record{Interface: 0, Dir: transport.Received, Time: t0.Add(time.Second), Src: gc, Dst: monitorHost, Payload: fwd})
+	var out, errb bytes.Buffer
+	if code := dispatch(context.Background(), []string{"decode", "--to-gclog", path}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := readGameLog(t, out.Bytes())
+	if len(got) != 3 || got[2].Kind != gclog.KindEnd {
+		t.Fatalf("%d entries, want 2 status messages and end\n%s%s", len(got), out.String(), errb.String())
+	}
+	for i, e := range got[:2] {
+		if e.Kind != gclog.KindStatusMessage || e.Message.Host != robot || !bytes.Equal(e.Message.Data, status) || e.Time != time.Duration(i)*time.Second {
+			t.Errorf("entry %d: %s at %v %+v, want the robot's status message at %d s", i+1, e.Kind, e.Time, e.Message, i)
+		}
+	}
+	if !strings.Contains(errb.String(), "2 status messages, 0 team messages; 0 other datagrams left out") {
+		t.Errorf("summary: %s", errb.String())
+	}
+}
