@@ -41,6 +41,9 @@ type packetDecoder struct {
 	// match reports whether a packet belongs to this protocol. Nil means the protocol is
 	// never auto-detected and must be chosen with --proto.
 	match func(b []byte) bool
+	// port, if not 0, claims every datagram of a capture sent to this UDP port, whatever
+	// its content (for formats without a magic, such as the GameController's forwards).
+	port uint16
 	// decode returns a value whose JSON encoding is an object that holds at least
 	// "protocol" and "version" members.
 	decode func(b []byte, o *decodeOptions) (any, error)

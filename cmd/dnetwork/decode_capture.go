@@ -46,10 +46,10 @@ func (r *decodeRun) capture(in io.Reader, label string) error {
 			continue
 		}
 		d := r.forced
-		if d == nil || d.match != nil && !d.match(p.Payload) {
+		if d == nil || d.match != nil && !d.match(p.Payload) && (d.port == 0 || d.port != p.Dst.Port()) {
 			d = nil
 			if r.forced == nil {
-				d = r.detect(p.Payload)
+				d = r.detectDatagram(p.Dst.Port(), p.Payload)
 			}
 		}
 		if d == nil {
@@ -78,6 +78,17 @@ func (r *decodeRun) capture(in io.Reader, label string) error {
 	fmt.Fprintf(r.stderr, "dnetwork decode: %s: %d UDP datagrams, %d decoded, %d of no known protocol, %d filtered out, %d other frames skipped\n",
 		label, datagrams, datagrams-unknown-filtered, unknown, filtered, rd.Skipped())
 	return nil
+}
+
+// detectDatagram returns the decoder that claims datagrams to port, else the first that
+// recognises b; nil if none does.
+func (r *decodeRun) detectDatagram(port uint16, b []byte) *packetDecoder {
+	for _, c := range sortedDecoders() {
+		if c.port != 0 && c.port == port {
+			return c
+		}
+	}
+	return r.detect(b)
 }
 
 // detect returns the first decoder that recognises b, nil if none does.

@@ -20,7 +20,7 @@ import (
 )
 
 // firstHexPacket returns the first packet of a hex sample file.
-func firstHexPacket(t *testing.T, path string) []byte {
+func firstHexPacket(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
