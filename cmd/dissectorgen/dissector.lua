@@ -375,11 +375,13 @@ end
 
 local p_fwd = Proto("dnetwork_fwd", "RoboCup GameController forwarded status")
 local fwd = registry("dnetwork.fwd")
-fwd.get("src", "ipv4")
+fwd.get("host", "ipv4")
 local ef_fwd = ProtoExpert.new("dnetwork.fwd.short", "Shorter than the source address",
 	expert.group.MALFORMED, expert.severity.ERROR)
+local ef_fwd_other = ProtoExpert.new("dnetwork.fwd.not_return", "Status message that is not a return packet",
+	expert.group.MALFORMED, expert.severity.ERROR)
 p_fwd.fields = fwd.list
-p_fwd.experts = { ef_fwd }
+p_fwd.experts = { ef_fwd, ef_fwd_other }
 
 function p_fwd.dissector(tvb, pinfo, tree)
 	local root = tree:add(p_fwd, tvb())
@@ -387,12 +389,15 @@ function p_fwd.dissector(tvb, pinfo, tree)
 		root:add_proto_expert_info(ef_fwd, string.format("%d bytes", tvb:len()))
 		return tvb:len()
 	end
-	root:add(fwd.get("src"), tvb(0, FORWARD_PREFIX))
+	root:add(fwd.get("host"), tvb(0, FORWARD_PREFIX))
 	root:append_text(", from " .. tostring(tvb(0, FORWARD_PREFIX):ipv4()))
-	if tvb:len() > FORWARD_PREFIX then
+	if tvb:len() == FORWARD_PREFIX then
+		root:add_proto_expert_info(ef_fwd_other, "empty status message")
+	else
 		local inner = tvb(FORWARD_PREFIX):tvb()
 		if dissect_rgrt(inner, pinfo, tree) == 0 then
 			root:add(inner(), "Status message (not a return packet)")
+			root:add_proto_expert_info(ef_fwd_other)
 		end
 	end
 	pinfo.cols.protocol = "RoboCup GC forward"

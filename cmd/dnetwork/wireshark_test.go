@@ -35,6 +35,8 @@ const dissectorPath = "../../wireshark/dnetwork.lua"
 var dissectorPrefix = map[string]string{
 	"gamecontroller": "dnetwork.gc.",
 	"rgrt":           "dnetwork.rgrt.",
+	"rgtr":           "dnetwork.rgtr.",
+	"fwd":            "dnetwork.fwd.", // its "rgrt" member: the return packet's dnetwork.rgrt.* fields
 	"teaminfo-dnet":  "dnetwork.dnet.",
 	"teaminfo-zju":   "dnetwork.zju.",
 	"worldinfo":      "dnetwork.wi.",
@@ -46,11 +48,24 @@ var dissectorPrefix = map[string]string{
 	"teaminfo-robocup": "dnetwork.robocup.",
 }
 
+// dissectorField is the dissector's field for the member at path of a decode record of
+// proto: a forward's return packet (member "rgrt") is dissected as a return packet.
+func dissectorField(proto, path string) string {
+	if rest, ok := strings.CutPrefix(path, "rgrt."); ok && proto == "fwd" {
+		return dissectorPrefix["rgrt"] + rest
+	}
+	return dissectorPrefix[proto] + path
+}
+
 // notDissected are the members of decode's output the dissector does not show, by
 // protocol: what needs a key (the dnet tag check; TestWiresharkDissectorKey sets one),
-// derived views and units, and the bodies of world info records (the dissector shows
-// the header and the record list).
+// derived views and units, the bodies of world info records (the dissector shows the
+// header and the record list), and the forward's version (the monitor channel's; the
+// datagram has none).
 func notDissected(proto, path string) bool {
+	if rest, ok := strings.CutPrefix(path, "rgrt."); ok && proto == "fwd" {
+		return notDissected("rgrt", rest)
+	}
 	switch path {
 	case "protocol", "frame", "capture_time", "src", "dst", "interface", "direction", "length", "units.length",
 		"units.angle", "units.time":
@@ -61,6 +76,8 @@ func notDissected(proto, path string) bool {
 		return path == "drop_ball"
 	case "teaminfo-dnet":
 		return path == "authenticated"
+	case "fwd":
+		return path == "version"
 	case "worldinfo":
 		if !strings.HasPrefix(path, "records.") {
 			return false
@@ -321,8 +338,7 @@ func sameValue(path string, show string, want any) bool {
 func compareFrame(t *testing.T, label string, rec map[string]any, d dissected) int {
 	t.Helper()
 	proto, _ := rec["protocol"].(string)
-	prefix, ok := dissectorPrefix[proto]
-	if !ok {
+	if _, ok := dissectorPrefix[proto]; !ok {
 		t.Errorf("%s: decode's protocol %q has no dissector", label, proto)
 		return 0
 	}
@@ -338,14 +354,15 @@ func compareFrame(t *testing.T, label string, rec map[string]any, d dissected) i
 		if notDissected(proto, p) {
 			continue
 		}
-		want, got := leaves[p], d[prefix+p]
+		f := dissectorField(proto, p)
+		want, got := leaves[p], d[f]
 		if len(got) != len(want) {
-			t.Errorf("%s: %s%s: dissector shows %d values %q, decode prints %d %v", label, prefix, p, len(got), got, len(want), want)
+			t.Errorf("%s: %s: dissector shows %d values %q, decode prints %d %v", label, f, len(got), got, len(want), want)
 			continue
 		}
 		for i := range want {
 			if !sameValue(p, got[i], want[i]) {
-				t.Errorf("%s: %s%s[%d]: dissector %q, decode %v", label, prefix, p, i, got[i], want[i])
+				t.Errorf("%s: %s[%d]: dissector %q, decode %v", label, f, i, got[i], want[i])
 			}
 			n++
 		}
@@ -381,6 +398,32 @@ func TestWiresharkDissector(t *testing.T) {
 	for _, b := range boosterBroken(t, ds) {
 		ds = append(ds, b.goldenDatagram)
 		flagged[len(ds)] = b.expert
+	}
+	// Broken monitor channel datagrams: decode rejects each, the dissector flags it.
+	rejected := map[int]string{} // frame: the expert info the dissector must add
+	for _, d := range ds {
+		if d.name != "hsl20-real-forward.hex" {
+			continue
+		}
+		robot := d.payload[:gcproto.ForwardPrefixSize]
+		for _, b := range []struct {
+			name, expert string
+			port         uint16
+			payload      []byte
+		}{
+			{"forward, status message one byte short", "dnetwork.rgrt.bad_size", d.port, d.payload[:len(d.payload)-1]},
+			{"forward of 3 bytes", "dnetwork.fwd.short", d.port, robot[:3]},
+			{"forward, empty status message", "dnetwork.fwd.not_return", d.port, robot},
+			{"forward, status message not RGrt", "dnetwork.fwd.not_return", d.port, append(bytes.Clone(robot), "hello, GameController"...)},
+			{"monitor request version 1", "dnetwork.rgtr.bad", gcproto.MonitorRequestPort, []byte("RGTr\x01")},
+			{"monitor request of 6 bytes", "dnetwork.rgtr.bad", gcproto.MonitorRequestPort, []byte("RGTr\x00\x00")},
+		} {
+			ds = append(ds, goldenDatagram{b.name, b.port, b.payload})
+			rejected[len(ds)] = b.expert
+		}
+	}
+	if len(rejected) == 0 {
+		t.Fatal("hsl20-real-forward.hex missing")
 	}
 	t0 := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
 	recs := make([]capture.Record, len(ds))
@@ -434,23 +477,32 @@ func TestWiresharkDissector(t *testing.T) {
 			if got[flagged[frame]] == nil {
 				t.Errorf("%s: the dissector does not add %s: %v", label, flagged[frame], got)
 			}
-		case d.port == gcproto.StatusForwardPort:
-			// decode does not take the forward prefix: compare with the status message.
-			src, msg, err := gcproto.DecodeForward(d.payload)
-			if err != nil {
-				t.Fatal(err)
+		case rejected[frame] != "":
+			if r := byFrame[frame]; r == nil || r["error"] == nil {
+				t.Errorf("%s: decode: %v, want an error", label, r)
 			}
-			if want := []string{src.String()}; fmt.Sprint(got["dnetwork.fwd.src"]) != fmt.Sprint(want) {
-				t.Errorf("%s: source %v, want %v", label, got["dnetwork.fwd.src"], want)
+			if got[rejected[frame]] == nil {
+				t.Errorf("%s: the dissector does not add %s: %v", label, rejected[frame], got)
 			}
-			_, inner, _ := runDecodeCmd(t, hex.EncodeToString(msg))
-			if len(inner) != 1 {
-				t.Fatalf("%s: decode of the status message: %v", label, inner)
+		case d.port == gcproto.StatusForwardPort || d.port == gcproto.MonitorRequestPort:
+			// The monitor channel: decode's fwd record holds the robot's address as host
+			// and the return packet under "rgrt", the dissector the same as dnetwork.fwd.host
+			// and the return packet's fields.
+			r := byFrame[frame]
+			if want := map[uint16]string{gcproto.StatusForwardPort: "fwd", gcproto.MonitorRequestPort: "rgtr"}[d.port]; r == nil ||
+				r["error"] != nil || r["protocol"] != want {
+				t.Errorf("%s: decode: %v, want %s", label, r, want)
+				continue
 			}
-			total += compareFrame(t, label, inner[0], got)
-		case d.port == gcproto.MonitorRequestPort:
-			if fmt.Sprint(got["dnetwork.rgtr.header"], got["dnetwork.rgtr.version"]) != "[RGTr] [0]" || got["dnetwork.rgtr.bad"] != nil {
-				t.Errorf("%s: %v", label, got)
+			if n := compareFrame(t, label, r, got); n < 2 {
+				t.Errorf("%s: %d values compared", label, n)
+			} else {
+				total += n
+			}
+			for f := range got {
+				if strings.Contains(f, ".bad") || strings.HasSuffix(f, ".short") {
+					t.Errorf("%s: the dissector flags a good packet: %s", label, f)
+				}
 			}
 		default:
 			r := byFrame[frame]
