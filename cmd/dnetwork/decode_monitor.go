@@ -32,7 +32,7 @@ func init() {
 	})
 	registerDecoder(&packetDecoder{
 		proto:   "fwd",
-		summary: `status messages a GameController forwards to monitors (port 3940: robot's IPv4 address, "RGrt")`,
+		summary: `GameController's forwarded status messages (to port 3940: robot's IPv4, "RGrt")`,
 		order:   15, // after the magics at offset 0, before the protocols without a magic
 		port:    gcproto.StatusForwardPort,
 		match: func(b []byte) bool {
