@@ -46,7 +46,8 @@ func sharedDir(name string) string {
 // robot in a second namespace sends it return packets. The recording holds the
 // recorder's monitor requests and the status messages the GameController forwarded;
 // decode prints them as rgtr and fwd records: the robot's address and its return packet
-// as decode prints it on its own, none of no known protocol.
+// as decode prints it on its own, none of no known protocol; tshark with the dissector
+// shows every field decode prints.
 func TestDecodeRecordRealGC(t *testing.T) {
 	if _, child := netnstest.Child(); child {
 		realGCRecorder(t)
@@ -187,4 +188,21 @@ func realGCRecorder(t *testing.T) {
 		t.Errorf("decoded %v, want monitor requests, forwards and control packets", kinds)
 	}
 	t.Logf("decoded %v", kinds)
+
+	// The Wireshark dissector reads the recording as decode does.
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Log("tshark is not installed: the dissector is not compared")
+		return
+	}
+	frames := runTshark(t, tshark, path)
+	total := 0
+	for _, r := range recs {
+		i := int(r["frame"].(float64))
+		if i < 1 || i > len(frames) {
+			t.Fatalf("frame %d of %d", i, len(frames))
+		}
+		total += compareFrame(t, fmt.Sprintf("frame %d (%s)", i, r["protocol"]), r, frames[i-1])
+	}
+	t.Logf("%d values compared with the dissector", total)
 }
