@@ -13,11 +13,11 @@ import (
 // version byte), "header", "length". A status message the GameController forwarded to a
 // monitor (to port 3940) prints as "protocol" "fwd", "version" 0 (the monitor channel's,
 // which the request names; the datagram has none of its own), "length", "host" (the
-// robot's IPv4 address before the message, as GameController logs name it) and "rgrt", the return packet as the rgrt
-// decoder prints it. The names are the Wireshark dissector's: dnetwork.rgtr.version,
-// dnetwork.fwd.host, and dnetwork.rgrt.<field> for what "rgrt" holds. A forward whose
-// status message is no valid return packet (the GameController forwards those too) is
-// rejected with the robot's address in the error.
+// robot's IPv4 address before the message, as GameController logs name it) and "rgrt",
+// the return packet as the rgrt decoder prints it. The names are the Wireshark
+// dissector's: dnetwork.rgtr.version, dnetwork.fwd.host, and dnetwork.rgrt.<field> for
+// what "rgrt" holds. A forward whose status message is no valid return packet (the
+// GameController forwards those too) is rejected with the robot's address in the error.
 //
 // A forward has no magic of its own: in captures every datagram to port 3940 is one; in
 // hex or raw input a packet whose bytes 4..7 are "RGrt" is taken for one.
