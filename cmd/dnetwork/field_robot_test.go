@@ -54,11 +54,15 @@ type infoRecord struct {
 	Known              bool
 	Offset, Bound      int64 // ns
 	Recv               int64 // receive_time: the robot's clock, ns
-	// What the sender's inputs fix (cm, degrees) and the rest of its content, as text.
+	// What the sender's inputs fix (cm, degrees) and the rest of its content, as text,
+	// but for whether the sender hears the GameController: that changes in earnest when
+	// the GameController falls silent for longer than the node's timeout (gc-sim stalled
+	// on a loaded machine).
 	PosY, Theta, BallX, BallY float64
 	PlayState                 uint8
 	SeeBall                   bool
 	Rest                      string
+	GCConnected               bool
 }
 
 // gcRecord is what the checks read of a GCInfo: the values the GameController sent.
@@ -150,7 +154,8 @@ func TestFieldRobot(t *testing.T) {
 			PlayState: m.State, SeeBall: m.SeeBall,
 			Rest: fmt.Sprint(m.Incapacitated, m.AttackRight, m.Dest, m.FinalDest, m.AttackTarget, m.Priority, m.KickerID,
 				m.SeeCircle, m.SeeGoal, m.BallGlobal, m.CircleField, m.CircleGlobal, m.GoalField, m.GoalGlobal,
-				m.GCConnected, m.GCState, m.GCState2, m.Fallen, m.Penalised, m.GCStopped, m.GamePhase, m.SetPlay)}})
+				m.GCState, m.GCState2, m.Fallen, m.Penalised, m.GCStopped, m.GamePhase, m.SetPlay),
+			GCConnected: m.GCConnected}})
 	}); err != nil {
 		t.Fatal(err)
 	}
