@@ -145,10 +145,12 @@ type gcState struct {
 }
 
 var (
-	reState  = regexp.MustCompile(`\bphase=(\w+) state=(\w+) setPlay=(\w+) kicking=(\S+) stopped=(\w+) sides=(\w+) score\(home17,away5\)=\((\d+),(\d+)\) msgBudget=\((\d+),(\d+)\)`)
-	rePen    = regexp.MustCompile(`pen\[(Home|Away)#(\d+)\]=(\w+)`)
-	reBudget = regexp.MustCompile(`msgBudget=\(\d+,\d+\)`)
-	reOnline = regexp.MustCompile(`\b17/2=(\w+)`)
+	reState = regexp.MustCompile(`\bphase=(\w+) state=(\w+) setPlay=(\w+) kicking=(\S+) stopped=(\w+) sides=(\w+) score\(home17,away5\)=\((\d+),(\d+)\) msgBudget=\((\d+),(\d+)\)`)
+	rePen   = regexp.MustCompile(`pen\[(Home|Away)#(\d+)\]=(\w+)`)
+	// What a STATE line prints that the robot cannot follow from one packet to the
+	// next: the budgets (they fall with every team message) and the actions legal now.
+	reNotFollowed = regexp.MustCompile(`msgBudget=\(\d+,\d+\)|\s*legal=\[[^\]]*\]`)
+	reOnline      = regexp.MustCompile(`\b17/2=(\w+)`)
 )
 
 // hslGC is one run of the GameController process.
@@ -215,7 +217,7 @@ func startHSLGC(t *testing.T, dir, ns, script string, hold int) *hslGC {
 			if !ok || m == nil {
 				continue
 			}
-			if key := reBudget.ReplaceAllString(body, ""); key != lastKey {
+			if key := reNotFollowed.ReplaceAllString(body, ""); key != lastKey {
 				lastKey = key
 				g.states <- parseState(line, m, time.Since(g.start))
 			}
