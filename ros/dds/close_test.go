@@ -11,8 +11,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainClose = 26
-
 // TestCloseWaitsForStoppingReaders closes the participant while readers stopped
 // elsewhere (as a service's shutdown stops its request reader) are being deleted by
 // their own goroutines. Close must wait for each of them: the participant is deleted
@@ -21,6 +19,7 @@ const domainClose = 26
 // varying instants of the readers' ending: before, while and after their goroutines
 // delete them.
 func TestCloseWaitsForStoppingReaders(t *testing.T) {
+	domainClose := takeDomain(t)
 	ddstest.Setup(t)
 	var rs []*Reader
 	var early []int // per round, the readers not yet deleted when the participant was

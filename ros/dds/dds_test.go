@@ -16,25 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
-)
-
-// Domain ids of this package's tests (10..19); each test has its own, because a
-// process reads the Cyclone configuration only when it first creates a domain.
-const (
-	domainLocal       = 10
-	domainEcho        = 11
-	domainTransient   = 12
-	domainErrors      = 13
-	domainStop        = 14
-	domainBench       = 15
-	domainMatched     = 16
-	domainUserData    = 17
-	domainBestEffort  = 18
-	domainConfigClash = 19
-	domainRing        = 20
-	domainUnread      = 21
-	domainChanges     = 22
 )
 
 const testType = "dnetwork_test::msg::dds_::Blob_"
@@ -83,6 +66,11 @@ func echoPeer() int {
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return 0
 }
+
+// takeDomain returns a domain of t's own (internal/rosdomain), held until t ends: each
+// test has its own, because a process reads the Cyclone configuration only when it
+// first creates a domain, and so that no other test process's traffic reaches it.
+func takeDomain(t testing.TB) uint32 { return uint32(rosdomain.Take(t)) }
 
 func newParticipant(t testing.TB, domain uint32, userData string) *Participant {
 	t.Helper()
@@ -172,6 +160,7 @@ func waitMatched(t testing.TB, w *Writer, n int) {
 }
 
 func TestLocalPubSub(t *testing.T) {
+	domainLocal := takeDomain(t)
 	ddstest.Setup(t)
 	pub := newParticipant(t, domainLocal, "enclave=/;")
 	sub := newParticipant(t, domainLocal, "enclave=/;")
@@ -217,6 +206,7 @@ func TestLocalPubSub(t *testing.T) {
 }
 
 func TestCrossProcessEcho(t *testing.T) {
+	domainEcho := takeDomain(t)
 	if testing.Short() {
 		t.Skip("starts a second process")
 	}
@@ -291,9 +281,9 @@ func TestCrossProcessEcho(t *testing.T) {
 }
 
 // startEchoPeer runs echoPeer in a child process and returns its participant GUID.
-func startEchoPeer(t testing.TB, domain int) string {
+func startEchoPeer(t testing.TB, domain uint32) string {
 	t.Helper()
-	line := startPeer(t, "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(domain))
+	line := startPeer(t, "DDS_TEST_PEER=echo", "DDS_TEST_DOMAIN="+strconv.Itoa(int(domain)))
 	if !strings.HasPrefix(line, "ready ") {
 		t.Fatalf("echo peer did not start: %q", line)
 	}
@@ -333,6 +323,7 @@ func startPeer(t testing.TB, env ...string) string {
 }
 
 func TestTransientLocalLateJoiner(t *testing.T) {
+	domainTransient := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainTransient, "")
 	tl := QoS{Durability: TransientLocal, Depth: 1}
@@ -365,6 +356,7 @@ func TestTransientLocalLateJoiner(t *testing.T) {
 }
 
 func TestDiscoveredQoSAndUserData(t *testing.T) {
+	domainUserData := takeDomain(t)
 	ddstest.Setup(t)
 	a := newParticipant(t, domainUserData, "enclave=/;")
 	b := newParticipant(t, domainUserData, "")
@@ -428,6 +420,7 @@ func find(eps []Endpoint, g GUID) *Endpoint {
 }
 
 func TestMatchedEndpoints(t *testing.T) {
+	domainMatched := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainMatched, "")
 	q := QoS{UserData: []byte("clientid=7;")}
@@ -477,6 +470,7 @@ func TestMatchedEndpoints(t *testing.T) {
 }
 
 func TestBestEffortSensorData(t *testing.T) {
+	domainBestEffort := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainBestEffort, "")
 	sensor := QoS{Reliability: BestEffort, Depth: 5}
@@ -498,6 +492,7 @@ func TestBestEffortSensorData(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	domainErrors := takeDomain(t)
 	ddstest.Setup(t)
 	if _, err := NewParticipant(ParticipantOptions{DomainID: 300}); !errors.Is(err, ErrDomainID) {
 		t.Errorf("domain 300: %v, want ErrDomainID", err)
@@ -550,10 +545,11 @@ func TestErrors(t *testing.T) {
 }
 
 func TestBadDomainConfig(t *testing.T) {
+	domainConfigClash := takeDomain(t)
 	ddstest.Setup(t)
 	_, err := NewParticipant(ParticipantOptions{DomainID: domainConfigClash, Config: "<CycloneDDS><Domain><General><Interfaces><NetworkInterface name=\"no-such-if0\"/></Interfaces></General></Domain></CycloneDDS>"})
 	var rc *RetcodeError
-	if !errors.As(err, &rc) || !strings.Contains(err.Error(), "create domain 19") || !strings.Contains(err.Error(), "an interface or peer in CYCLONEDDS_URI") {
+	if !errors.As(err, &rc) || !strings.Contains(err.Error(), fmt.Sprintf("create domain %d", domainConfigClash)) || !strings.Contains(err.Error(), "an interface or peer in CYCLONEDDS_URI") {
 		t.Fatalf("unknown interface: %v", err)
 	}
 	// The failed domain must not linger: a good configuration works afterwards.
@@ -564,6 +560,7 @@ func TestBadDomainConfig(t *testing.T) {
 }
 
 func TestReaderStopFromHandler(t *testing.T) {
+	domainStop := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainStop, "")
 	w, err := p.NewWriter("rt/stop", testType, QoS{History: KeepAll})
@@ -613,6 +610,7 @@ func TestReaderStopFromHandler(t *testing.T) {
 // BenchmarkEchoRoundTrip300B measures the round trip of a 300-byte sample to the
 // echo peer in another process and back, over the loopback interface.
 func BenchmarkEchoRoundTrip300B(b *testing.B) {
+	domainBench := takeDomain(b)
 	ddstest.Setup(b)
 	p := newParticipant(b, domainBench, "")
 	startEchoPeer(b, domainBench)

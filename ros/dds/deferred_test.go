@@ -12,8 +12,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainDeferred = 25
-
 // TestReaderDeferred checks a deferred reader: a sample wakes the goroutine only when
 // its key (here the body's first byte) differs from the previous sample's, or after
 // WakeNext; the others wait in the ring until Sync, which hands them to the handler on
@@ -21,6 +19,7 @@ const domainDeferred = 25
 // what waits and wakes for every sample again. Writes are local, so the listener has
 // run when Write returns and the eventfd's counter tells whether it signalled.
 func TestReaderDeferred(t *testing.T) {
+	domainDeferred := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainDeferred, "")
 	q := QoS{History: KeepAll}

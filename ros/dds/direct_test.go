@@ -13,8 +13,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainDirect = 23
-
 // TestWriteDirect checks which writes are direct calls (no cgo call, so no pass
 // through the runtime's system-call path): every write of a KEEP_LAST writer whose
 // history stays under directWriteBytes; not a sample too large for that, nor the depth
@@ -22,6 +20,7 @@ const domainDirect = 23
 // Every sample arrives, in order, at a reader of the same participant (local delivery
 // runs the reader's listener inside the write).
 func TestWriteDirect(t *testing.T) {
+	domainDirect := takeDomain(t)
 	ddstest.Setup(t)
 	if !directcall.Available {
 		t.Skip("this build makes no direct calls (see package directcall)")

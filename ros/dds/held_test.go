@@ -11,8 +11,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainHeld = 27
-
 // TestWriteHeld: samples written with WriteHeld do not leave the process until Flush or
 // the next Write sends them, all of them and in order. Best effort, so that no
 // heartbeat or retransmission of Cyclone's own sends them first. That nothing left is
@@ -20,6 +18,7 @@ const domainHeld = 27
 // the echo peer reads one socket and echoes in order, so whatever left before the
 // marker is echoed before it.
 func TestWriteHeld(t *testing.T) {
+	domainHeld := takeDomain(t)
 	if testing.Short() {
 		t.Skip("starts a second process")
 	}

@@ -12,17 +12,16 @@ import (
 	"time"
 )
 
-// domainIndex is the domain of TestLoopbackParticipantIndexes.
-const domainIndex = 149
-
 // humbleLocalhost is the configuration Humble's rmw_cyclonedds builds for
 // ROS_LOCALHOST_ONLY=1: only 127.0.0.1, everything else Cyclone's default
 // (MaxAutoParticipantIndex 9 when lo has no multicast).
 const humbleLocalhost = `<CycloneDDS><Domain><General><Interfaces><NetworkInterface address="127.0.0.1"/></Interfaces></General></Domain></CycloneDDS>`
 
 // indexPeer creates a participant with NewLoopbackParticipant, prints its index and
-// GUID and holds it until stdin closes.
+// GUID and holds it until stdin closes (in the domain DDS_TEST_DOMAIN names).
 func indexPeer() int {
+	domain, _ := strconv.Atoi(os.Getenv("DDS_TEST_DOMAIN"))
+	domainIndex := uint32(domain)
 	p, err := NewLoopbackParticipant(ParticipantOptions{DomainID: domainIndex, Config: humbleLocalhost})
 	if err != nil {
 		fmt.Println("error:", err)
@@ -43,11 +42,12 @@ func TestLoopbackParticipantIndexes(t *testing.T) {
 	if lo, err := os.ReadFile("/sys/class/net/lo/flags"); err == nil {
 		t.Logf("lo flags %s", strings.TrimSpace(string(lo)))
 	}
+	domainIndex := takeDomain(t)
 	const nodes = 12
 	seen := map[int]bool{}
 	guids := map[string]bool{}
 	for range nodes {
-		line := startPeer(t, "DDS_TEST_PEER=index", "CYCLONEDDS_URI=")
+		line := startPeer(t, "DDS_TEST_PEER=index", "DDS_TEST_DOMAIN="+strconv.Itoa(int(domainIndex)), "CYCLONEDDS_URI=")
 		f := strings.Fields(line)
 		if len(f) != 3 || f[0] != "index" {
 			t.Fatalf("node process: %q", line)

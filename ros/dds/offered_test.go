@@ -12,9 +12,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-// domainOffered is TestOfferedIncompatibleQoS's domain (ros/dds uses 10..22 and 149).
-const domainOffered = 141
-
 // offeredEvent is one call of the OnOfferedIncompatibleQoS callback.
 type offeredEvent struct {
 	topic  string
@@ -27,6 +24,7 @@ type offeredEvent struct {
 // watch started, and the refused reader is found among the discovered ones with the
 // same policy named by Incompatibilities.
 func TestOfferedIncompatibleQoS(t *testing.T) {
+	domainOffered := takeDomain(t)
 	ddstest.Setup(t)
 	pub := newParticipant(t, domainOffered, "enclave=/;")
 	sub := newParticipant(t, domainOffered, "enclave=/;")

@@ -21,6 +21,7 @@ import (
 // the ring, which the listener must not overwrite while the handler holds them, here
 // the first one for as long as the gate is shut).
 func TestReaderRingOrder(t *testing.T) {
+	domainRing := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainRing, "enclave=/;")
 	for _, lent := range []bool{false, true} {
@@ -137,6 +138,7 @@ func testRingOrder(t *testing.T, p *Participant, topic string, lent bool) {
 // last one ended and not fit before that offset either, still arrives (through the
 // resume path, like a sample larger than the ring), and so do the samples after it.
 func TestReaderRingWrapOfEmptyRing(t *testing.T) {
+	domainRing := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainRing, "enclave=/;")
 	q := QoS{History: KeepAll}

@@ -17,13 +17,12 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainSendQueue = 28
-
 // queueSetup skips builds that make direct calls instead of queueing, and returns a
 // participant, a KEEP_LAST writer of depth 4 on topic and a collector of a KEEP_ALL
 // reader of the same participant (local delivery: the reader has every sample the
 // queue's thread wrote).
 func queueSetup(t *testing.T, topic string) (*Participant, *Writer, *collector) {
+	domainSendQueue := takeDomain(t)
 	t.Helper()
 	ddstest.Setup(t)
 	if directcall.Available {

@@ -13,8 +13,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-const domainSignal = 24
-
 // TestReaderSignalsOnce checks that the listener signals the reader's goroutine once
 // for all the samples it puts in the ring before the goroutine takes the signal: while
 // the handler holds the first sample, 30 more are written, and the eventfd's counter
@@ -22,6 +20,7 @@ const domainSignal = 24
 // still arrives, in order, and so do samples written after the goroutine has taken the
 // signal, each burst signalled anew.
 func TestReaderSignalsOnce(t *testing.T) {
+	domainSignal := takeDomain(t)
 	ddstest.Setup(t)
 	p := newParticipant(t, domainSignal, "")
 	q := QoS{History: KeepAll}

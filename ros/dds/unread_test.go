@@ -38,6 +38,7 @@ func waitCount(t *testing.T, w *Writer, want int32) {
 // readers that were there before the writer; a reader's follows its writers; and a
 // transient-local writer is never unread, since it keeps samples for readers to come.
 func TestWriterUnread(t *testing.T) {
+	domainUnread := takeDomain(t)
 	ddstest.Setup(t)
 	pub := newParticipant(t, domainUnread, "enclave=/;")
 	sub := newParticipant(t, domainUnread, "enclave=/;")
@@ -143,6 +144,7 @@ func recvChange(t *testing.T, ch <-chan struct{}, w *Writer, want int) {
 // one more per reader coming or going), the channel is the same for every call, and
 // the eventfd goes with the writer (closed, or deleted with its participant).
 func TestWriterMatchChanges(t *testing.T) {
+	domainChanges := takeDomain(t)
 	ddstest.Setup(t)
 	pub := newParticipant(t, domainChanges, "enclave=/;")
 	sub := newParticipant(t, domainChanges, "enclave=/;")
