@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 )
@@ -24,7 +25,7 @@ func benchNodes(b *testing.B) (*Node, *Node) {
 	if n := len(cdr.Marshal(&payload300)); n != 300 {
 		b.Fatalf("sample is %d bytes, want 300", n)
 	}
-	env := testEnv(b, domainBench, "jazzy")
+	env := testEnv(b, rosdomain.Take(b), "jazzy")
 	mk := func(name string) *Node {
 		n, err := NewNode(context.Background(), name, "/bench", NodeOptions{Getenv: env, LogOutput: io.Discard, NoParameterServices: true})
 		if err != nil {

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
-
-const domainDeferred = 69
 
 // TestSubscriptionDeferred checks a deferred subscription between two nodes of one
 // process (local delivery: the listener has run when Publish returns): messages whose
@@ -21,7 +20,7 @@ const domainDeferred = 69
 // a new key is handled at once; while simulation time is active the subscription is
 // eager and its messages carry the simulation time.
 func TestSubscriptionDeferred(t *testing.T) {
-	env := testEnv(t, domainDeferred, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	talker := newTestNode(t, env, "talker", "/")
 	listener := newTestNode(t, env, "listener", "/")
 	pub, err := NewPublisher[diagnostic_msgs.DiagnosticArray](talker, "/deferred", QoSDefault)

@@ -7,17 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 )
-
-const domainFlushWithin = 77
 
 // TestPublisherFlushWithin: a message published held and flushed with FlushWithin
 // reaches a subscription of the same process, with nothing else to flush it, by its
 // deadline (dds.Writer.FlushWithin); a FlushWithin with nothing held does nothing.
 // (ros/dds's TestFlushWithin* check the send queue's side.)
 func TestPublisherFlushWithin(t *testing.T) {
-	env := testEnv(t, domainFlushWithin, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	talker := newTestNode(t, env, "talker", "/")
 	listener := newTestNode(t, env, "listener", "/")
 	pub, err := NewPublisher[std_msgs.String](talker, "periodic", QoSDefault)

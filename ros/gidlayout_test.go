@@ -9,12 +9,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 )
-
-// domainDetect is the domain of TestDistroDetectedFromDomain.
-const domainDetect = 48
 
 func TestGIDSizeOf(t *testing.T) {
 	humble, _ := ParseDistro("humble")
@@ -89,7 +87,7 @@ func TestChooseDistro(t *testing.T) {
 // ROS_DISTRO: the second one hears the first on ros_discovery_info and takes its GID
 // layout, and says so in its log.
 func TestDistroDetectedFromDomain(t *testing.T) {
-	env := testEnv(t, domainDetect, "humble")
+	env := testEnv(t, rosdomain.Take(t), "humble")
 	first := newTestNode(t, env, "first", "/")
 	if first.Distro().GIDSize != 24 {
 		t.Fatalf("first node: %+v", first.Distro())

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
@@ -23,30 +24,10 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/rosargs"
 )
 
-// Domain ids of this package's tests: 30..44 and 47..49 (ros/dds has 10..19,
-// ros/interop 45 and 46), one per test, because Cyclone reads its configuration
-// when a process first creates a domain.
-const (
-	domainPubSub        = 30
-	domainGraphHumble   = 31
-	domainGraphJazzy    = 32
-	domainService       = 33
-	domainRemap         = 34
-	domainDecodeErrors  = 35
-	domainParams        = 36
-	domainSimTime       = 37
-	domainRosout        = 38
-	domainBench         = 39
-	domainInteropHumble = 40
-	domainInteropJazzy  = 41
-	domainErrors        = 42
-	domainParamEvents   = 43
-	domainFraming       = 44
-	domainDisableLogs   = 47
-)
-
 // testEnv returns a Getenv for a node in domain with the given ROS_DISTRO, using
-// the loopback-only Cyclone configuration.
+// the loopback-only Cyclone configuration. Each test takes its own domain
+// (internal/rosdomain), because Cyclone reads its configuration when a process
+// first creates a domain, and so that no other test process's traffic reaches it.
 func testEnv(t testing.TB, domain int, distro string) func(string) string {
 	t.Helper()
 	path := ddstest.Setup(t)
@@ -86,7 +67,7 @@ func waitFor(t testing.TB, what string, cond func() error) {
 }
 
 func TestPubSubGoToGo(t *testing.T) {
-	env := testEnv(t, domainPubSub, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	talker := newTestNode(t, env, "talker", "/robot1")
 	listener := newTestNode(t, env, "listener", "robot1") // relative namespace is made absolute
 	if listener.Namespace() != "/robot1" || listener.FullyQualifiedName() != "/robot1/listener" {
@@ -428,11 +409,11 @@ func keys[V any](m map[string]V) []string {
 	return ks
 }
 
-func TestGraphHumble(t *testing.T) { testGraph(t, domainGraphHumble, "humble") }
-func TestGraphJazzy(t *testing.T)  { testGraph(t, domainGraphJazzy, "jazzy") }
+func TestGraphHumble(t *testing.T) { testGraph(t, rosdomain.Take(t), "humble") }
+func TestGraphJazzy(t *testing.T)  { testGraph(t, rosdomain.Take(t), "jazzy") }
 
 func TestRemapAndNames(t *testing.T) {
-	env := testEnv(t, domainRemap, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	n := newTestNode(t, env, "node", "/", "--ros-args", "-r", "__node:=dnetwork", "-r", "__ns:=/robot2", "-r", "team_status:=/team/status", "-e", "/robots")
 	if n.FullyQualifiedName() != "/robot2/dnetwork" || n.Logger().Name() != "robot2.dnetwork" {
 		t.Errorf("fqn %q logger %q", n.FullyQualifiedName(), n.Logger().Name())
@@ -468,7 +449,7 @@ func TestRemapAndNames(t *testing.T) {
 }
 
 func TestNodeErrors(t *testing.T) {
-	env := testEnv(t, domainErrors, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	if _, err := NewNode(context.Background(), "bad-name", "/", NodeOptions{Getenv: env, LogOutput: io.Discard}); !errors.Is(err, rosargs.ErrInvalidName) {
 		t.Errorf("bad node name: %v", err)
 	}
@@ -522,7 +503,7 @@ func TestNodeErrors(t *testing.T) {
 }
 
 func TestSubscriptionDropsBadSamples(t *testing.T) {
-	env := testEnv(t, domainDecodeErrors, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	var logs bytes.Buffer
 	var logMu sync.Mutex
 	n, err := NewNode(context.Background(), "n", "/", NodeOptions{Getenv: env, LogOutput: lockedWriter{&logMu, &logs}})
@@ -604,7 +585,7 @@ func snake(s string) string {
 }
 
 func TestRosout(t *testing.T) {
-	env := testEnv(t, domainRosout, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	var console bytes.Buffer
 	var mu sync.Mutex
 	a, _, err := rosargs.Parse([]string{"--ros-args", "--log-level", "robot1.dnetwork:=debug"})
@@ -654,7 +635,7 @@ func TestRosout(t *testing.T) {
 }
 
 func TestDisableLogs(t *testing.T) {
-	env := testEnv(t, domainDisableLogs, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	var console bytes.Buffer
 	var mu sync.Mutex
 	a, _, err := rosargs.Parse([]string{"--ros-args", "--disable-rosout-logs", "--disable-stdout-logs"})

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
@@ -41,7 +42,7 @@ func call[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Resp]](t
 }
 
 func TestParameterServices(t *testing.T) {
-	env := testEnv(t, domainParams, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "robot1.yaml")
 	if err := os.WriteFile(file, []byte("robot1:\n  dnetwork:\n    ros__parameters:\n      team_id: 9\n      net:\n        port: 0x0EF6\n"), 0o644); err != nil {
@@ -161,7 +162,7 @@ func TestParameterServices(t *testing.T) {
 }
 
 func TestParameterEvents(t *testing.T) {
-	env := testEnv(t, domainParamEvents, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	n := newTestNode(t, env, "dnetwork", "/robot1")
 	listener := newTestNode(t, env, "listener", "/")
 	events := make(chan *rcl_interfaces.ParameterEvent, 10)
@@ -210,7 +211,7 @@ func TestParameterEvents(t *testing.T) {
 }
 
 func TestUseSimTime(t *testing.T) {
-	env := testEnv(t, domainSimTime, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	n := newTestNode(t, env, "dnetwork", "/", "--ros-args", "-p", "use_sim_time:=true")
 	sim := newTestNode(t, env, "simulator", "/")
 	if !n.Clock().SimActive() {

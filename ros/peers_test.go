@@ -10,21 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 )
 
-// domainOfferedQoS is the domain of TestIncompatibleSubscriberLogged.
-const domainOfferedQoS = 142
-
 // TestIncompatibleSubscriberLogged gives a volatile publisher a transient-local
 // subscription: the publishing node logs the subscription once, naming topic, peer
 // and policy, and counts it in PeerIssues next to the subscribing node's count of the
 // refused publisher; compatible subscriptions are never reported.
 func TestIncompatibleSubscriberLogged(t *testing.T) {
-	env := testEnv(t, domainOfferedQoS, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	pubNode, logs := loggingNode(t, env, "talker")
 	subNode := newTestNode(t, env, "listener", "/")
 	if _, err := NewPublisher[std_msgs.String](pubNode, "/status", QoSDefault); err != nil {

@@ -8,17 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 )
-
-// domainQoSWatch is the domain of TestIncompatibleQoSLogged.
-const domainQoSWatch = 49
 
 // TestIncompatibleQoSLogged pairs a reliable subscription with a best-effort
 // publisher: DDS never matches them, and the subscribing node says so in its log,
 // naming the topic and the policy, and counts the refused publisher.
 func TestIncompatibleQoSLogged(t *testing.T) {
-	env := testEnv(t, domainQoSWatch, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	sub, logs := loggingNode(t, env, "listener")
 	pubNode := newTestNode(t, env, "talker", "/")
 	s, err := NewSubscription[std_msgs.String](sub, "/chatter", QoSDefault, func(*std_msgs.String) {})

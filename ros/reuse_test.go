@@ -7,16 +7,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
-
-const domainReuse = 64
 
 // TestSubscriptionReused checks that a subscription made with NewSubscriptionReused
 // hands its handler the same message every time, decoded afresh: slices shrink and
 // grow with each sample and nothing of an earlier sample shows through.
 func TestSubscriptionReused(t *testing.T) {
-	env := testEnv(t, domainReuse, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	talker := newTestNode(t, env, "talker", "/")
 	listener := newTestNode(t, env, "listener", "/")
 	pub, err := NewPublisher[diagnostic_msgs.DiagnosticArray](talker, "/diag", QoSDefault)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
@@ -17,7 +18,7 @@ import (
 )
 
 func TestServiceRoundTrip(t *testing.T) {
-	env := testEnv(t, domainService, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	server := newTestNode(t, env, "server", "/robot1")
 	client := newTestNode(t, env, "client", "/")
 	srv, err := NewService(server, "echo_names", QoSServices, func(req *rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response {
@@ -78,7 +79,7 @@ func TestServiceRoundTrip(t *testing.T) {
 // TestEntitiesOfClosedNode: making a publisher, subscription, service or client on a
 // closed node fails with ErrClosed.
 func TestEntitiesOfClosedNode(t *testing.T) {
-	n := newTestNode(t, testEnv(t, domainErrors, "jazzy"), "closed", "/")
+	n := newTestNode(t, testEnv(t, rosdomain.Take(t), "jazzy"), "closed", "/")
 	if err := n.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestEntitiesOfClosedNode(t *testing.T) {
 // drop them as another client's (under the race detector, also while NewClient is still
 // making the client), and every call of the busy client is answered.
 func TestClientMadeDuringReplies(t *testing.T) {
-	env := testEnv(t, domainService, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	server := newTestNode(t, env, "busy_server", "/robot1")
 	busy := newTestNode(t, env, "busy_client", "/")
 	late := newTestNode(t, env, "late_clients", "/")
@@ -159,7 +160,7 @@ func TestClientMadeDuringReplies(t *testing.T) {
 // DDS client calling the node's get_parameters: a reply echoes guid and seq in
 // front of the response body.
 func TestServiceFraming(t *testing.T) {
-	env := testEnv(t, domainFraming, "jazzy")
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
 	n := newTestNode(t, env, "server", "/")
 	if _, err := n.Params().Declare("team_id", params.Integer(7), params.Descriptor{}); err != nil {
 		t.Fatal(err)

@@ -16,8 +16,8 @@ var Config = ddsconfig.Loopback(60, true)
 // Setup writes Config to a file in t.TempDir, points CYCLONEDDS_URI at it and clears
 // the ROS variables that would change discovery, for the rest of the test. It returns
 // the file's path. Tests that call it cannot run in parallel (they change the
-// environment); give each test its own domain id, because Cyclone reads the
-// configuration only when a process first creates a domain.
+// environment); give each test its own domain id (internal/rosdomain), because
+// Cyclone reads the configuration only when a process first creates a domain.
 func Setup(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cyclonedds.xml")
