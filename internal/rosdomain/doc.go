@@ -10,4 +10,6 @@
 // (a ROS system on the machine uses it by default); and every DDS port of an id
 // (7400 + 250·id + 0..249, Cyclone's and Fast DDS's default mapping) lies below the
 // kernel's ephemeral range, so it meets neither kernel-chosen ports nor freeport's.
+// Only a test takes ids: the processes it starts get them through their environment
+// (ROS_DOMAIN_ID, or Env and Inherited for the test binary run again as a child).
 package rosdomain

@@ -59,6 +59,37 @@ func Take(t testing.TB) int {
 	return id
 }
 
+// EnvVar is the environment variable through which a test hands the ids it took to
+// the test binary it runs again as a child (netnstest's Exec): the child reads them
+// with Inherited and takes none of its own.
+const EnvVar = "DNETWORK_TEST_ROS_DOMAINS"
+
+// Env returns the environment entry that hands ids to a child (EnvVar=id,id...).
+func Env(ids ...int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(id)
+	}
+	return EnvVar + "=" + strings.Join(s, ",")
+}
+
+// Inherited returns the n ids that the parent test handed to this process with Env;
+// it fails t when the environment holds fewer.
+func Inherited(t testing.TB, n int) []int {
+	t.Helper()
+	var ids []int
+	for f := range strings.SplitSeq(os.Getenv(EnvVar), ",") {
+		if id, err := strconv.Atoi(f); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) < n {
+		t.Fatalf("rosdomain: %s=%q holds %d ROS domain ids, want %d from the parent test (rosdomain.Env)",
+			EnvVar, os.Getenv(EnvVar), len(ids), n)
+	}
+	return ids[:n]
+}
+
 // take locks the file of the next free id in first..last in path, starting after the
 // id handed out last, and returns the id and its locked file.
 func take(path string, first, last int) (int, *os.File, error) {

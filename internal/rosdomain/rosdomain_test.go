@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -194,23 +195,34 @@ func (f *fatalTB) Fatal(args ...any) {
 	f.msg = fmt.Sprint(args...)
 	runtime.Goexit()
 }
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// fails runs fn with a fatalTB and returns the message it failed with ("" if none).
+func fails(t *testing.T, fn func(testing.TB)) string {
+	ft := &fatalTB{TB: t}
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		fn(ft)
+		done <- true
+	}()
+	if <-done {
+		return ""
+	}
+	return ft.msg
+}
 
 // TestExhausted: with every id held, Take fails the test and says why.
 func TestExhausted(t *testing.T) {
 	useRange(t, 3, 4)
 	Take(t)
 	Take(t)
-	ft := &fatalTB{TB: t}
-	done := make(chan int)
-	go func() {
-		defer close(done)
-		done <- Take(ft)
-	}()
-	if id, ok := <-done; ok {
-		t.Fatalf("Take handed out %d with all ids held", id)
-	}
-	if !strings.Contains(ft.msg, ErrNoDomain.Error()) || !strings.Contains(ft.msg, "3..4") {
-		t.Fatalf("Take failed with %q, want ErrNoDomain naming the range 3..4", ft.msg)
+	msg := fails(t, func(t testing.TB) { t.Errorf("Take handed out %d with all ids held", Take(t)) })
+	if !strings.Contains(msg, ErrNoDomain.Error()) || !strings.Contains(msg, "3..4") {
+		t.Fatalf("Take failed with %q, want ErrNoDomain naming the range 3..4", msg)
 	}
 }
 
@@ -255,5 +267,28 @@ func TestLockDirPerUser(t *testing.T) {
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		t.Errorf("lock directory mode %v, want the user's alone", st.Mode().Perm())
+	}
+}
+
+// TestInherited: a child reads the ids its parent handed it with Env, and fails when
+// the parent handed it fewer than it needs.
+func TestInherited(t *testing.T) {
+	k, v, _ := strings.Cut(Env(12, 7, 30), "=")
+	if k != EnvVar {
+		t.Fatalf("Env sets %s, want %s", k, EnvVar)
+	}
+	t.Setenv(EnvVar, v)
+	if got := Inherited(t, 3); !slices.Equal(got, []int{12, 7, 30}) {
+		t.Errorf("Inherited(3) = %v, want [12 7 30]", got)
+	}
+	if got := Inherited(t, 1); !slices.Equal(got, []int{12}) {
+		t.Errorf("Inherited(1) = %v, want [12]", got)
+	}
+	if msg := fails(t, func(t testing.TB) { Inherited(t, 4) }); !strings.Contains(msg, "holds 3 ROS domain ids, want 4") {
+		t.Errorf("Inherited(4) of 3 failed with %q", msg)
+	}
+	t.Setenv(EnvVar, "")
+	if msg := fails(t, func(t testing.TB) { Inherited(t, 1) }); !strings.Contains(msg, "holds 0 ROS domain ids, want 1") {
+		t.Errorf("Inherited(1) without ids failed with %q", msg)
 	}
 }
