@@ -15,6 +15,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/internal/fastddspeer"
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
@@ -26,16 +27,15 @@ type discoveryCase struct {
 	name    string
 	env     map[string]string // the node's environment besides ROS_DOMAIN_ID
 	profile string            // the peer's (fastddspeer)
-	domain  int
-	xml     bool // the peer reads the Fast DDS profile of docs/fastdds.md
+	xml     bool              // the peer reads the Fast DDS profile of docs/fastdds.md
 }
 
-// Domains of TestFastDDSDiscovery (inside its own network namespace), two per case.
+// discoveryCases are TestFastDDSDiscovery's cases, each measured in two domains of its own.
 var discoveryCases = []discoveryCase{
-	{"Humble, ROS_LOCALHOST_ONLY=1", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble-localhost", 150, false},
-	{"Humble, ROS_LOCALHOST_ONLY=1, Fast DDS with initial peer 127.0.0.1 for 4 indexes", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "peers:4", 152, false},
-	{"Humble, ROS_LOCALHOST_ONLY=1 for the node, Fast DDS with the profile of docs/fastdds.md", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble", 154, true},
-	{"Jazzy, ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", map[string]string{"ROS_DISTRO": "jazzy", "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}, "jazzy-localhost", 156, false},
+	{"Humble, ROS_LOCALHOST_ONLY=1", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble-localhost", false},
+	{"Humble, ROS_LOCALHOST_ONLY=1, Fast DDS with initial peer 127.0.0.1 for 4 indexes", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "peers:4", false},
+	{"Humble, ROS_LOCALHOST_ONLY=1 for the node, Fast DDS with the profile of docs/fastdds.md", map[string]string{"ROS_DISTRO": "humble", "ROS_LOCALHOST_ONLY": "1"}, "humble", true},
+	{"Jazzy, ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", map[string]string{"ROS_DISTRO": "jazzy", "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}, "jazzy-localhost", false},
 }
 
 // TestFastDDSDiscovery measures how long a dnetwork node and an rmw_fastrtps process
@@ -51,7 +51,11 @@ func TestFastDDSDiscovery(t *testing.T) {
 		netnstest.Require(t)
 		ns := netnstest.New(t, "fastdds")
 		ns.IP(t, "link", "set", "lo", "multicast", "off") // as the machines' own lo
-		out := ns.Exec(t, t.Name())
+		domains := make([]int, 2*len(discoveryCases))
+		for i := range domains {
+			domains[i] = rosdomain.Take(t)
+		}
+		out := ns.Exec(t, t.Name(), rosdomain.Env(domains...))
 		for _, l := range strings.Split(out, "\n") {
 			if i := strings.Index(l, "discovery: "); i >= 0 {
 				t.Log(l[i:])
@@ -59,9 +63,10 @@ func TestFastDDSDiscovery(t *testing.T) {
 		}
 		return
 	}
-	for _, c := range discoveryCases {
+	domains := rosdomain.Inherited(t, 2*len(discoveryCases))
+	for j, c := range discoveryCases {
 		for i, nodeFirst := range []bool{true, false} {
-			peerTime, nodeTime := measureDiscovery(t, bin, c, c.domain+i, nodeFirst)
+			peerTime, nodeTime := measureDiscovery(t, bin, c, domains[2*j+i], nodeFirst)
 			first := "the Fast DDS process"
 			if nodeFirst {
 				first = "the node"

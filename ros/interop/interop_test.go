@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
@@ -26,12 +27,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/std_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/internal/ddstest"
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
-)
-
-// Domain ids of this package's tests (ros/dds has 10..19, ros 30..44 and 47..49).
-const (
-	domainHumble = 45
-	domainJazzy  = 46
 )
 
 var peers struct {
@@ -447,9 +442,9 @@ func testInterop(t *testing.T, distro string, d distroFacts, domain int) {
 }
 
 func TestInteropHumble(t *testing.T) {
-	testInterop(t, "humble", distroFacts{GIDSize: 24, TypeHash: false}, domainHumble)
+	testInterop(t, "humble", distroFacts{GIDSize: 24, TypeHash: false}, rosdomain.Take(t))
 }
 
 func TestInteropJazzy(t *testing.T) {
-	testInterop(t, "jazzy", distroFacts{GIDSize: 16, TypeHash: true}, domainJazzy)
+	testInterop(t, "jazzy", distroFacts{GIDSize: 16, TypeHash: true}, rosdomain.Take(t))
 }
