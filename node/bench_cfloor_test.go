@@ -27,8 +27,7 @@ import (
 // teammates at 15 Hz from a timerfd. BenchmarkTeamOfSix measures itself against this
 // floor (x-cfloor). Skips without gcc or Cyclone's headers.
 func BenchmarkTeamOfSixCFloor(b *testing.B) {
-	const domainBenchSixCFloor = 68
-	h := newSixHarness(b, domainBenchSixCFloor, false)
+	h := newSixHarness(b, false)
 	cmd, why := cfloorCmd(b, h)
 	if cmd == nil {
 		b.Skip(why)

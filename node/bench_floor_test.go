@@ -22,8 +22,7 @@ import (
 // a machine where a thread wake-up is expensive, the floor shows how low the node can
 // go there at all.
 func BenchmarkTeamOfSixFloor(b *testing.B) {
-	const domainBenchSixFloor = 67
-	benchTeamOfSix(b, domainBenchSixFloor, benchChildFloor+"=traffic")
+	benchTeamOfSix(b, benchChildFloor+"=traffic")
 }
 
 // floorTraffic is the child's "traffic" floor: the ROS node, subscriptions to the

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/net/ipv4"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -49,7 +50,7 @@ import (
 // and wake-ups of every thread of both processes. DNETWORK_BENCH_NODE_BIN runs the node
 // from another test binary (of another commit, say) in the same harness.
 func BenchmarkTeamOfSix(b *testing.B) {
-	h := newSixHarness(b, domainBenchSix, false)
+	h := newSixHarness(b, false)
 	nodeCmd := func() *exec.Cmd { return nodeChildCmd(b, h.getenv, h.cfg) }
 	floorCmd, why := cfloorCmd(b, h)
 	if floorCmd == nil {
@@ -68,15 +69,14 @@ func BenchmarkTeamOfSix(b *testing.B) {
 // node's CPU time per datagram it received (cpu-µs/datagram). The kernel's drops of
 // each socket show in /diagnostics (dropped_kernel).
 func BenchmarkJunkFlood(b *testing.B) {
-	const domainBenchFlood = 59
-	h := newSixHarness(b, domainBenchFlood, true)
+	h := newSixHarness(b, true)
 	h.measure(h.up(nodeChildCmd(b, h.getenv, h.cfg)), nil)
 }
 
 // benchTeamOfSix runs the six-robot benchmark on a node process whose environment gets
 // env too (benchChildFloor).
-func benchTeamOfSix(b *testing.B, domain int, env ...string) {
-	h := newSixHarness(b, domain, false)
+func benchTeamOfSix(b *testing.B, env ...string) {
+	h := newSixHarness(b, false)
 	h.measure(h.up(nodeChildCmd(b, h.getenv, h.cfg, env...)), nil)
 }
 
@@ -105,8 +105,8 @@ type sixHarness struct {
 	sockCounters                       map[string]uint64
 }
 
-func newSixHarness(b *testing.B, domain int, junk bool) *sixHarness {
-	h := &sixHarness{b: b, getenv: testEnv(b, domain), junk: junk, sockCounters: map[string]uint64{}}
+func newSixHarness(b *testing.B, junk bool) *sixHarness {
+	h := &sixHarness{b: b, getenv: testEnv(b, rosdomain.Take(b)), junk: junk, sockCounters: map[string]uint64{}}
 	const mates = 5
 	ports := freePorts(b, 2)
 	h.mateSocks = make([]*net.UDPConn, mates)

@@ -12,9 +12,6 @@ import (
 	"time"
 )
 
-// domainBenchSoak is BenchmarkTeamOfSixSoak's ROS domain.
-const domainBenchSoak = 72
-
 // soakGrowth is how far above its first-minute value a figure may end: 5 %.
 const soakGrowth = 1.05
 
@@ -45,7 +42,7 @@ func BenchmarkTeamOfSixSoak(b *testing.B) {
 		}
 	}
 	const every = time.Minute
-	h := newSixHarness(b, domainBenchSoak, false)
+	h := newSixHarness(b, false)
 	c := h.up(nodeChildCmd(b, h.getenv, h.cfg, benchChildFreeOS+"=1"))
 	pid := c.cmd.Process.Pid
 

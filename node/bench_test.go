@@ -20,6 +20,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/internal/procs"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -37,7 +38,7 @@ import (
 // publishes at once (publish_on_change); the periodic publication is slowed to 0.1 Hz
 // to stay out of the way. ns/op is the mean; p50 and p99 are reported too.
 func BenchmarkGCInfoLatency(b *testing.B) {
-	getenv := testEnv(b, domainBenchGC)
+	getenv := testEnv(b, rosdomain.Take(b))
 	cfg := baseConfig(2)
 	cfg.TeamEnabled = false
 	cfg.GameControllerPort = freePorts(b, 1)[0]

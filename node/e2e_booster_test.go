@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -21,8 +22,6 @@ import (
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
 
-const domainBooster = 83
-
 // TestE2EBoosterStandIn runs a node in team.format booster (unicast mode, as the vendor's
 // main branch) beside a stand-in Booster robot on 127.0.0.2 that sends, every 100 ms,
 // the discovery packet and team message the vendor's header compiled with g++ writes,
@@ -31,7 +30,7 @@ const domainBooster = 83
 // address on 30000 + team, where the C struct reads it.
 func TestE2EBoosterStandIn(t *testing.T) {
 	prog := boostertest.Build(t, boostertest.Main)
-	getenv := testEnv(t, domainBooster)
+	getenv := testEnv(t, rosdomain.Take(t))
 	unicast := uint16(booster.PortUnicast + testTeam)
 	discovery := uint16(booster.PortDiscovery + testTeam)
 

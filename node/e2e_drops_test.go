@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -20,7 +21,7 @@ import (
 // Exactly one TeamInfo must be published before a later valid packet's, and /diagnostics must count every drop by
 // cause, for the component and for the socket.
 func TestE2ETeamDrops(t *testing.T) {
-	getenv := testEnv(t, domainDrops)
+	getenv := testEnv(t, rosdomain.Take(t))
 	secret := []byte("e2e-drops-secret")
 	cfg := baseConfig(1)
 	ports := freePorts(t, 3)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/internal/fastddspeer"
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -24,9 +25,6 @@ import (
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/params"
 )
-
-// domainFastDDS is TestE2EFastDDS's domain, inside its own network namespace.
-const domainFastDDS = 68
 
 // TestE2EFastDDS runs two robots of one team with a Fast DDS peer that stands in for
 // the robot's other nodes and tools on rmw_fastrtps_cpp (ROS's default middleware),
@@ -51,9 +49,10 @@ func TestE2EFastDDS(t *testing.T) {
 		netnstest.Require(t)
 		ns := netnstest.New(t, "fastdds")
 		ns.IP(t, "link", "set", "lo", "multicast", "off")
-		ns.Exec(t, t.Name())
+		ns.Exec(t, t.Name(), rosdomain.Env(rosdomain.Take(t)))
 		return
 	}
+	domainFastDDS := rosdomain.Inherited(t, 1)[0]
 	env := map[string]string{"ROS_DOMAIN_ID": strconv.Itoa(domainFastDDS), "ROS_DISTRO": "jazzy", "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
 	getenv := func(k string) string { return env[k] }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -70,7 +71,7 @@ func (sc gcScenario) packet(number uint8) gcproto.Packet {
 // connected false, no more return packets), comes back (connected again), and a second
 // GameController shows up in /diagnostics.
 func TestE2EGameController(t *testing.T) {
-	getenv := testEnv(t, domainGC)
+	getenv := testEnv(t, rosdomain.Take(t))
 	gc, cfg := gcRobotConfig(t)
 	// This GameController sends its next packet only after the return packet of the
 	// last. A packet may take the return tick due (idletick.NewEarly), and the next

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
@@ -20,7 +21,7 @@ import (
 // messages); to an HL GameController "manually penalise me" and "manually unpenalise
 // me" each go out once in a return packet v2, then ALIVE again.
 func TestE2EGCMessage(t *testing.T) {
-	getenv := testEnv(t, domainGCMessage)
+	getenv := testEnv(t, rosdomain.Take(t))
 	gc, cfg := gcRobotConfig(t)
 	startNode(t, getenv, cfg)
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -92,7 +93,8 @@ func TestE2EHSLGameController(t *testing.T) {
 			// With a broadcast address, as on a real network: the GameController sends to it.
 			gcNS.IP(t, "addr", "add", fmt.Sprintf("10.%d.0.1/24", 92+i), "brd", "+", "dev", "gc0")
 			robotNS.IP(t, "addr", "add", fmt.Sprintf("10.%d.0.2/24", 92+i), "brd", "+", "dev", "eth0")
-			out := robotNS.Exec(t, t.Name(), hslGCNSEnv+"="+gcNS.Name, hslGCBinEnv+"="+dir, hslGCVerEnv+"="+b.name)
+			out := robotNS.Exec(t, t.Name(), hslGCNSEnv+"="+gcNS.Name, hslGCBinEnv+"="+dir, hslGCVerEnv+"="+b.name,
+				rosdomain.Env(rosdomain.Take(t)))
 			t.Logf("robot process:\n%s", out)
 		})
 	}
@@ -447,7 +449,7 @@ func hslGCRobot(t *testing.T) {
 	if ns == "" || dir == "" || !ok {
 		t.Fatalf("%s, %s and %s must be set", hslGCNSEnv, hslGCBinEnv, hslGCVerEnv)
 	}
-	getenv := testEnv(t, domainHSLGC)
+	getenv := testEnv(t, rosdomain.Inherited(t, 1)[0])
 	cfg := baseConfig(2)
 	cfg.Interface = "eth0"
 	logs := &syncbuf.Buffer{}

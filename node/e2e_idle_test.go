@@ -13,13 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 )
-
-const domainIdle = 65
 
 // timerfds counts the process's timerfds: every wall ticker and timer holds one.
 func timerfds(t *testing.T) int {
@@ -132,7 +131,7 @@ func gcinfoPublished(t *testing.T, n *node.Node) uint64 {
 // GCInfo on at the latest.
 func TestIdleNodeWakesForSubscriber(t *testing.T) {
 	before := waitTimerfds(t, "before the node starts (an earlier test's timers still open?)", 0, 1)
-	getenv := testEnv(t, domainIdle)
+	getenv := testEnv(t, rosdomain.Take(t))
 	cfg := baseConfig(4) // GCInfo at 10 Hz, diagnostics at 5 Hz
 	start := time.Now()
 	n := startNode(t, getenv, cfg)

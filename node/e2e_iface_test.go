@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
@@ -19,10 +20,10 @@ import (
 // status on /diagnostics is an ERROR that names what auto saw, not a healthy node.
 func TestE2EAutoNoInterface(t *testing.T) {
 	if _, child := netnstest.Child(); !child {
-		netnstest.New(t, "auto").Exec(t, t.Name())
+		netnstest.New(t, "auto").Exec(t, t.Name(), rosdomain.Env(rosdomain.Take(t)))
 		return
 	}
-	getenv := testEnv(t, domainInputs) // the namespace keeps its DDS traffic to itself
+	getenv := testEnv(t, rosdomain.Inherited(t, 1)[0])
 	cfg := baseConfig(1)
 	cfg.Interface = "auto"
 	logs := &syncbuf.Buffer{}

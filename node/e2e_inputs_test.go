@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -19,8 +20,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
-const domainInputs = 71
-
 // TestE2EDeferredInputs checks the node with its inputs deferred (package inputwake),
 // from outside: a VisionInfo that brings the ball near re-plans the team packets at
 // once (the blind interval is 8 s here, so nothing but that sample can bring the next
@@ -29,7 +28,7 @@ const domainInputs = 71
 // ball age measured from when that sample arrived; and a lost ball slows the packets
 // down again.
 func TestE2EDeferredInputs(t *testing.T) {
-	getenv := testEnv(t, domainInputs)
+	getenv := testEnv(t, rosdomain.Take(t))
 	mate := udpSocket(t, "127.0.0.1:0") // a teammate: receives robot 1's packets
 	cfg := baseConfig(1)
 	cfg.Team.Port = freePorts(t, 1)[0]
@@ -154,7 +153,7 @@ func TestE2EDeferredInputs(t *testing.T) {
 // publisher is refused, so the input is stale too; the node's status is a warning that
 // names the refusal and its policy all the same, before the stale inputs.
 func TestE2ERefusedInputWhileStale(t *testing.T) {
-	getenv := testEnv(t, domainInputs)
+	getenv := testEnv(t, rosdomain.Take(t))
 	cfg := baseConfig(1)
 	cfg.InputsReliable = true
 	cfg.TeamEnabled = false

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -124,6 +125,7 @@ func TestE2ENetns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	domain := rosdomain.Take(t) // one for all robots, each in its own namespace
 	outs := make([]string, netnsRobots)
 	errs := make([]error, netnsRobots)
 	var rwg sync.WaitGroup
@@ -133,7 +135,7 @@ func TestE2ENetns(t *testing.T) {
 			defer ccancel()
 			cmd := exec.CommandContext(cctx, "ip", "netns", "exec", ns.Name, exe,
 				"-test.run", "^TestE2ENetnsRobot$", "-test.count", "1", "-test.v")
-			cmd.Env = append(os.Environ(), netnsRobotEnv+"="+strconv.Itoa(i+1), netnsDDSEnv+"="+cyclone, netnsRecEnv+"="+recDir)
+			cmd.Env = append(os.Environ(), netnsRobotEnv+"="+strconv.Itoa(i+1), netnsDDSEnv+"="+cyclone, netnsRecEnv+"="+recDir, rosdomain.Env(domain))
 			out, err := cmd.CombinedOutput()
 			outs[i], errs[i] = string(out), err
 		})
@@ -180,7 +182,7 @@ func TestE2ENetnsRobot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"CYCLONEDDS_URI": "file://" + os.Getenv(netnsDDSEnv), "ROS_DOMAIN_ID": strconv.Itoa(domainNetns)}
+	env := map[string]string{"CYCLONEDDS_URI": "file://" + os.Getenv(netnsDDSEnv), "ROS_DOMAIN_ID": strconv.Itoa(rosdomain.Inherited(t, 1)[0])}
 	getenv := func(k string) string { return env[k] }
 
 	cfg := node.DefaultConfig()

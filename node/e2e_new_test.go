@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/node"
 	"github.com/robocup-dnetwork/dnetwork/ros"
@@ -14,7 +15,7 @@ import (
 // TestNewOnClosedROSNode: New on a ROS node that was closed (SIGTERM during start-up)
 // fails with ros.ErrClosed and returns no node; it does not panic.
 func TestNewOnClosedROSNode(t *testing.T) {
-	rn := rosNode(t, testEnv(t, domainClosed), node.NodeName(1), &syncbuf.Buffer{})
+	rn := rosNode(t, testEnv(t, rosdomain.Take(t)), node.NodeName(1), &syncbuf.Buffer{})
 	if err := rn.Close(); err != nil {
 		t.Fatal(err)
 	}

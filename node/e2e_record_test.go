@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
@@ -24,9 +25,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/transport/capture"
 	"github.com/robocup-dnetwork/dnetwork/transport/replay"
 )
-
-// domainReplay is the ROS domain of the fresh node the recording is replayed to.
-const domainReplay = 66
 
 // checkRecording checks robot 1's recording of TestE2ENetns: every socket's traffic in
 // both directions, readable by tshark and dnetwork decode, and replayed to a fresh node
@@ -164,7 +162,7 @@ func checkRecording(t *testing.T, dir string) {
 	if len(wantSeq) < 4 || len(states) < 3 {
 		t.Fatalf("robot 1 published only %d GCInfo steps in %d states: %q", len(wantSeq), len(states), wantSeq)
 	}
-	getenv := testEnv(t, domainReplay)
+	getenv := testEnv(t, rosdomain.Take(t))
 	cfg := baseConfig(1)
 	cfg.TeamEnabled = false
 	ports := freePorts(t, 2)

@@ -9,14 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 )
-
-// domainRobocup is the ROS domain of TestE2ERobocup.
-const domainRobocup = 74
 
 // TestE2ERobocup runs two robots of one team on loopback that speak the HL standard
 // protobuf (team.format robocup), once with each extension profile, and reads
@@ -24,9 +22,9 @@ const domainRobocup = 74
 // pose and ball its inputs gave (centimetres and degrees, through metres and radians on
 // the wire), and the role where the profile carries it.
 func TestE2ERobocup(t *testing.T) {
-	for i, ext := range []robocup.Extension{robocup.ExtNone, robocup.ExtBitBots, robocup.ExtNUbots} {
+	for _, ext := range []robocup.Extension{robocup.ExtNone, robocup.ExtBitBots, robocup.ExtNUbots} {
 		t.Run(ext.String(), func(t *testing.T) {
-			getenv := testEnv(t, domainRobocup+i)
+			getenv := testEnv(t, rosdomain.Take(t))
 			const robots = 2
 			ports := freePorts(t, 2*robots)
 			teamPorts, gcPorts := ports[:robots], ports[robots:]

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/record"
@@ -27,7 +28,7 @@ import (
 // teammate's state on TeamInfo and count its own echo in /diagnostics. Robot 1 records:
 // its say and hear messages are in the file, as sent and received.
 func TestE2ESim3d(t *testing.T) {
-	getenv := testEnv(t, domainSim3d)
+	getenv := testEnv(t, rosdomain.Take(t))
 	const robots = 2
 	recDir := t.TempDir()
 	for id := 1; id <= robots; id++ {
@@ -133,7 +134,7 @@ func TestE2ESim3d(t *testing.T) {
 // player 1 of 2 with three-cycle slots says once in every six server cycles, however
 // fast the server's time runs against the clock.
 func TestE2ESim3dServerTime(t *testing.T) {
-	getenv := testEnv(t, domainSim3d)
+	getenv := testEnv(t, rosdomain.Take(t))
 	cfg := baseConfig(1)
 	cfg.TeamEnabled = false
 	cfg.GameControllerPort = freePorts(t, 1)[0]

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -25,7 +26,7 @@ import (
 // apart (a wall-clock ticker would publish twice as often) and so that scheduling delays
 // of the loaded test machine shrink, rather than grow, when measured in simulation time.
 func TestE2ESimTime(t *testing.T) {
-	getenv := testEnv(t, domainSimTime)
+	getenv := testEnv(t, rosdomain.Take(t))
 	store, err := params.NewStore([]params.Override{{Name: params.UseSimTime, Value: params.Bool(true), NodeKey: "/**"}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -23,7 +24,7 @@ import (
 // the GameController state must reach the teammates' packets, return packets v4 must
 // arrive from all three robots, and /diagnostics must count the teammates.
 func TestE2ETeam(t *testing.T) {
-	getenv := testEnv(t, domainTeam)
+	getenv := testEnv(t, rosdomain.Take(t))
 	const robots = 3
 	ports := freePorts(t, 2*robots)
 	teamPorts, gcPorts := ports[:robots], ports[robots:]

@@ -31,28 +31,15 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
 )
 
-// Domain ids of this package's tests (the ros packages use 10..49): one per test,
-// because Cyclone reads a domain's configuration when the process first creates it.
-const (
-	domainTeam      = 50
-	domainGC        = 51
-	domainDrops     = 52
-	domainBenchGC   = 54
-	domainBenchSix  = 55
-	domainNetns     = 56 // inside each robot's own network namespace
-	domainSim3d     = 57
-	domainSimTime   = 58
-	domainGCMessage = 59
-	domainHSLGC     = 61 // inside the robot's own network namespace
-	domainClosed    = 62
-)
-
 // cycloneConfig makes discovery work on a loopback interface without multicast:
 // unicast SPDP to every participant index on 127.0.0.1.
 var cycloneConfig = ddsconfig.Loopback(30, true)
 
 // testEnv returns the environment of the ROS nodes of one test: the loopback Cyclone
-// configuration and the test's own domain.
+// configuration and the test's own domain, which the test takes from
+// internal/rosdomain: one per test, because Cyclone reads a domain's configuration
+// when the process first creates it, and so that no other test process's traffic
+// reaches it.
 func testEnv(t testing.TB, domain int) func(string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cyclonedds.xml")
