@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node"
@@ -67,7 +68,7 @@ func TestE2ERealServer(t *testing.T) {
 	}
 	if _, child := netnstest.Child(); !child {
 		ns := netnstest.New(t, "s3d")
-		t.Log(ns.Exec(t, t.Name()))
+		t.Log(ns.Exec(t, t.Name(), rosdomain.Env(rosdomain.Take(t))))
 		return
 	}
 	runRealServer(t)
@@ -81,7 +82,7 @@ func runRealServer(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(ddsconfig.Loopback(20, true)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"CYCLONEDDS_URI": "file://" + cfgPath, "ROS_DOMAIN_ID": "7"}
+	env := map[string]string{"CYCLONEDDS_URI": "file://" + cfgPath, "ROS_DOMAIN_ID": strconv.Itoa(rosdomain.Inherited(t, 1)[0])}
 	getenv := func(k string) string { return env[k] }
 	logs := &syncbuf.Buffer{}
 	t.Cleanup(func() {

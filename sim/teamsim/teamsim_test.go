@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
@@ -23,10 +24,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/sim/world"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
-
-// domainRun is the DDS domain of TestRun (ros uses 10..49, node 50..55, the dnetwork
-// command's tests 53 and 61).
-const domainRun = 60
 
 func TestConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
@@ -263,7 +260,7 @@ func TestRun(t *testing.T) {
 	}
 	before := goleak.IgnoreCurrent()
 	c := DefaultConfig()
-	c.Robots, c.Speed, c.Domain, c.LogOutput = 3, 10, domainRun, &testWriter{t: t}
+	c.Robots, c.Speed, c.Domain, c.LogOutput = 3, 10, rosdomain.Take(t), &testWriter{t: t}
 	c.World.FallRate = 0
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -347,7 +344,7 @@ func TestRun(t *testing.T) {
 func TestRunCancelledEarly(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	c := DefaultConfig()
-	c.Robots, c.Domain = 2, domainRun
+	c.Robots, c.Domain = 2, rosdomain.Take(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
