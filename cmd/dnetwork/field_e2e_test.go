@@ -20,6 +20,7 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/internal/linkemu"
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -37,7 +38,6 @@ import (
 const (
 	fieldTeam    = 17
 	fieldRobots  = 4
-	fieldDomain  = 70 // each robot's own namespace: no other test shares it
 	fieldSecret  = "field-team-secret"
 	fieldTeamPrt = 10000 + fieldTeam
 	// fieldBudget: (42244 - 100 reserve) / 1200 s / 4 robots = 8.78 msg/s per robot.
@@ -127,6 +127,7 @@ func startField(t *testing.T, auth bool) *fieldRun {
 	gcArgs, _ := json.Marshal([]string{"gc-sim", "--layout", "hsl20", "--teams", "17,18", "--dest", "broadcast:eth0",
 		"--script", script, "--team-messages", "--budget", strconv.Itoa(fieldBudget), "--table", "0"})
 	f.start("gc", gcNS, exe, "^TestNodeChild$", childArgsEnv+"="+string(gcArgs))
+	domain := rosdomain.Take(t) // every robot's, each in its own namespace
 	for id := 1; id <= fieldRobots; id++ {
 		f.out[id] = filepath.Join(dir, fmt.Sprintf("robot%d.jsonl", id))
 		args := []string{"node", "--ros-args", "-p", fmt.Sprintf("robot_id:=%d", id), "-p", fmt.Sprintf("team_number:=%d", fieldTeam),
@@ -136,7 +137,7 @@ func startField(t *testing.T, auth bool) *fieldRun {
 		}
 		spec, _ := json.Marshal(fieldRobot{ID: id, Offset: fieldOffsets[id], Args: args, Out: f.out[id]})
 		f.start(fmt.Sprintf("robot %d", id), ns[id], exe, "^TestFieldRobot$", fieldRobotEnv+"="+string(spec),
-			"CYCLONEDDS_URI=file://"+cyclone, "ROS_DOMAIN_ID="+strconv.Itoa(fieldDomain),
+			"CYCLONEDDS_URI=file://"+cyclone, "ROS_DOMAIN_ID="+strconv.Itoa(domain),
 			"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
 	}
 	t.Cleanup(f.kill)

@@ -20,15 +20,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rcl_interfaces"
 )
-
-// domainNodeProcess is the DDS domain of these tests (node/ uses 50..55).
-const domainNodeProcess = 53
 
 // childArgsEnv carries the command line of a child process started by startChild, as a
 // JSON array.
@@ -60,8 +58,9 @@ type child struct {
 	done   chan error
 }
 
-// startChild runs "dnetwork args..." in a child process with the loopback DDS setup.
-func startChild(t *testing.T, uri string, args ...string) *child {
+// startChild runs "dnetwork args..." in a child process with the loopback DDS setup,
+// in the test's ROS domain.
+func startChild(t *testing.T, uri string, domain int, args ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNodeChild$")
 	argv, err := json.Marshal(args)
@@ -69,7 +68,7 @@ func startChild(t *testing.T, uri string, args ...string) *child {
 		t.Fatal(err)
 	}
 	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(argv),
-		"CYCLONEDDS_URI="+uri, "ROS_DOMAIN_ID="+strconv.Itoa(domainNodeProcess),
+		"CYCLONEDDS_URI="+uri, "ROS_DOMAIN_ID="+strconv.Itoa(domain),
 		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
 	c := &child{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	cmd.Stdout = io.Discard
@@ -128,7 +127,8 @@ func TestNodeSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := "file://" + path
-	env := map[string]string{"CYCLONEDDS_URI": uri, "ROS_DOMAIN_ID": strconv.Itoa(domainNodeProcess)}
+	domain := rosdomain.Take(t) // the tester's and the node processes'
+	env := map[string]string{"CYCLONEDDS_URI": uri, "ROS_DOMAIN_ID": strconv.Itoa(domain)}
 	tester, err := ros.NewNode(context.Background(), "tester", "/", ros.NodeOptions{
 		Getenv: func(k string) string { return env[k] }, LogOutput: io.Discard, NoParameterServices: true})
 	if err != nil {
@@ -161,7 +161,7 @@ func TestNodeSignals(t *testing.T) {
 				"-p", "team.auth_key:=process-team-secret",
 				"-p", "team.port:="+freeUDPPort(t), "-p", "gamecontroller.port:="+freeUDPPort(t),
 				"-p", "gamecontroller.publish_rate:=10.0")
-			c := startChild(t, uri, args...)
+			c := startChild(t, uri, domain, args...)
 			select {
 			case m := <-got:
 				if m.Connected || m.MessageBudget != -1 {
@@ -233,6 +233,7 @@ func TestNodeSignals(t *testing.T) {
 // parameters: each ends at once with exit status 2 and one clear message that names
 // the file and what to change.
 func TestNodeStartupErrors(t *testing.T) {
+	domain := rosdomain.Take(t)
 	dir := t.TempDir()
 	robot3, err := os.ReadFile(filepath.Join("..", "..", "params", "robot3.yaml"))
 	if err != nil {
@@ -276,7 +277,7 @@ func TestNodeStartupErrors(t *testing.T) {
 		{"dump with a hidden key", []string{"--params-file", dumped}, `"<hidden>" stands for a key that ros2 param get and dump do not show`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := startChild(t, "", append([]string{"node", "--ros-args"}, tc.args...)...)
+			c := startChild(t, "", domain, append([]string{"node", "--ros-args"}, tc.args...)...)
 			var code int
 			select {
 			case err := <-c.done:

@@ -19,6 +19,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
@@ -27,10 +28,6 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/sim/teamsim"
 )
-
-// domainSim is the DDS domain of TestSimCommand (ros uses 10..49, node 50..55, the
-// node command's tests 53, sim/teamsim 60).
-const domainSim = 61
 
 // simCheck collects what TestSimCommand has seen so far.
 type simCheck struct {
@@ -87,6 +84,7 @@ func containsInOrder(list []string, a, b string) bool {
 // every teammate. It stops the command as soon as everything is seen, and checks that
 // it exits 0 and leaves no goroutine behind.
 func TestSimCommand(t *testing.T) {
+	domainSim := rosdomain.Take(t)
 	if !dds.Available {
 		t.Skip("needs Cyclone DDS (cgo)")
 	}
@@ -330,7 +328,7 @@ func TestSimDuration(t *testing.T) {
 	var stdout, stderr syncbuf.Buffer
 	const d = 2 * time.Second
 	// No web page: the default port (8080) may be taken by a monitor or a demo.
-	code := runSim(context.Background(), []string{"--robots", "1", "--domain", fmt.Sprint(domainSim), "--progress", "1h",
+	code := runSim(context.Background(), []string{"--robots", "1", "--domain", fmt.Sprint(rosdomain.Take(t)), "--progress", "1h",
 		"--duration", d.String(), "--loop=false", "--http", ""}, nil, &stdout, &stderr)
 	m := regexp.MustCompile(`stopped after ([0-9.]+)s`).FindStringSubmatch(stdout.String())
 	if code != 0 || m == nil {

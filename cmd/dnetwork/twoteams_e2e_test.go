@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/monitor"
 	"github.com/robocup-dnetwork/dnetwork/proto/robocup"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds/ddsconfig"
@@ -26,13 +27,12 @@ import (
 // The segment of TestTwoTeams: veth pairs joined by a bridge in a hub namespace that
 // also holds the GameController.
 const (
-	twoTeamsOwn    = 17 // the dnetwork robot's team
-	twoTeamsOther  = 5  // the stand-in's team
-	twoTeamsDomain = 72 // the robot's own namespace: no other test shares it
-	twoTeamsNode   = "10.97.0.1"
-	twoTeamsStand  = "10.97.0.5"
-	twoTeamsMon    = "10.97.0.100"
-	twoTeamsBcast  = "10.97.0.255"
+	twoTeamsOwn   = 17 // the dnetwork robot's team
+	twoTeamsOther = 5  // the stand-in's team
+	twoTeamsNode  = "10.97.0.1"
+	twoTeamsStand = "10.97.0.5"
+	twoTeamsMon   = "10.97.0.100"
+	twoTeamsBcast = "10.97.0.255"
 )
 
 // TestTwoTeams puts a team-17 dnetwork robot (a "dnetwork node" process, format dnet)
@@ -82,7 +82,7 @@ func TestTwoTeams(t *testing.T) {
 	spec, _ := json.Marshal(fieldRobot{ID: 1, Out: out, Args: []string{"node", "--ros-args", "-p", "robot_id:=1",
 		"-p", fmt.Sprintf("team_number:=%d", twoTeamsOwn), "-p", "interface:=eth0", "-p", "diagnostics.period:=0.5"}})
 	f.start("robot 1", robotNS, exe, "^TestFieldRobot$", fieldRobotEnv+"="+string(spec),
-		"CYCLONEDDS_URI=file://"+cyclone, "ROS_DOMAIN_ID="+strconv.Itoa(twoTeamsDomain),
+		"CYCLONEDDS_URI=file://"+cyclone, "ROS_DOMAIN_ID="+strconv.Itoa(rosdomain.Take(t)),
 		"ROS_LOCALHOST_ONLY=", "ROS_AUTOMATIC_DISCOVERY_RANGE=", "ROS_STATIC_PEERS=")
 
 	// The stand-in: players 4 and 1 of team 5, every 100 ms on its own port and on
