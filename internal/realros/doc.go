@@ -30,10 +30,10 @@
 //     a node with a key file starts a node with the same parameters.
 //
 // Invariants: loopback only (ROS_LOCALHOST_ONLY on Humble, ROS_AUTOMATIC_DISCOVERY_RANGE
-// LOCALHOST on Jazzy, no multicast needed); ROS domain ids 180..183 and UDP ports
-// 24100..24399 belong to this suite alone; every process is started by the test, bound
-// in time and stopped by its process group id; Debian's python3 and PATH run the ROS
-// tools. Without /opt/ros/*, colcon or cmake the suite skips and says why.
+// LOCALHOST on Jazzy, no multicast needed); each distro's run takes two ROS domains from
+// internal/rosdomain, and UDP ports 7000..7399 (below every DDS port) belong to this
+// suite alone; every process is started by the test, bound in time and stopped by its
+// process group id; Debian's python3 and PATH run the ROS tools. Without /opt/ros/*, colcon or cmake the suite skips and says why.
 //
 // DNETWORK_REALROS_WS=<dir> keeps the workspaces in <dir>/<distro> between runs, so a
 // second run rebuilds only what changed.

@@ -16,16 +16,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/internal/rosdomain"
 	"github.com/robocup-dnetwork/dnetwork/internal/syncbuf"
 )
 
-// Domain ids and ports of this suite: distro i uses domains domainBase+2i (the
-// launched team) and domainBase+2i+1 (the node without ROS_DISTRO), team ports
-// portBase+100i+n and GameController ports portBase+100i+50+n.
-const (
-	domainBase = 180
-	portBase   = 24100
-)
+// portBase is the first UDP port of this suite: distro i uses team ports
+// portBase+100i+n and GameController ports portBase+100i+50+n, below every DDS port
+// (7400 + 250·domain) of the domains that tests take from internal/rosdomain. Each
+// distro's run takes two domains: one for the launched team, one for the node without
+// ROS_DISTRO and the steps after it.
+const portBase = 7000
 
 // rosPath is Debian's PATH: the ROS tools run on /usr/bin/python3, never a pyenv one.
 const rosPath = "/usr/sbin:/usr/bin:/sbin:/bin"
@@ -98,8 +98,9 @@ func (s *suite) run(t *testing.T) {
 	t.Logf("%s: build %v", s.distro, time.Since(start).Round(time.Second))
 	t.Run("dnetwork on PATH", s.onPath)
 	s.team(t)
-	t.Run("node without ROS_DISTRO", s.noDistro)
-	s.configSteps(t, domainBase+2*s.index+1) // after noDistro, in its domain
+	domain := rosdomain.Take(t)
+	t.Run("node without ROS_DISTRO", func(t *testing.T) { s.noDistro(t, domain) })
+	s.configSteps(t, domain) // after noDistro, in its domain
 	t.Logf("%s: all steps %v", s.distro, time.Since(start).Round(time.Second))
 }
 
@@ -353,7 +354,7 @@ const paramsFile = `/**:
 
 // team launches two robots with use_sim_time and runs every check against them.
 func (s *suite) team(t *testing.T) {
-	domain := domainBase + 2*s.index
+	domain := rosdomain.Take(t)
 	env := s.domainEnv(domain)
 	clock := start(t, env, s.tmp, "/usr/bin/python3", filepath.Join(s.root, "internal", "realros", "testdata", "clock.py"))
 	clock.waitOutput(t, "clock running", time.Minute)
@@ -681,9 +682,8 @@ func (s *suite) aggregator(t *testing.T, env []string, domain int) {
 }
 
 // noDistro starts the node without ROS_DISTRO (a plain go build, nothing recorded)
-// next to an rclpy participant of the distro: the distro's CLI lists it.
-func (s *suite) noDistro(t *testing.T) {
-	domain := domainBase + 2*s.index + 1
+// next to an rclpy participant of the distro, in domain: the distro's CLI lists it.
+func (s *suite) noDistro(t *testing.T, domain int) {
 	env := s.domainEnv(domain)
 	start(t, env, s.tmp, "/usr/bin/python3", filepath.Join(s.root, "internal", "realros", "testdata", "clock.py")).
 		waitOutput(t, "clock running", time.Minute)
