@@ -213,8 +213,11 @@ const shiftDigits = "!@#$%^&*()"
 // shortcut (see KeysHelp) and checks it against the setup.
 func ParseAction(text string, s Setup) (Action, error) {
 	s = s.withDefaults()
-	text, _, _ = strings.Cut(text, "#")
 	t := strings.TrimSpace(text)
+	if len(t) != 1 { // a lone '#' is the key that penalises player 3 of B, not a comment
+		text, _, _ = strings.Cut(text, "#")
+		t = strings.TrimSpace(text)
+	}
 	if a, ok := keys[t]; ok {
 		return a, a.check(s)
 	}

@@ -133,6 +133,7 @@ func TestParseActionNames(t *testing.T) {
 		{gcproto.LayoutHSL20, "x", Stop{}},
 		{gcproto.LayoutHSL20, "3", Penalise{Team: SideA, Player: 3}},
 		{gcproto.LayoutHSL20, "%", Penalise{Team: SideB, Player: 5}},
+		{gcproto.LayoutHSL20, "#", Penalise{Team: SideB, Player: 3}}, // a key, not a comment
 	} {
 		a, err := ParseAction(tc.text, Setup{Layout: tc.l, Teams: [2]uint8{teamA, teamB}})
 		if err != nil || !reflect.DeepEqual(a, tc.want) {
