@@ -178,9 +178,10 @@ type Scheduler struct {
 	sent bool
 }
 
-// Due reports whether a packet with the given interval is due at now.
+// Due reports whether a packet with the given interval is due at now. A clock that went
+// back before the last send (a simulation reset) makes it due, as before the first.
 func (s *Scheduler) Due(now time.Time, interval time.Duration) bool {
-	if !s.sent {
+	if !s.sent || now.Before(s.last) {
 		return true
 	}
 	return now.Sub(s.last) >= s.Effective(interval)-s.Tick/2

@@ -24,7 +24,8 @@ import (
 // component next wakes, and Status adds the ticks elapsed since then: SendCounters
 // keep counting every tick of the grid, and Ticks still equals Decisions(). A clock that
 // jumps forward (simulation time) counts every tick it jumped over; one that goes back,
-// or had no time yet when Run started, starts the grid again.
+// or had no time yet when Run started, starts the grid again, and one that goes back
+// before the last packet sends the next one on the next tick (Scheduler.Due).
 
 // noWake is how far ahead the timer is armed when nothing is due: a wake that only
 // counts ticks.
@@ -390,10 +391,10 @@ func (c *Component) plan(now time.Time) {
 	if r.silent != DecisionNone {
 		st.planned = r.silent
 	} else {
-		wake = min(wake, c.dueTick(&c.sched, r.interval, origin, done))
+		wake = min(wake, c.dueTick(&c.sched, r.interval, origin, now, done))
 	}
 	if c.cfg.Monitor.IsValid() {
-		wake = min(wake, c.dueTick(&c.monSched, c.cfg.MonitorInterval, origin, done))
+		wake = min(wake, c.dueTick(&c.monSched, c.cfg.MonitorInterval, origin, now, done))
 	}
 	if c.gameChanged {
 		wake = done + 1
@@ -413,9 +414,10 @@ func (c *Component) plan(now time.Time) {
 }
 
 // dueTick returns the first tick after done on which s says a packet with the interval
-// is due.
-func (c *Component) dueTick(s *Scheduler, interval time.Duration, origin time.Time, done int64) int64 {
-	if !s.sent {
+// is due, planned at now (a clock gone back before the last send: the next tick, as
+// Scheduler.Due has it).
+func (c *Component) dueTick(s *Scheduler, interval time.Duration, origin, now time.Time, done int64) int64 {
+	if !s.sent || now.Before(s.last) {
 		return done + 1
 	}
 	return max(c.tickAtOrAfter(origin, s.last.Add(s.Effective(interval)-s.Tick/2)), done+1)

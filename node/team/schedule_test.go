@@ -227,3 +227,53 @@ func TestTimedClockWithoutTime(t *testing.T) {
 		t.Fatalf("first tick: %+v, %d broadcasts", st.Send, len(h.broadcasts()))
 	}
 }
+
+// TestSendAfterClockWentBack: a clock that goes back (a simulation reset) must not
+// silence the robot until it reaches the time of its last packet again; the next
+// packet goes out within one interval of the new time, ticking or timed.
+func TestSendAfterClockWentBack(t *testing.T) {
+	for _, timed := range []bool{false, true} {
+		name := "ticking"
+		if timed {
+			name = "timed"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := testConfig()
+			var h *harness
+			if timed {
+				h = newTimedHarness(t, cfg, harnessStart)
+			} else {
+				h = newHarness(t, cfg, harnessStart, nil)
+			}
+			// step advances the clock by one tick and waits for the tick if it falls due.
+			step := func() {
+				t.Helper()
+				h.c.mu.Lock()
+				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
+				h.c.mu.Unlock()
+				h.clk.Advance(cfg.Tick)
+				if !timed || !h.clk.Now().Before(wake) {
+					h.expect(eventTick)
+				}
+			}
+			for range 2 * int(time.Second/cfg.Tick) {
+				step()
+			}
+			n := len(h.broadcasts())
+			if n == 0 {
+				t.Fatal("nothing sent before the clock went back")
+			}
+			h.clk.Set(h.clk.Now().Add(-10 * time.Second)) // a simulation reset
+			if timed {
+				h.expect(eventTick) // the manual clock fires its timers when it goes back
+			}
+			for range int(cfg.Rate.Blind/cfg.Tick) + 1 {
+				step()
+			}
+			if got := len(h.broadcasts()); got == n {
+				t.Fatalf("no packet within %v after the clock went back 10 s (%d before)", cfg.Rate.Blind+cfg.Tick, n)
+			}
+			h.checkInvariants()
+		})
+	}
+}
