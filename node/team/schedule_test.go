@@ -277,3 +277,24 @@ func TestSendAfterClockWentBack(t *testing.T) {
 		})
 	}
 }
+
+// TestTeammateOfflineAfterClockWentBack: a teammate heard before the clock went back (a
+// simulation reset) and silent since is offline once the teammate timeout has passed on
+// the new time, not only when the clock has caught up with its last packet again.
+func TestTeammateOfflineAfterClockWentBack(t *testing.T) {
+	cfg := testConfig()
+	h := newHarness(t, cfg, harnessStart, nil)
+	h.ticks(1)
+	now := stampAt(h.clk.Now())
+	h.introduce(17, 3, 1, now, nil)
+	h.deliver(dnetFrom(t, 17, 3, 1, now, nil))
+	if st := h.c.Status(); len(st.Teammates) != 1 {
+		t.Fatalf("teammates %+v, want player 3", st.Teammates)
+	}
+	h.clk.Set(h.clk.Now().Add(-10 * time.Second)) // a simulation reset
+	h.ticks(int(cfg.TeammateTimeout/cfg.Tick) + 2)
+	if st := h.c.Status(); len(st.Teammates) != 0 {
+		t.Fatalf("%v after the clock went back 10 s, silent teammates still online: %+v", cfg.TeammateTimeout, st.Teammates)
+	}
+	h.checkInvariants()
+}

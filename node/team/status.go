@@ -263,9 +263,12 @@ func (c *Component) Status() Status {
 	return s
 }
 
-// isOnline reports whether a teammate last heard at t counts as online at now.
+// isOnline reports whether a teammate last heard at t counts as online at now: heard
+// within TeammateTimeout before now, not after it (a clock gone back, a simulation
+// reset: its next packet brings it back, as clocks.pick forgets its echo).
 func (c *Component) isOnline(t, now time.Time) bool {
-	return now.Sub(t) < c.cfg.TeammateTimeout
+	d := now.Sub(t)
+	return d >= 0 && d < c.cfg.TeammateTimeout
 }
 
 // cause labels the rate-limited warnings.
