@@ -138,7 +138,7 @@ func (d *Discovery) Run(ctx context.Context) error {
 				dg = nil
 				continue
 			}
-			if !d.Receive(p.Payload, p.Src, d.clk.Now()) {
+			if _, malformed := d.receive(p.Payload, p.Src, d.clk.Now()); malformed {
 				d.conn.ReportMalformed()
 			}
 		}
@@ -173,6 +173,14 @@ func (d *Discovery) announce() {
 // Receive handles one discovery datagram from src received at now and reports whether
 // its sender was remembered (Run calls it for every datagram of the socket).
 func (d *Discovery) Receive(b []byte, src netip.AddrPort, now time.Time) bool {
+	ok, _ := d.receive(b, src, now)
+	return ok
+}
+
+// receive is Receive that also reports whether the datagram was malformed (no discovery
+// packet, or a player number outside 1..255), which Run reports to the socket; our own
+// broadcast coming back, another team and a full table are not.
+func (d *Discovery) receive(b []byte, src netip.AddrPort, now time.Time) (remembered, malformed bool) {
 	m, err := booster.DecodeDiscovery(b)
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -181,10 +189,12 @@ func (d *Discovery) Receive(b []byte, src netip.AddrPort, now time.Time) bool {
 	switch {
 	case err != nil:
 		c.WrongSize++
+		return false, true
 	case m.TeamID != int32(d.cfg.Team):
 		c.ForeignTeam++
 	case m.PlayerID < 1 || m.PlayerID > 255:
 		c.Range++
+		return false, true
 	case m.PlayerID == int32(d.cfg.Player):
 		c.Own++
 	default:
@@ -193,14 +203,14 @@ func (d *Discovery) Receive(b []byte, src netip.AddrPort, now time.Time) bool {
 			d.expire(now)
 			if len(d.peers) >= maxDiscovered {
 				c.Full++
-				return false
+				return false, false
 			}
 		}
 		d.peers[a] = discovered{player: uint8(m.PlayerID), last: now}
 		c.Accepted++
-		return true
+		return true, false
 	}
-	return false
+	return false, false
 }
 
 // expire forgets the robots silent for longer than Expiry at now. d.mu is held.

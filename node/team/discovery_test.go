@@ -168,3 +168,48 @@ func TestBoosterLoopbackStandIn(t *testing.T) {
 		t.Fatalf("discovery %+v", st)
 	}
 }
+
+// TestDiscoveryReportsOnlyMalformed: Run reports to the socket as malformed only the
+// datagrams that are no discovery packet or carry an impossible player number, not the
+// echo of our own broadcast, another team's robots or a full table (transport.Stats
+// Malformed means undecodable).
+func TestDiscoveryReportsOnlyMalformed(t *testing.T) {
+	conn := bus.NewFakeConn(8)
+	clk := clock.NewManual(harnessStart)
+	d, err := NewDiscovery(DiscoveryConfig{Team: 17, Player: 2, Logger: slog.New(slog.DiscardHandler)}, conn, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	from := func(s string) netip.AddrPort { return netip.MustParseAddrPort(s) }
+	disc := func(team, player int32) []byte {
+		return booster.Discovery{TeamID: team, PlayerID: player}.Append(nil)
+	}
+	for _, dg := range []transport.Datagram{
+		{Payload: disc(17, 2), Src: from("10.0.0.2:20017")},      // our own broadcast, back
+		{Payload: disc(18, 4), Src: from("10.0.0.6:20017")},      // another team
+		{Payload: disc(17, 0), Src: from("10.0.0.8:20017")},      // no such player: malformed
+		{Payload: disc(17, 3)[:15], Src: from("10.0.0.5:20017")}, // cut short: malformed
+		{Payload: disc(17, 3), Src: from("10.0.0.3:20017")},      // a teammate, last
+	} {
+		if !conn.Deliver(dg) {
+			t.Fatal("fake socket queue full")
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for d.Status().Accepted == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the teammate's discovery packet was not taken")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if st := conn.Stats(); st.Malformed != 2 || st.Delivered != 3 {
+		t.Fatalf("socket counts %d malformed, %d delivered; want 2 (player 0, cut short) and 3", st.Malformed, st.Delivered)
+	}
+}
