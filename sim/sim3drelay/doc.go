@@ -39,5 +39,5 @@
 // One goroutine reads the connection and only reads; Run's goroutine does every write.
 // Every percept is counted once: Percepts = decoded + ParseErrors. Every say handed to
 // Say is counted once, when written or dropped: Said + SayRefused + SayQueueFull +
-// SayEarly.
+// SayEarly + SayStopped (says that Run's end leaves unwritten, or that come after it).
 package sim3drelay

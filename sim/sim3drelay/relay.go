@@ -94,11 +94,13 @@ type Status struct {
 	TimeErrors uint64
 	// Said counts says written to the server; SayRefused those refused as unsafe;
 	// SayQueueFull those dropped because the writer was behind; SayEarly those dropped
-	// because the robot had not joined the game yet.
+	// because the robot had not joined the game yet; SayStopped those dropped because
+	// Run had ended (or ended before writing them, or failed to write them).
 	Said         uint64
 	SayRefused   uint64
 	SayQueueFull uint64
 	SayEarly     uint64
+	SayStopped   uint64
 }
 
 // Relay is one agent. Create it with New, start Run, wait for Ready, and hand it the
@@ -112,9 +114,10 @@ type Relay struct {
 	ready  chan struct{}
 	joined atomic.Bool // set when ready is closed
 
-	mu     sync.Mutex
-	st     Status
-	warned map[string]time.Time
+	mu      sync.Mutex
+	st      Status
+	warned  map[string]time.Time
+	stopped bool // Run has ended: Say counts what it gets as SayStopped
 }
 
 // New checks cfg and returns a relay.
@@ -170,8 +173,8 @@ func (r *Relay) Status() Status {
 }
 
 // Say queues a message for the server. It never blocks: a message that comes before the
-// robot is in the game, is not safe to say, or finds the queue full is counted and
-// dropped.
+// robot is in the game, is not safe to say, finds the queue full or comes after Run has
+// ended is counted and dropped.
 func (r *Relay) Say(m *dmsgs.Sim3dSay) {
 	if !r.joined.Load() {
 		r.count(func(s *Status) { s.SayEarly++ })
@@ -182,16 +185,41 @@ func (r *Relay) Say(m *dmsgs.Sim3dSay) {
 		r.warn("say refused", "refusing a say the server would mangle", "err", err)
 		return
 	}
+	r.mu.Lock()
+	if r.stopped {
+		r.st.SayStopped++
+		r.mu.Unlock()
+		return
+	}
 	select {
-	case r.says <- m.Message:
+	case r.says <- m.Message: // under mu: a say queued as Run ends is counted by stop
+		r.mu.Unlock()
+		return
 	default:
-		r.count(func(s *Status) { s.SayQueueFull++ })
-		r.warn("say queue", "say queue full, message dropped")
+		r.st.SayQueueFull++
+	}
+	r.mu.Unlock()
+	r.warn("say queue", "say queue full, message dropped")
+}
+
+// stop makes Say count what it gets as SayStopped, and counts the says still queued so.
+func (r *Relay) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	for {
+		select {
+		case <-r.says:
+			r.st.SayStopped++
+		default:
+			return
+		}
 	}
 }
 
 // Run connects, joins the game and relays until ctx is done or the connection fails.
 func (r *Relay) Run(ctx context.Context) error {
+	defer r.stop()
 	conn, err := r.dial(ctx)
 	if err != nil {
 		return err
@@ -222,6 +250,7 @@ func (r *Relay) Run(ctx context.Context) error {
 	}
 	say := func(msg string) error {
 		if err := send(sim3dproto.Say{Message: msg}); err != nil {
+			r.count(func(s *Status) { s.SayStopped++ }) // Run ends with this error
 			return fmt.Errorf("sim3drelay: say: %w", err)
 		}
 		var now float64

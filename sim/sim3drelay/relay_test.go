@@ -193,3 +193,35 @@ func waitStatus(t *testing.T, r *Relay, ok func(Status) bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestRelayCountsSaysAfterStop: a say handed to Say once the connection is gone (Run has
+// returned) is counted as dropped, so that every say is counted once.
+func TestRelayCountsSaysAfterStop(t *testing.T) {
+	l, addr := listen(t)
+	deps := Deps{Hear: &bus.Recorder[dmsgs.Sim3dHear]{}, Time: &bus.Recorder[rosgraph_msgs.Clock]{}}
+	r, err := New(Config{Server: addr, Team: "DNA", Unum: 2}, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(context.Background()) }()
+	s := accept(t, l)
+	s.expect("(scene rsg/agent/nao/nao_hetero.rsg 0)")
+	s.send("(time (now 0.10))(GS (t 0.00) (pm BeforeKickOff))")
+	s.expect("(init (unum 2)(teamname DNA))(syn)")
+	s.send("(time (now 0.12))(GS (unum 2) (team left) (t 0.00) (pm BeforeKickOff))")
+	s.expect("(beam 0 0 0)(syn)")
+	<-r.Ready()
+	s.conn.Close()
+	if err := <-done; err == nil {
+		t.Fatal("Run returned nil after the server closed the connection")
+	}
+	const says = 3
+	for range says {
+		r.Say(&dmsgs.Sim3dSay{Message: "EQFM5xAAQIln5wLXbjYc"})
+	}
+	st := r.Status()
+	if n := st.Said + st.SayRefused + st.SayQueueFull + st.SayEarly + st.SayStopped; n != says {
+		t.Fatalf("%d says after the relay stopped, %d counted: %+v", says, n, st)
+	}
+}
