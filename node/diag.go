@@ -93,16 +93,24 @@ func socketStatus(name string, st transport.Stats, s transport.Status) dm.Diagno
 // since the node started, by cause (package transport/udpstat), and warns about the
 // causes that grew since the last report.
 func (n *Node) kernelUDP(now time.Time) dm.DiagnosticStatus {
-	b := diagnostics.NewStatus(DiagKernelUDP).Level(diagnostics.OK, "no receive errors")
 	c, err := udpstat.Read()
 	if err != nil {
-		return b.Level(diagnostics.Warn, err.Error()).Done()
+		return diagnostics.NewStatus(DiagKernelUDP).Level(diagnostics.Warn, err.Error()).Done()
 	}
-	d, grew := c.Sub(n.udpBase), c.Sub(n.udpLast)
+	st := kernelUDPStatus(c.Sub(n.udpBase), c.Sub(n.udpLast))
 	n.udpLast = c
+	return st
+}
+
+// kernelUDPStatus is kernelUDP's status for the counters d since the node started, of
+// which grew since the last report.
+func kernelUDPStatus(d, grew udpstat.Counters) dm.DiagnosticStatus {
+	msg := "no receive errors"
 	if d.InErrors > 0 {
-		b.Level(diagnostics.OK, fmt.Sprintf("%d receive errors since start", d.InErrors))
+		// Set as the first message: Level keeps the first one of a level.
+		msg = fmt.Sprintf("%d receive errors since start", d.InErrors)
 	}
+	b := diagnostics.NewStatus(DiagKernelUDP).Level(diagnostics.OK, msg)
 	if grew.InCsumErrors > 0 {
 		b.Level(diagnostics.Warn, english.Count(grew.InCsumErrors, "datagram")+" with a bad UDP checksum since the last report: the link corrupts packets")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	dm "github.com/robocup-dnetwork/dnetwork/ros/interfaces/diagnostic_msgs"
 	"github.com/robocup-dnetwork/dnetwork/transport"
+	"github.com/robocup-dnetwork/dnetwork/transport/udpstat"
 )
 
 func TestSlogLogger(t *testing.T) {
@@ -213,5 +214,26 @@ func BenchmarkStatuses(b *testing.B) {
 		_ = teamStatus(tst)
 		_ = socketStatus("team", sst, sock)
 		_ = socketStatus("gamecontroller", sst, sock)
+	}
+}
+
+// TestKernelUDPStatus: the kernel udp status says what the counters say: no errors,
+// errors since the start (old ones: OK), errors that grew since the last report (a
+// warning naming the cause).
+func TestKernelUDPStatus(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		d, grew udpstat.Counters
+		level   byte
+		msg     string
+	}{
+		{"none", udpstat.Counters{InDatagrams: 100}, udpstat.Counters{}, diagnostics.OK, "no receive errors"},
+		{"old", udpstat.Counters{InErrors: 5, RcvbufErrors: 5}, udpstat.Counters{}, diagnostics.OK, "5 receive errors since start"},
+		{"new", udpstat.Counters{InErrors: 7, RcvbufErrors: 7}, udpstat.Counters{InErrors: 2, RcvbufErrors: 2}, diagnostics.Warn,
+			"2 datagrams dropped for a full receive buffer since the last report: raise receive_buffer, or a process reads too slowly"},
+	} {
+		if s := kernelUDPStatus(c.d, c.grew); s.Level != c.level || s.Message != c.msg {
+			t.Errorf("%s: %d %q, want %d %q", c.name, s.Level, s.Message, c.level, c.msg)
+		}
 	}
 }
