@@ -97,9 +97,11 @@ func (n *Node) kernelUDP(now time.Time) dm.DiagnosticStatus {
 	if err != nil {
 		return diagnostics.NewStatus(DiagKernelUDP).Level(diagnostics.Warn, err.Error()).Done()
 	}
-	st := kernelUDPStatus(c.Sub(n.udpBase), c.Sub(n.udpLast))
+	n.udpMu.Lock()
+	grew := c.Sub(n.udpLast)
 	n.udpLast = c
-	return st
+	n.udpMu.Unlock()
+	return kernelUDPStatus(c.Sub(n.udpBase), grew)
 }
 
 // kernelUDPStatus is kernelUDP's status for the counters d since the node started, of

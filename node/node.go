@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -103,8 +104,10 @@ type Node struct {
 	sim3d *sim3d.Team // nil unless enabled
 	diag  *diagnostics.Component
 	// udpBase and udpLast are the kernel's UDP counters when the node started and at the
-	// last diagnostics report (the diagnostics goroutine's).
+	// last diagnostics report; udpMu guards udpLast (Diagnostics may run beside Run's
+	// diagnostics goroutine).
 	udpBase, udpLast udpstat.Counters
+	udpMu            sync.Mutex
 	rec              *record.Recorder // nil unless recording
 
 	in     inputs

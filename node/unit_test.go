@@ -237,3 +237,23 @@ func TestKernelUDPStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelUDPConcurrent: Diagnostics may be called while Run's diagnostics goroutine
+// reports (the end-to-end tests do): kernelUDP's last-report counters are shared.
+func TestKernelUDPConcurrent(t *testing.T) {
+	if _, err := udpstat.Read(); err != nil {
+		t.Skipf("no kernel UDP counters here: %v", err)
+	}
+	n := &Node{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 50 {
+			n.kernelUDP(time.Now())
+		}
+	}()
+	for range 50 {
+		n.kernelUDP(time.Now())
+	}
+	<-done
+}
