@@ -39,6 +39,10 @@ const (
 	PhaseTimeout      uint8 = 3
 )
 
+// ExtraHalfDuration is the length of one half of extra time (the HSL GameController's
+// extraHalfDuration, 300 s): in the first one the budget must last the second one too.
+const ExtraHalfDuration = 5 * time.Minute
+
 // BudgetPolicy spreads the team's message budget over the rest of the game.
 //
 // The remaining budget minus Reserve is divided by the remaining game time and by the
@@ -154,8 +158,13 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 		return Verdict{Silent: true, Cause: BudgetReserve, Remaining: in.Remaining, Reserve: p.Reserve}
 	}
 	left := float64(in.SecsRemaining)
-	if in.FirstHalf && in.Phase == PhaseNormal {
-		left += p.League.HalfDuration().Seconds()
+	if in.FirstHalf {
+		switch in.Phase {
+		case PhaseNormal:
+			left += p.League.HalfDuration().Seconds()
+		case PhaseOvertime: // the first half of extra time: the second one follows
+			left += ExtraHalfDuration.Seconds()
+		}
 	}
 	left = math.Max(left, 1)
 	robots := max(in.Robots, 1)

@@ -81,6 +81,23 @@ func TestBudgetDecide(t *testing.T) {
 	}
 }
 
+// TestBudgetExtraTime: in the first half of extra time the budget must last both halves
+// of extra time (the HSL GameController's extraHalfDuration, 300 s), as in the first
+// regular half it lasts both regular halves.
+func TestBudgetExtraTime(t *testing.T) {
+	hsl := BudgetPolicy{League: LeagueHSL, Reserve: 100}
+	in := BudgetInput{Known: true, Remaining: 6100, State: StatePlaying, Phase: PhaseOvertime, FirstHalf: true,
+		SecsRemaining: 300, Robots: 5}
+	// 6 000 usable messages, 600 s of extra time left, 5 robots: 2 msg/s per robot.
+	if v := hsl.Decide(in); !near(v.MinInterval, durationOf(6000.0/600.0/5.0)) {
+		t.Fatalf("first half of extra time: %v (%.2f msg/s per robot), want %v", v.MinInterval, v.PerRobot, durationOf(2))
+	}
+	in.FirstHalf, in.Remaining, in.SecsRemaining = false, 3100, 300
+	if v := hsl.Decide(in); !near(v.MinInterval, durationOf(3000.0/300.0/5.0)) {
+		t.Fatalf("second half of extra time: %v, want %v", v.MinInterval, durationOf(2))
+	}
+}
+
 func TestBudgetTracker(t *testing.T) {
 	var b BudgetTracker
 	b.Spend(3)
