@@ -131,7 +131,11 @@ func (n *Node) nodeStatus(now time.Time) dm.DiagnosticStatus {
 	b := diagnostics.NewStatus(DiagNode).Level(diagnostics.OK, "running")
 	b.Add("robot_id", c.RobotID).Add("team_number", c.TeamNumber).Add("league", c.League).
 		Add("node", n.rn.FullyQualifiedName()).Add("interface", c.Interface).
-		Add("uptime", now.Sub(n.start))
+		Add("uptime", now.Sub(n.start)).
+		Add("diagnostics_publish_errors", n.diagFailed.Load())
+	if n.links != nil {
+		b.Add("teamlinks_publish_errors", n.linksFailed.Load())
+	}
 	n.syncInputs() // the counts and ages include every sample that has arrived
 	var stale []string
 	for i, in := range []*input{&n.in.motion, &n.in.behavior, &n.in.vision} {

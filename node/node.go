@@ -116,6 +116,9 @@ type Node struct {
 	inputSyncs atomic.Pointer[[3]interface{ Sync() }]
 	running    atomic.Bool
 	entities   []interface{ Close() error }
+	// diagFailed and linksFailed count the failed publications of /diagnostics and
+	// TeamLinks, which publish again at their next period (publishFailed).
+	diagFailed, linksFailed atomic.Uint64
 }
 
 // subscription is what diagnostics read from a ros.Subscription.
@@ -379,10 +382,20 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.diag, err = diagnostics.New(r.Diagnostics, n.clk, diagPub, n.sources()...); err != nil {
+	if n.diag, err = diagnostics.New(r.Diagnostics, n.clk, diagPub, n.publishFailed(TopicDiagnostics, &n.diagFailed), n.sources()...); err != nil {
 		return nil, err
 	}
 	return n, nil
+}
+
+// publishFailed returns what counts a failed publication of the periodic topic in count
+// and warns of it (at most every warnEvery). The topic publishes again at its next
+// period: /diagnostics or TeamLinks refused once must not stop the node.
+func (n *Node) publishFailed(topic string, count *atomic.Uint64) func(error) {
+	return func(err error) {
+		count.Add(1)
+		n.log.WarnEvery("publish "+topic, warnEvery, "publishing %s failed (again at its next period): %v", topic, err)
+	}
 }
 
 // tap returns the recorder's Tap for a socket, nil when not recording.
@@ -510,7 +523,8 @@ func (n *Node) Run(ctx context.Context) error {
 	run("gamecontroller", n.gc.Run)
 	if n.team != nil {
 		run("team", n.team.Run)
-		run("teamlinks", func(ctx context.Context) error { return teamlinks.Run(ctx, n.clk, n.links, n.team.Status) })
+		failed := n.publishFailed(n.links.Topic(), &n.linksFailed)
+		run("teamlinks", func(ctx context.Context) error { return teamlinks.Run(ctx, n.clk, n.links, n.team.Status, failed) })
 	}
 	if n.disc != nil {
 		run("booster discovery", n.disc.Run)

@@ -54,15 +54,20 @@ type Component struct {
 	cfg     Config
 	clk     clock.Clock
 	pub     bus.Publisher[dm.DiagnosticArray]
+	failed  func(error)
 	sources []Source
 }
 
-// New returns a component publishing on pub.
-func New(cfg Config, clk clock.Clock, pub bus.Publisher[dm.DiagnosticArray], sources ...Source) (*Component, error) {
+// New returns a component publishing on pub; failed (nil: none) is called with every
+// publication that fails, after which the next period publishes again.
+func New(cfg Config, clk clock.Clock, pub bus.Publisher[dm.DiagnosticArray], failed func(error), sources ...Source) (*Component, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Component{cfg: cfg, clk: clk, pub: pub, sources: sources}, nil
+	if failed == nil {
+		failed = func(error) {}
+	}
+	return &Component{cfg: cfg, clk: clk, pub: pub, failed: failed, sources: sources}, nil
 }
 
 // Collect builds one array from all sources.
@@ -83,20 +88,18 @@ func (c *Component) Collect(now time.Time) dm.DiagnosticArray {
 	return a
 }
 
-// Run publishes an array every period until ctx is done. A failed publish is returned
-// only if ctx is still live. While the publisher says nobody subscribes
+// Run publishes an array every period until ctx is done, and returns nil then. A failed
+// publish goes to New's failed; the next period publishes again. While the publisher
+// says nobody subscribes
 // (bus.Listened), the array is neither collected nor published: collecting asks every
 // component for its status, and nobody would see it. If the publisher signals changes
 // of its audience, the ticker also stops until the next change that brings a
 // subscriber; it then ticks on the same grid again.
 func (c *Component) Run(ctx context.Context) error {
-	err := idletick.Publish(ctx, c.clk, c.cfg.Period, c.pub, func(now time.Time) *dm.DiagnosticArray {
+	idletick.Publish(ctx, c.clk, c.cfg.Period, c.pub, func(now time.Time) *dm.DiagnosticArray {
 		a := c.Collect(now)
 		return &a
-	})
-	if err != nil {
-		return fmt.Errorf("diagnostics: publish: %w", err)
-	}
+	}, c.failed)
 	return nil
 }
 

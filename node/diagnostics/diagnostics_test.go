@@ -68,7 +68,7 @@ func TestComponentPublishesEveryPeriod(t *testing.T) {
 		mu.Unlock()
 		return []dm.DiagnosticStatus{NewStatus("GameController").Level(Warn, "not connected").Done()}
 	}
-	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2", HardwareID: "robot2"}, clk, &rec, src)
+	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2", HardwareID: "robot2"}, clk, &rec, nil, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestComponentPublishesEveryPeriod(t *testing.T) {
 	if a.Header.Stamp.Sec <= 1000 {
 		t.Fatalf("stamp %+v", a.Header.Stamp)
 	}
-	if _, err := New(Config{}, clk, &rec); err == nil {
+	if _, err := New(Config{}, clk, &rec, nil); err == nil {
 		t.Fatal("zero period accepted")
 	}
 }
@@ -134,7 +134,7 @@ func TestComponentSkipsWithoutAudience(t *testing.T) {
 			calls.Add(1)
 			return []dm.DiagnosticStatus{NewStatus("team").Done()}
 		}
-		c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, src)
+		c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, nil, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func waitTickers(t *testing.T, clk *clock.Manual, n int, what string) {
 func TestComponentIdlesWithoutAudience(t *testing.T) {
 	clk := clock.NewManual(time.Unix(1000, 0))
 	pub := &watched{changes: make(chan struct{}, 1)}
-	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub,
+	c, err := New(Config{Period: time.Second, Prefix: "dnetwork_2"}, clk, pub, nil,
 		func(time.Time) []dm.DiagnosticStatus { return []dm.DiagnosticStatus{NewStatus("team").Done()} })
 	if err != nil {
 		t.Fatal(err)
@@ -223,5 +223,57 @@ func TestComponentIdlesWithoutAudience(t *testing.T) {
 	clk.Advance(time.Second)
 	if !pub.WaitLen(1, 5*time.Second) {
 		t.Fatal("no array after the signal and a period")
+	}
+}
+
+// TestComponentGoesOnAfterFailedPublish: a publication that fails goes to failed, and
+// the next period publishes again; Run returns nil when cancelled. Before, the first
+// failure ended Run and with it the node.
+func TestComponentGoesOnAfterFailedPublish(t *testing.T) {
+	clk := clock.NewManual(time.Unix(1000, 0))
+	refused := errors.New("refused")
+	tries := make(chan int, 8)
+	n := 0
+	pub := bus.PublisherFunc[dm.DiagnosticArray](func(*dm.DiagnosticArray) error {
+		n++ // Run's goroutine only
+		tries <- n
+		if n%2 == 1 {
+			return refused
+		}
+		return nil
+	})
+	failures := make(chan error, 8)
+	c, err := New(Config{Period: time.Second}, clk, pub, func(err error) { failures <- err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	waitTickers(t, clk, 1, "started")
+	for want := 1; want <= 4; want++ {
+		clk.Advance(time.Second)
+		select {
+		case got := <-tries:
+			if got != want {
+				t.Fatalf("publication %d, want %d", got, want)
+			}
+		case err := <-done:
+			t.Fatalf("Run returned %v after %d publications", err, want-1)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no publication %d within 5 s", want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v, want nil", err)
+	}
+	close(failures)
+	var got []error
+	for err := range failures {
+		got = append(got, err)
+	}
+	if len(got) != 2 || !errors.Is(got[0], refused) || !errors.Is(got[1], refused) {
+		t.Fatalf("failed got %v, want the two refusals", got)
 	}
 }

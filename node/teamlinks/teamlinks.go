@@ -27,14 +27,13 @@ const (
 	AgeWarn     = 3 * time.Second
 )
 
-// Run publishes Message(status()) on pub every Period of clk until ctx is done.
-func Run(ctx context.Context, clk clock.Clock, pub bus.Publisher[dmsgs.TeamLinks], status func() team.Status) error {
-	if err := idletick.Publish(ctx, clk, Period, pub, func(time.Time) *dmsgs.TeamLinks {
+// Run publishes Message(status()) on pub every Period of clk until ctx is done, and
+// returns nil then. A failed publish goes to failed; the next period publishes again.
+func Run(ctx context.Context, clk clock.Clock, pub bus.Publisher[dmsgs.TeamLinks], status func() team.Status, failed func(error)) error {
+	idletick.Publish(ctx, clk, Period, pub, func(time.Time) *dmsgs.TeamLinks {
 		m := Message(status())
 		return &m
-	}); err != nil {
-		return fmt.Errorf("teamlinks: publish: %w", err)
-	}
+	}, failed)
 	return nil
 }
 
