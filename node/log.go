@@ -49,17 +49,7 @@ func (h *rosHandler) Handle(_ context.Context, r slog.Record) error {
 		appendAttr(&sb, h.prefix, a)
 		return true
 	})
-	msg := sb.String()
-	switch rosLevel(r.Level) {
-	case ros.LevelError:
-		h.log.Errorf("%s", msg)
-	case ros.LevelWarn:
-		h.log.Warnf("%s", msg)
-	case ros.LevelInfo:
-		h.log.Infof("%s", msg)
-	default:
-		h.log.Debugf("%s", msg)
-	}
+	h.log.Log(rosLevel(r.Level), r.PC, sb.String()) // the call site of the record
 	return nil
 }
 

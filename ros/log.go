@@ -129,7 +129,23 @@ func (l *Logger) log(level Level, skip int, format string, args ...any) {
 	if !l.Enabled(level) {
 		return
 	}
-	msg := fmt.Sprintf(format, args...)
+	l.write(level, skip+1, 0, fmt.Sprintf(format, args...))
+}
+
+// Log logs msg at level, with the call site of pc in its /rosout message: a program
+// counter as runtime.Callers returns it and slog.Record carries (0: Log's caller).
+// Adapters from other logging APIs use it, so that /rosout (rqt_console) names the
+// line that logged, not the adapter.
+func (l *Logger) Log(level Level, pc uintptr, msg string) {
+	if !l.Enabled(level) {
+		return
+	}
+	l.write(level, 2, pc, msg)
+}
+
+// write logs msg; its call site is pc or, when pc is 0, the frame skip levels up (as
+// runtime.Caller counts from write).
+func (l *Logger) write(level Level, skip int, pc uintptr, msg string) {
 	s := l.sink
 	now := s.clock.Now()
 	s.mu.Lock()
@@ -142,11 +158,15 @@ func (l *Logger) log(level Level, skip int, format string, args ...any) {
 		return
 	}
 	m := &rcl_interfaces.Log{Stamp: timeMsg(now), Level: uint8(level), Name: l.name, Msg: msg}
-	if pc, file, line, ok := runtime.Caller(skip); ok {
-		m.File, m.Line = file, uint32(line)
-		if f := runtime.FuncForPC(pc); f != nil {
-			m.Function = f.Name()
+	if pc == 0 {
+		var pcs [1]uintptr
+		if runtime.Callers(skip+1, pcs[:]) == 1 {
+			pc = pcs[0]
 		}
+	}
+	if pc != 0 {
+		f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+		m.File, m.Line, m.Function = f.File, uint32(f.Line), f.Function
 	}
 	publish(m)
 }

@@ -3,6 +3,7 @@ package ros
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,38 @@ func TestLoggerRosout(t *testing.T) {
 	if !strings.HasSuffix(m.File, "log_test.go") || m.Line == 0 || !strings.HasSuffix(m.Function, "TestLoggerRosout") {
 		t.Errorf("caller %s:%d %s", m.File, m.Line, m.Function)
 	}
+}
+
+// TestLoggerLogCallSite: Log names the call site of the program counter it is given
+// (as slog records carry one), or with 0 its own caller; Warnf its caller.
+func TestLoggerLogCallSite(t *testing.T) {
+	var got []*rcl_interfaces.Log
+	l := NewLogger("robot1.dnetwork", LevelInfo, nil, clock.NewManual(time.Unix(12, 5)))
+	l.setRosout(func(m *rcl_interfaces.Log) { got = append(got, m) })
+	pc, wantLine := logSite() // a call site in another function
+	l.Log(LevelWarn, pc, "from elsewhere")
+	_, _, ownLine, _ := runtime.Caller(0)
+	l.Log(LevelError, 0, "from here")
+	l.Log(LevelDebug, pc, "below the level")
+	if len(got) != 2 {
+		t.Fatalf("%d messages published, want 2", len(got))
+	}
+	if m := got[0]; m.Msg != "from elsewhere" || m.Level != uint8(LevelWarn) || !strings.HasSuffix(m.File, "log_test.go") ||
+		int(m.Line) != wantLine || !strings.HasSuffix(m.Function, ".logSite") {
+		t.Errorf("with a pc: %s:%d %s %+v, want line %d of logSite", m.File, m.Line, m.Function, m, wantLine)
+	}
+	if m := got[1]; !strings.HasSuffix(m.File, "log_test.go") || int(m.Line) != ownLine+1 || !strings.HasSuffix(m.Function, "TestLoggerLogCallSite") {
+		t.Errorf("with 0: %s:%d %s, want line %d of the test", m.File, m.Line, m.Function, ownLine+1)
+	}
+}
+
+// logSite returns the program counter of its call of runtime.Callers, as slog records
+// it, and that call's line.
+func logSite() (uintptr, int) {
+	var pcs [1]uintptr
+	runtime.Callers(1, pcs[:])
+	_, _, line, _ := runtime.Caller(0)
+	return pcs[0], line - 1
 }
 
 func TestTimeMsg(t *testing.T) {
