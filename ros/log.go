@@ -178,13 +178,14 @@ func (l *Logger) setRosout(publish func(*rcl_interfaces.Log)) {
 	l.sink.mu.Unlock()
 }
 
-// timeMsg converts t to builtin_interfaces/Time (seconds since the Unix epoch).
+// timeMsg converts t to builtin_interfaces/Time (seconds since the Unix epoch, the
+// nanoseconds below one second also before the epoch; saturated beyond int32 seconds);
+// the zero time.Time (simulation time before the first /clock) is time 0.
 func timeMsg(t time.Time) builtin_interfaces.Time {
 	if t.IsZero() {
 		return builtin_interfaces.Time{}
 	}
-	ns := t.UnixNano()
-	return builtin_interfaces.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)}
+	return builtin_interfaces.NewTime(t)
 }
 
 // timeFromMsg converts builtin_interfaces/Time to time.Time.

@@ -146,3 +146,17 @@ func TestTimeMsg(t *testing.T) {
 		t.Errorf("zero time → %+v", m)
 	}
 }
+
+// TestTimeMsgOutOfRange: a time before the epoch (a /clock that went below zero)
+// keeps its nanoseconds below one second, as rclcpp's conversion does, and one past
+// the int32 seconds saturates (builtin_interfaces.NewTime) instead of wrapping.
+func TestTimeMsgOutOfRange(t *testing.T) {
+	tm := time.Unix(-2, 250_000_000) // -1.75 s
+	if m := timeMsg(tm); m.Sec != -2 || m.Nanosec != 250_000_000 || !timeFromMsg(m).Equal(tm) {
+		t.Errorf("timeMsg(%v) = %+v, want {Sec:-2 Nanosec:250000000}", tm, m)
+	}
+	late := time.Unix(1<<31, 0)
+	if m := timeMsg(late); m.Sec != 1<<31-1 || m.Nanosec != 999_999_999 {
+		t.Errorf("timeMsg(%v) = %+v, want the largest time", late, m)
+	}
+}
