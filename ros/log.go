@@ -148,9 +148,13 @@ func (l *Logger) Log(level Level, pc uintptr, msg string) {
 func (l *Logger) write(level Level, skip int, pc uintptr, msg string) {
 	s := l.sink
 	now := s.clock.Now()
+	sec, nsec := now.Unix(), now.Nanosecond()
+	if now.IsZero() { // simulation time before its first /clock: time 0, as rcutils prints it
+		sec = 0
+	}
 	s.mu.Lock()
 	if s.out != nil {
-		fmt.Fprintf(s.out, "[%s] [%d.%09d] [%s]: %s\n", level, now.Unix(), now.Nanosecond(), l.name, msg)
+		fmt.Fprintf(s.out, "[%s] [%d.%09d] [%s]: %s\n", level, sec, nsec, l.name, msg)
 	}
 	publish := s.rosout
 	s.mu.Unlock()

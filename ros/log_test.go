@@ -35,6 +35,19 @@ func TestLoggerConsoleFormat(t *testing.T) {
 	}
 }
 
+// TestLoggerConsoleBeforeClock: while simulation time waits for its first /clock, the
+// ROS time is 0, and the console says so as rcutils does, as /rosout's stamp does.
+func TestLoggerConsoleBeforeClock(t *testing.T) {
+	var out bytes.Buffer
+	c := &ROSClock{}
+	c.setSim(true)
+	l := NewLogger("n", LevelInfo, &out, c)
+	l.Infof("waiting for /clock")
+	if want := "[INFO] [0.000000000] [n]: waiting for /clock\n"; out.String() != want {
+		t.Errorf("console: %q, want %q", out.String(), want)
+	}
+}
+
 func TestLoggerWarnEvery(t *testing.T) {
 	var out bytes.Buffer
 	l := NewLogger("n", LevelInfo, &out, nil)
