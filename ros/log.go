@@ -185,12 +185,7 @@ func (l *Logger) setRosout(publish func(*rcl_interfaces.Log)) {
 // timeMsg converts t to builtin_interfaces/Time (seconds since the Unix epoch, the
 // nanoseconds below one second also before the epoch; saturated beyond int32 seconds);
 // the zero time.Time (simulation time before the first /clock) is time 0.
-func timeMsg(t time.Time) builtin_interfaces.Time {
-	if t.IsZero() {
-		return builtin_interfaces.Time{}
-	}
-	return builtin_interfaces.NewTime(t)
-}
+func timeMsg(t time.Time) builtin_interfaces.Time { return builtin_interfaces.NewTime(t) }
 
 // timeFromMsg converts builtin_interfaces/Time to time.Time.
 func timeFromMsg(m builtin_interfaces.Time) time.Time {

@@ -3,8 +3,13 @@ package builtin_interfaces
 import "time"
 
 // NewTime returns t as a ROS Time: seconds since the Unix epoch and a nanosecond
-// part in [0, 1e9). Times outside the int32 seconds range are clamped to it.
+// part in [0, 1e9). Times outside the int32 seconds range are clamped to it. The zero
+// time.Time, which a ROS clock on simulation time reads until the first /clock, is
+// time 0, as rclcpp stamps it.
 func NewTime(t time.Time) Time {
+	if t.IsZero() {
+		return Time{}
+	}
 	sec, nsec := t.Unix(), t.Nanosecond()
 	switch {
 	case sec > maxSec:

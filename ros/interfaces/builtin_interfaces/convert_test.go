@@ -45,4 +45,9 @@ func TestTimeConversion(t *testing.T) {
 	if got := NewTime(time.Unix(-1<<40, 0)); got != (Time{Sec: -1 << 31}) {
 		t.Errorf("far past not clamped: %+v", got)
 	}
+	// The zero time.Time is what a ROS clock on simulation time reads before the first
+	// /clock: ROS time 0, as rclcpp stamps it, not the far past.
+	if got := NewTime(time.Time{}); got != (Time{}) {
+		t.Errorf("NewTime(zero time) = %+v, want time 0", got)
+	}
 }
