@@ -262,6 +262,11 @@ type Client[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Resp]]
 	buf     []byte
 	pending map[int64]chan *Resp
 	dropped atomic.Uint64
+
+	// closed is closed when the client is closed or its node shuts down: the calls
+	// waiting then end with ErrClosed, since no reply can reach them any more.
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // NewClient creates a client of the service name (resolved for the node).
@@ -274,7 +279,7 @@ func NewClient[Req, Resp any, PReq cdr.PtrMessage[Req], PResp cdr.PtrMessage[Res
 	var resp Resp
 	reqTopic, replyTopic := ServiceDDSNames(fqn)
 	id := "clientid=" + n.newCSID() + ";"
-	c := &Client[Req, Resp, PReq, PResp]{node: n, name: fqn, pending: map[int64]chan *Resp{}}
+	c := &Client[Req, Resp, PReq, PResp]{node: n, name: fqn, pending: map[int64]chan *Resp{}, closed: make(chan struct{})}
 	rq := qos
 	rq.UserData = n.typeHashUserData(id, PResp(&resp).TypeHash())
 	if c.r, err = n.participant.NewReader(replyTopic, PResp(&resp).DDSTypeName(), rq, c.receive); err != nil {
@@ -336,7 +341,8 @@ func (c *Client[Req, Resp, PReq, PResp]) WaitForService(ctx context.Context) err
 	return nil
 }
 
-// Call sends req and waits for the response or the end of ctx.
+// Call sends req and waits for the response, the end of ctx, or the client's closing
+// (ErrClosed: by Close or the node's shutdown).
 func (c *Client[Req, Resp, PReq, PResp]) Call(ctx context.Context, req *Req) (*Resp, error) {
 	seq := requestSeq.Add(1)
 	ch := make(chan *Resp, 1)
@@ -352,7 +358,7 @@ func (c *Client[Req, Resp, PReq, PResp]) Call(ctx context.Context, req *Req) (*R
 	c.mu.Unlock()
 	if err != nil {
 		c.forget(seq)
-		return nil, fmt.Errorf("ros: call %s: %w", c.name, err)
+		return nil, fmt.Errorf("ros: call %s: %w", c.name, closedErr(err))
 	}
 	select {
 	case resp := <-ch:
@@ -360,6 +366,9 @@ func (c *Client[Req, Resp, PReq, PResp]) Call(ctx context.Context, req *Req) (*R
 	case <-ctx.Done():
 		c.forget(seq)
 		return nil, fmt.Errorf("ros: call %s (request %d): %w", c.name, seq, ctx.Err())
+	case <-c.closed:
+		c.forget(seq)
+		return nil, fmt.Errorf("%w: call %s (request %d): the client was closed", ErrClosed, c.name, seq)
 	}
 }
 
@@ -400,6 +409,7 @@ func (c *Client[Req, Resp, PReq, PResp]) Close() error {
 }
 
 func (c *Client[Req, Resp, PReq, PResp]) shutdown() {
+	c.closeOnce.Do(func() { close(c.closed) })
 	c.r.Stop()
 	_ = c.w.Close()
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"slices"
 	"testing"
 	"time"
@@ -202,5 +203,50 @@ func TestServiceFraming(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no reply")
+	}
+}
+
+// TestCallEndsWhenClientCloses: a call waiting for its reply ends with ErrClosed when
+// its client is closed, or its node shuts down, instead of waiting for a reply that
+// can no longer come until its context ends (for context.Background: never).
+func TestCallEndsWhenClientCloses(t *testing.T) {
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
+	for _, by := range []string{"client", "node"} {
+		n, err := NewNode(context.Background(), "caller", "/", NodeOptions{Getenv: env, LogOutput: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](n, "/nobody/answers", QoSServices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := cl.Call(context.Background(), &rcl_interfaces.GetParameters_Request{})
+			done <- err
+		}()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			cl.mu.Lock()
+			pending := len(cl.pending)
+			cl.mu.Unlock()
+			if pending == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the call was not sent")
+			}
+		}
+		if by == "client" {
+			_ = cl.Close()
+		}
+		_ = n.Close()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrClosed) {
+				t.Errorf("closed by the %s: call returned %v, want ErrClosed", by, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("closed by the %s: the call still waits 10 s later", by)
+		}
 	}
 }
