@@ -327,7 +327,7 @@ func (c *Client[Req, Resp, PReq, PResp]) Ready() bool {
 	return false
 }
 
-// WaitForService waits until Ready or ctx ends.
+// WaitForService waits until Ready, ctx ends or the client is closed (ErrClosed).
 func (c *Client[Req, Resp, PReq, PResp]) WaitForService(ctx context.Context) error {
 	t := time.NewTicker(10 * time.Millisecond)
 	defer t.Stop()
@@ -335,6 +335,8 @@ func (c *Client[Req, Resp, PReq, PResp]) WaitForService(ctx context.Context) err
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w: %s: %w", ErrNoService, c.name, ctx.Err())
+		case <-c.closed:
+			return fmt.Errorf("%w: waiting for service %s: the client was closed", ErrClosed, c.name)
 		case <-t.C:
 		}
 	}

@@ -250,3 +250,25 @@ func TestCallEndsWhenClientCloses(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitForServiceEndsWhenClientCloses: WaitForService ends with ErrClosed when its
+// client is closed, instead of polling a closed client until its context ends.
+func TestWaitForServiceEndsWhenClientCloses(t *testing.T) {
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
+	n := newTestNode(t, env, "waiter", "/")
+	cl, err := NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](n, "/nobody/serves", QoSServices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cl.WaitForService(context.Background()) }()
+	_ = cl.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("WaitForService returned %v, want ErrClosed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("WaitForService still waits 10 s after Close")
+	}
+}
