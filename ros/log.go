@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,9 @@ type logSink struct {
 	clock  Clock
 	rosout func(*rcl_interfaces.Log) // nil until /rosout is up
 	every  map[string]*throttle
+	// levels are the loggers --log-level gives a level of their own (fixed at creation):
+	// a child logger named there, or below one named there, does not share its parent's.
+	levels []rosargs.LoggerLevel
 }
 
 type throttle struct {
@@ -54,10 +58,16 @@ type throttle struct {
 // messages at or above level to out, time-stamped by clock. It publishes nothing on
 // /rosout; a node's logger (Node.Logger) does.
 func NewLogger(name string, level Level, out io.Writer, clock Clock) *Logger {
+	return newLogger(name, level, out, clock, nil)
+}
+
+// newLogger is NewLogger with the --log-level LOGGER:=LEVEL settings, which give the
+// child loggers they name (Named) a level of their own.
+func newLogger(name string, level Level, out io.Writer, clock Clock, levels []rosargs.LoggerLevel) *Logger {
 	if clock == nil {
 		clock = dclock.Wall
 	}
-	l := &Logger{name: name, level: new(atomic.Uint32), sink: &logSink{out: out, clock: clock, every: map[string]*throttle{}}}
+	l := &Logger{name: name, level: new(atomic.Uint32), sink: &logSink{out: out, clock: clock, every: map[string]*throttle{}, levels: levels}}
 	l.level.Store(uint32(level))
 	return l
 }
@@ -65,12 +75,38 @@ func NewLogger(name string, level Level, out io.Writer, clock Clock) *Logger {
 // Name returns the logger's name.
 func (l *Logger) Name() string { return l.name }
 
-// Named returns a child logger "<name>.<child>" sharing output and level.
+// Named returns a child logger "<name>.<child>" sharing output and level, unless
+// --log-level names the child (or a logger between the two, "<name>.a" for
+// Named("a.b")): then, as in rcutils, the child has that level, its own.
 func (l *Logger) Named(child string) *Logger {
 	if l == nil {
 		return nil
 	}
-	return &Logger{name: l.name + "." + child, level: l.level, sink: l.sink}
+	name := l.name + "." + child
+	level := l.level
+	if own, ok := l.sink.ownLevel(l.name, name); ok {
+		level = new(atomic.Uint32)
+		level.Store(uint32(own))
+	}
+	return &Logger{name: name, level: level, sink: l.sink}
+}
+
+// ownLevel returns the level --log-level gives the logger name or its closest ancestor
+// below parent, if any.
+func (s *logSink) ownLevel(parent, name string) (Level, bool) {
+	for n := name; len(n) > len(parent); {
+		for _, ll := range s.levels {
+			if ll.Logger == n && ll.Level != rosargs.LogUnset {
+				return ll.Level, true
+			}
+		}
+		i := strings.LastIndexByte(n, '.')
+		if i < 0 {
+			break
+		}
+		n = n[:i]
+	}
+	return 0, false
 }
 
 // SetLevel changes the minimum level of the logger and all loggers sharing it.

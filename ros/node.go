@@ -159,7 +159,7 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 	if level == rosargs.LogUnset {
 		level = LevelInfo
 	}
-	n.log = NewLogger(loggerName, level, out, n.clock)
+	n.log = newLogger(loggerName, level, out, n.clock, args.LoggerLevels)
 	n.ctx, n.cancel = context.WithCancel(ctx)
 
 	if n.participant, err = newParticipant(env, args.Enclave); err != nil {

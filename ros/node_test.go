@@ -663,3 +663,41 @@ func TestDisableLogs(t *testing.T) {
 		t.Errorf("console output despite --disable-stdout-logs: %q", console.String())
 	}
 }
+
+// TestLogLevelOfComponent: --log-level LOGGER:=LEVEL for a component's logger (a child
+// of the node's, as the components' are) sets that logger's level, as rcutils does for
+// a logger named on the command line; the node's logger and its other children keep
+// theirs.
+func TestLogLevelOfComponent(t *testing.T) {
+	env := testEnv(t, rosdomain.Take(t), "jazzy")
+	var console bytes.Buffer
+	var mu sync.Mutex
+	a, _, err := rosargs.Parse([]string{"--ros-args", "--log-level", "robot1.dnetwork.gc:=debug", "--log-level", "robot1.dnetwork.team.rx:=error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := NewNode(context.Background(), "dnetwork", "/robot1", NodeOptions{Args: a, Getenv: env, LogOutput: lockedWriter{&mu, &console}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	n.Logger().Named("gc").Debugf("gc debug")
+	n.Logger().Named("gc").Named("socket").Debugf("gc socket debug") // inherits from gc
+	n.Logger().Named("team").Debugf("team debug")                    // the node's info
+	n.Logger().Named("team").Infof("team info")
+	n.Logger().Named("team").Named("rx").Warnf("team rx warn") // error for team.rx
+	n.Logger().Debugf("node debug")
+	mu.Lock()
+	out := console.String()
+	mu.Unlock()
+	for _, want := range []string{"gc debug", "gc socket debug", "team info"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not logged:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"team debug", "team rx warn", "node debug"} {
+		if strings.Contains(out, not) {
+			t.Errorf("%q logged:\n%s", not, out)
+		}
+	}
+}
