@@ -342,6 +342,9 @@ func closedErr(err error) error {
 }
 
 // register adds an entity's readers and writers to the node and republishes the graph.
+// An entity the graph cannot announce is removed again and shut down, as rmw does not
+// make an endpoint whose graph update fails: its constructor returns the error and no
+// handle, so nothing else would ever close it.
 func (n *Node) register(e closer, readers, writers []dds.GUID) error {
 	n.mu.Lock()
 	if n.closed {
@@ -353,7 +356,13 @@ func (n *Node) register(e closer, readers, writers []dds.GUID) error {
 	n.readers = append(n.readers, readers...)
 	n.writers = append(n.writers, writers...)
 	n.mu.Unlock()
-	return n.publishGraph()
+	if err := n.publishGraph(); err != nil {
+		if n.unregister(e, readers, writers) { // false: the node's shutdown has it
+			e.shutdown()
+		}
+		return fmt.Errorf("announcing it on %s: %w", DiscoveryTopic, err)
+	}
+	return nil
 }
 
 // unregister removes an entity and republishes the graph; it reports whether the

@@ -95,6 +95,48 @@ func TestEntitiesOfClosedNode(t *testing.T) {
 	}
 }
 
+// TestEntityNotAnnounced: an endpoint whose ros_discovery_info update cannot be
+// written (here: the node's discovery writer is gone) is not made, as rmw does not
+// make it: the constructor's error leaves no endpoint behind in the node (nor a
+// subscription's or service's handler running for an endpoint its caller never got).
+func TestEntityNotAnnounced(t *testing.T) {
+	n, err := NewNode(context.Background(), "mute", "/", NodeOptions{Getenv: testEnv(t, rosdomain.Take(t), "jazzy"), LogOutput: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close() // fails: it cannot announce its leaving either
+	n.mu.Lock()
+	before := map[closer]bool{}
+	for e := range n.entities {
+		before[e] = true
+	}
+	readers, writers := len(n.readers), len(n.writers)
+	n.mu.Unlock()
+	if err := n.discovery.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, errPub := NewPublisher[std_msgs.String](n, "chatter", QoSDefault)
+	_, errSub := NewSubscription[std_msgs.String](n, "chatter", QoSDefault, func(*std_msgs.String) {})
+	_, errSrv := NewService(n, "echo", QoSServices, func(*rcl_interfaces.GetParameters_Request) *rcl_interfaces.GetParameters_Response { return nil })
+	_, errCl := NewClient[rcl_interfaces.GetParameters_Request, rcl_interfaces.GetParameters_Response](n, "echo", QoSServices)
+	for what, err := range map[string]error{"publisher": errPub, "subscription": errSub, "service": errSrv, "client": errCl} {
+		if err == nil {
+			t.Errorf("%s made without a ros_discovery_info update", what)
+		}
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for e := range n.entities {
+		if !before[e] {
+			t.Errorf("%T of a failed constructor left in the node", e)
+		}
+	}
+	if len(n.readers) != readers || len(n.writers) != writers {
+		t.Errorf("after four failed constructors the node lists %d readers, %d writers; before %d, %d",
+			len(n.readers), len(n.writers), readers, writers)
+	}
+}
+
 // TestClientMadeDuringReplies makes clients of a service while another client's calls
 // keep its replies coming: a new client's reader takes those replies at once and must
 // drop them as another client's (under the race detector, also while NewClient is still
