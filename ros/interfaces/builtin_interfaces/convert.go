@@ -36,12 +36,19 @@ const (
 )
 
 // NewDuration returns d as a ROS Duration, whose nanosecond part is never negative:
-// -1.5 s is {Sec: -2, Nanosec: 500000000}.
+// -1.5 s is {Sec: -2, Nanosec: 500000000}. Durations outside the int32 seconds range
+// (68 years) are clamped to it, as NewTime's times are.
 func NewDuration(d time.Duration) Duration {
 	sec, nsec := int64(d/time.Second), int64(d%time.Second)
 	if nsec < 0 {
 		sec--
 		nsec += int64(time.Second)
+	}
+	switch {
+	case sec > maxSec:
+		return Duration{Sec: maxSec, Nanosec: 999_999_999}
+	case sec < minSec:
+		return Duration{Sec: minSec}
 	}
 	return Duration{Sec: int32(sec), Nanosec: uint32(nsec)}
 }

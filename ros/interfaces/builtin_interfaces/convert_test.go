@@ -26,6 +26,19 @@ func TestDurationConversion(t *testing.T) {
 	}
 }
 
+// TestDurationClamped: a duration beyond the int32 seconds (68 years, as a clock
+// offset to a teammate whose clock reads year 1 would be) is clamped like NewTime's
+// times, not wrapped into one of the other sign.
+func TestDurationClamped(t *testing.T) {
+	const year = 365 * 24 * time.Hour
+	if got := NewDuration(100 * year); got != (Duration{Sec: 1<<31 - 1, Nanosec: 999_999_999}) {
+		t.Errorf("NewDuration(100 years) = %+v, want the largest", got)
+	}
+	if got := NewDuration(-100 * year); got != (Duration{Sec: -1 << 31}) {
+		t.Errorf("NewDuration(-100 years) = %+v, want the smallest", got)
+	}
+}
+
 func TestTimeConversion(t *testing.T) {
 	now := time.Date(2026, 7, 1, 12, 0, 0, 123456789, time.UTC)
 	m := NewTime(now)
