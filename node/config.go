@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -190,10 +191,8 @@ func (c Config) Validate() error {
 	}
 	if r.TeamEnabled {
 		add(r.Team.Validate())
-		if p := r.Team.TeamPort(); p == r.GameControllerPort {
-			add(fmt.Errorf("team port %d is the GameController port", p))
-		}
 	}
+	add(r.portClash())
 	add(r.GameController.Validate())
 	if r.WorldInfo.Enabled {
 		add(r.WorldInfo.Validate())
@@ -204,6 +203,43 @@ func (c Config) Validate() error {
 	}
 	add(r.Record.Validate())
 	add(r.Diagnostics.Validate())
+	return errors.Join(errs...)
+}
+
+// boundPort is a UDP port one of the node's sockets binds, on the interface selector
+// iface.
+type boundPort struct {
+	what  string
+	port  uint16
+	iface string
+}
+
+// portClash reports two sockets of the resolved configuration that bind the same port
+// on the same interface. They would open without an error (SO_REUSEADDR): each would
+// receive the other's broadcasts, counted as malformed, and unicast would reach only one.
+func (r Config) portClash() error {
+	ps := []boundPort{{"GameController port", r.GameControllerPort, r.Interface}}
+	if r.TeamEnabled {
+		ps = append(ps, boundPort{"team port", r.Team.TeamPort(), r.Interface})
+		if boosterDiscovery(&r.Team) {
+			ps = append(ps, boundPort{"Booster discovery port", discoveryPort(&r), r.Interface})
+		}
+	}
+	if r.WorldInfo.Enabled {
+		ps = append(ps, boundPort{"world info port (worldinfo.port)", r.WorldInfo.Group.Port(), r.WorldInfo.Interface})
+	}
+	if r.Swarm.Enabled && r.Swarm.Mode != tswarm.ModePorts {
+		ps = append(ps, boundPort{"swarm port (swarm.udp_port)", r.Swarm.UDPPort, cmp.Or(r.Swarm.Interface, "lo")})
+	}
+	var errs []error
+	for i, b := range ps {
+		for _, a := range ps[:i] {
+			if a.port == b.port && a.port != 0 && (a.iface == b.iface || a.iface == "any" || b.iface == "any") {
+				errs = append(errs, fmt.Errorf("%s %d is the %s; two sockets of the node cannot share a port", b.what, b.port, a.what))
+				break
+			}
+		}
+	}
 	return errors.Join(errs...)
 }
 
