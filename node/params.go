@@ -136,8 +136,12 @@ func (b *binder) bind(c *Config) {
 	b.seconds("team.rate.ball_far", &t.Rate.BallFar, 0.01, 60, "Send interval while the ball is seen farther away, seconds.")
 	b.seconds("team.rate.blind", &t.Rate.Blind, 0.01, 60, "Send interval while the ball is not seen, seconds.")
 	b.seconds("team.rate.alone", &t.Rate.Alone, 0, 60, "Longest-interval floor while no teammate is heard, seconds; 0: off.")
-	b.double("team.rate.near_distance", &t.Rate.NearDistance, 0, 20, "Ball distance of the near row, metres.")
-	b.double("team.rate.mid_distance", &t.Rate.MidDistance, 0, 20, "Ball distance of the mid row, metres.")
+	b.double("team.rate.near_distance", &t.Rate.NearDistance, 0.01, 20, "Ball distance of the near row, metres; at most mid_distance.")
+	b.double("team.rate.mid_distance", &t.Rate.MidDistance, 0.01, 20, "Ball distance of the mid row, metres.")
+	if t.Rate.NearDistance > t.Rate.MidDistance {
+		b.fail("team.rate.near_distance", fmt.Errorf("%g m is beyond team.rate.mid_distance %g m; the near row must be the nearer",
+			t.Rate.NearDistance, t.Rate.MidDistance))
+	}
 	b.integer("team.budget_reserve", &t.Reserve, -1, 100000,
 		"Messages of the team budget never spent; -1: the league's default (HSL 100, SPL 30).")
 	b.boolean("team.silent_uncounted", &t.SilentUncounted, "Stay silent in game states whose messages do not count against the budget.")
