@@ -195,7 +195,10 @@ func (b *binder) bind(c *Config) {
 	b.boolean("worldinfo.ros_frame_on_wire", &w.ROSFrameOnWire, "Send y and angles in the ROS convention instead of Fawkes'.")
 	b.integer("worldinfo.max_opponents", &w.MaxOpponents, 0, 25, "Most opponents sent per datagram, the nearest first.")
 	b.double("worldinfo.opponent_gate", &w.OpponentGate, 0.01, 10, "Largest move of an obstacle between two cycles that keeps its uid, metres.")
-	b.seconds("worldinfo.flush_after", &w.FlushAfter, -1, 3600, "Forget a sender silent for this long, seconds; negative: never.")
+	b.seconds("worldinfo.flush_after", &w.FlushAfter, -1, 3600, "Forget a sender silent for this long, seconds; negative: never; not 0.")
+	if w.FlushAfter == 0 {
+		b.fail("worldinfo.flush_after", errors.New("0 would forget every sender at once; a negative value never forgets"))
+	}
 
 	// Swarm.
 	s := &c.Swarm
