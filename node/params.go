@@ -184,7 +184,13 @@ func (b *binder) bind(c *Config) {
 	b.secret("worldinfo.key", w.Key, "Encryption key string shared with the Fawkes peers (at least 15 characters).",
 		func(v string) error { w.Key = v; return nil })
 	b.hz("worldinfo.rate", &w.Interval, 0.02, 50, "Send rate, Hz.")
-	b.integer("worldinfo.ttl", &w.TTL, -1, 255, "Multicast TTL; -1 keeps datagrams on this host.")
+	if v, ok := b.declare("worldinfo.ttl", params.Integer(int64(w.TTL)), params.TypeInteger,
+		"Multicast TTL; -1 keeps datagrams on this host.", "-1 or 1..255", params.IntRange(-1, 255, 1)); ok {
+		w.TTL = int(v.IntegerValue)
+		if w.TTL == 0 {
+			b.fail("worldinfo.ttl", errors.New("0 is not a TTL: -1 keeps datagrams on this host, 1 on the local network"))
+		}
+	}
 	b.boolean("worldinfo.loopback", &w.Loop, "Multicast loopback: this host hears what it sends.")
 	b.boolean("worldinfo.fat_message", &w.FatMessage, "Also send the legacy fat record every cycle.")
 	b.boolean("worldinfo.relative_ball_as_type10", &w.RelBallAsType10, "Send the relative ball as record type 10, as Fawkes senders do.")
