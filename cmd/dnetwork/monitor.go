@@ -213,6 +213,9 @@ func monitorPorts(gcPort, retPort uint16, teams, teamPorts string) ([]monitor.Po
 		if err != nil {
 			return nil, fmt.Errorf("--team-ports %q: %v", teamPorts, err)
 		}
+		if _, dup := own[n]; dup {
+			return nil, fmt.Errorf("--team-ports %q: team %d is listed twice", teamPorts, n)
+		}
 		own[n] = uint16(port)
 	}
 	var order []uint8
@@ -220,6 +223,9 @@ func monitorPorts(gcPort, retPort uint16, teams, teamPorts string) ([]monitor.Po
 		n, err := parseTeamNumber(f)
 		if err != nil {
 			return nil, fmt.Errorf("--teams %q: %v", teams, err)
+		}
+		if slices.Contains(order, n) {
+			return nil, fmt.Errorf("--teams %q: team %d is listed twice", teams, n)
 		}
 		order = append(order, n)
 	}

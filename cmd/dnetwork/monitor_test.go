@@ -40,6 +40,8 @@ func TestMonitorPorts(t *testing.T) {
 		{name: "team 0", teams: "0", err: `"0" is not a team number`},
 		{name: "bad port", teamPorts: "5=70000", err: `"70000" is not a port`},
 		{name: "bad team in ports", teamPorts: "x=4000", err: `"x" is not a team number`},
+		{name: "team twice", teams: "5,5", err: `--teams "5,5": team 5 is listed twice`},
+		{name: "team twice in ports", teams: "5", teamPorts: "5=10005,5=10006", err: `--team-ports "5=10005,5=10006": team 5 is listed twice`},
 	} {
 		got, err := monitorPorts(c.gc, c.ret, c.teams, c.teamPorts)
 		if c.err != "" {
