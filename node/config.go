@@ -14,6 +14,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
+	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/ros"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
@@ -25,6 +26,10 @@ const (
 	MinTeamNumber = 1
 	MaxTeamNumber = 254 // 255 marks a dropped ball in the GameController packets
 )
+
+// MinWorldInfoKey is the shortest worldinfo.key: Fawkes reads KeySize bytes of its key
+// string, the terminating NUL included, so a shorter key gives it bytes past the string.
+const MinWorldInfoKey = wi.KeySize - 1
 
 // ErrConfig is wrapped by every error Validate reports.
 var ErrConfig = errors.New("node: bad config")
@@ -196,6 +201,9 @@ func (c Config) Validate() error {
 	add(r.GameController.Validate())
 	if r.WorldInfo.Enabled {
 		add(r.WorldInfo.Validate())
+		if n := len(r.WorldInfo.Key); n > 0 && n < MinWorldInfoKey {
+			add(fmt.Errorf("worldinfo.key has %d bytes; Fawkes peers agree only on keys of at least %d", n, MinWorldInfoKey))
+		}
 	}
 	add(r.Swarm.Validate())
 	if r.Sim3DEnabled {

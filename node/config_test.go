@@ -227,6 +227,8 @@ func TestDeclareErrors(t *testing.T) {
 			[]string{"-p worldinfo.flush_after:=0.0", "parameter 'worldinfo.flush_after'", "negative value never forgets"}},
 		{"ttl 0", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "worldinfo.enabled:=true", "-p", "worldinfo.ttl:=0"},
 			[]string{"-p worldinfo.ttl:=0", "parameter 'worldinfo.ttl'", "-1 keeps"}},
+		{"short world info key", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "worldinfo.enabled:=true", "-p", "worldinfo.key:=short"},
+			[]string{"worldinfo.key has 5 bytes", "at least 15"}},
 		{"bad return version", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "gamecontroller.return_version:=1"},
 			[]string{"gamecontroller.return_version", "1 is not one of 0, 2, 3, 4"}},
 		{"worldinfo group", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "worldinfo.group:=10.0.0.1"},
