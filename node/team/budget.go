@@ -48,8 +48,9 @@ const ExtraHalfDuration = 5 * time.Minute
 // The remaining budget minus Reserve is divided by the remaining game time and by the
 // number of robots sharing it; the result is the fastest rate this robot may send at. A
 // robot whose team has used up everything but the reserve goes silent, as does a
-// penalised robot. With no budget known (no GameController, or a version without budgets)
-// only the rate rule applies.
+// penalised robot, and one whose team has fewer messages left than robots (a reserve
+// smaller than the team). With no budget known (no GameController, or a version without
+// budgets) only the rate rule applies.
 type BudgetPolicy struct {
 	League League
 	// Reserve is the number of messages kept back and never spent by the allowance.
@@ -153,8 +154,11 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 	if !in.Known {
 		return Verdict{Cause: BudgetUnknown}
 	}
+	robots := max(in.Robots, 1)
 	usable := in.Remaining - p.Reserve
-	if usable <= 0 {
+	// Every robot decides on the same figure before it hears the others' messages, so the
+	// last robots-1 messages are the teammates': keep them whatever the reserve.
+	if usable <= 0 || in.Remaining <= robots-1 {
 		return Verdict{Silent: true, Cause: BudgetReserve, Remaining: in.Remaining, Reserve: p.Reserve}
 	}
 	left := float64(in.SecsRemaining)
@@ -167,7 +171,6 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 		}
 	}
 	left = math.Max(left, 1)
-	robots := max(in.Robots, 1)
 	perRobot := float64(usable) / left / float64(robots) // messages per second
 	iv := time.Duration(float64(time.Second) / perRobot)
 	return Verdict{MinInterval: iv, Cause: BudgetAllowance, Remaining: in.Remaining, Reserve: p.Reserve, PerRobot: perRobot}

@@ -130,3 +130,29 @@ func durationOf(perSecond float64) time.Duration {
 }
 
 func near(a, b time.Duration) bool { d := a - b; return d > -time.Microsecond && d < time.Microsecond }
+
+// TestBudgetReserveCoversTeammates: every robot decides on the same figure before it hears
+// the others' messages, so with a reserve smaller than the team (0 here) the last few
+// messages must stay silent: 3 robots that all heard "2 left" would send 3, and the GameController
+// takes the third at 0 as illegal communication. One robot alone may spend the last one.
+func TestBudgetReserveCoversTeammates(t *testing.T) {
+	p := BudgetPolicy{League: LeagueHSL, Reserve: 0}
+	in := BudgetInput{Known: true, State: StatePlaying, SecsRemaining: 60, Robots: 3}
+	for _, c := range []struct {
+		remaining, robots int
+		silent            bool
+	}{
+		{2, 3, true}, {3, 3, false}, {1, 2, true}, {2, 2, false}, {1, 1, false}, {0, 1, true},
+	} {
+		in.Remaining, in.Robots = c.remaining, c.robots
+		if v := p.Decide(in); v.Silent != c.silent {
+			t.Errorf("%d left, %d robots, reserve 0: silent %v, want %v (%s)", c.remaining, c.robots, v.Silent, c.silent, v.Reason())
+		}
+	}
+	// A reserve at least the team's size is the bound, as before.
+	p.Reserve = 100
+	in.Remaining, in.Robots = 101, 5
+	if v := p.Decide(in); v.Silent {
+		t.Fatalf("101 left, reserve 100: silent (%s)", v.Reason())
+	}
+}
