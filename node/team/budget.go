@@ -179,23 +179,37 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 // BudgetTracker estimates the team's remaining budget between GameController packets:
 // the GameController's figure is taken as truth whenever a packet arrives, and every team
 // message heard or sent in a counted state is subtracted until the next one.
+//
+// A falling figure is one packet late: the GameController component publishes the larger
+// of two packets' budgets in a row (gamecontroller steadyBudgets), so a new, lower figure
+// is the budget when the last figure arrived. The messages counted since then are
+// subtracted from it too. With a feeder that is not late this keeps back one packet
+// interval's messages more than needed; it never adds up over packets.
 type BudgetTracker struct {
 	known     bool
 	remaining int
+	figure    int // the last GameController figure
+	spent     int // messages counted since it
 }
 
-// FromGameController sets the estimate to the figure of a fresh GameController packet.
+// FromGameController sets the estimate from the figure of a fresh GameController packet.
 func (b *BudgetTracker) FromGameController(remaining int) {
-	b.known, b.remaining = true, remaining
+	if b.known && remaining < b.figure {
+		b.remaining = max(remaining-b.spent, 0)
+	} else {
+		b.remaining = remaining
+	}
+	b.known, b.figure, b.spent = true, remaining, 0
 }
 
 // Forget drops the estimate (GameController lost).
-func (b *BudgetTracker) Forget() { b.known, b.remaining = false, 0 }
+func (b *BudgetTracker) Forget() { *b = BudgetTracker{} }
 
 // Spend subtracts n messages from the estimate.
 func (b *BudgetTracker) Spend(n int) {
 	if b.known {
 		b.remaining = max(b.remaining-n, 0)
+		b.spent += n
 	}
 }
 

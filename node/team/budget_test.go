@@ -113,8 +113,12 @@ func TestBudgetTracker(t *testing.T) {
 	if r, _ := b.Remaining(); r != 0 {
 		t.Fatalf("went below zero: %d", r)
 	}
-	b.FromGameController(5)
-	if r, _ := b.Remaining(); r != 5 {
+	b.FromGameController(5) // falling, so one packet late: the 23 messages came after it
+	if r, _ := b.Remaining(); r != 0 {
+		t.Fatalf("late figure: %d", r)
+	}
+	b.FromGameController(8) // growing: taken as it is
+	if r, _ := b.Remaining(); r != 8 {
 		t.Fatalf("reset: %d", r)
 	}
 	b.Forget()
@@ -154,5 +158,30 @@ func TestBudgetReserveCoversTeammates(t *testing.T) {
 	in.Remaining, in.Robots = 101, 5
 	if v := p.Decide(in); v.Silent {
 		t.Fatalf("101 left, reserve 100: silent (%s)", v.Reason())
+	}
+}
+
+// TestBudgetTrackerLateFigure: the GameController component publishes a falling budget one
+// packet late (gamecontroller steadyBudgets keeps the larger of two packets in a row), so
+// a new figure does not yet include the team's messages since the last figure. Taking it
+// as it is forgot them and let the team spend past its reserve.
+func TestBudgetTrackerLateFigure(t *testing.T) {
+	var b BudgetTracker
+	b.FromGameController(200) // the budget a packet before: 20 messages since it are already counted
+	b.Spend(60)               // the team's messages until the next figure
+	b.FromGameController(180) // 200-20: the budget when 200 arrived; 60 more went since
+	if r, _ := b.Remaining(); r != 120 {
+		t.Fatalf("late figure 180 after 60 messages: estimate %d, want 120", r)
+	}
+	b.Spend(10)
+	b.FromGameController(120)
+	if r, _ := b.Remaining(); r != 110 {
+		t.Fatalf("late figure 120 after 10 messages: estimate %d, want 110", r)
+	}
+	// A figure that grows (additional minutes, extra time, a new half) is the packet's own.
+	b.Spend(5)
+	b.FromGameController(710)
+	if r, _ := b.Remaining(); r != 710 {
+		t.Fatalf("grown figure 710: estimate %d", r)
 	}
 }
