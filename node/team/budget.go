@@ -56,7 +56,8 @@ type BudgetPolicy struct {
 	// Reserve is the number of messages kept back and never spent by the allowance.
 	Reserve int
 	// SilentUncounted makes the robot silent in states whose messages do not count
-	// (INITIAL, FINISHED, ...). By default it keeps talking there, at no cost.
+	// (INITIAL, FINISHED, ...). By default it keeps talking there, at no cost, while the
+	// team's budget is above the reserve.
 	SilentUncounted bool
 }
 
@@ -90,7 +91,8 @@ const (
 	// BudgetPenalised: the robot is penalised; silent.
 	BudgetPenalised
 	// BudgetReserve: the team has only the reserve left, or nothing (exhausted);
-	// silent until the GameController's figure grows or the state stops counting.
+	// silent until the GameController's figure grows, and in states that do not count
+	// too (a counted one may already have begun), the penalty shoot-out excepted.
 	BudgetReserve
 	// BudgetAllowance: the allowance bounds the send interval.
 	BudgetAllowance
@@ -145,22 +147,27 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 	if in.Penalised {
 		return Verdict{Silent: true, Cause: BudgetPenalised}
 	}
+	atReserve := in.Known && p.atReserve(in)
 	if !p.League.Counted(in.State, in.Phase) {
 		if p.SilentUncounted {
 			return Verdict{Silent: true, Cause: BudgetUncountedSilent}
+		}
+		// The GameController may have moved on to a counted state (INITIAL to READY or
+		// STANDBY, the end of a timeout) a packet before we hear it, and counts what we
+		// send meanwhile; no counted state follows the penalty shoot-out.
+		if atReserve && in.Phase != PhasePenaltyShoot && p.League.Counted(StateReady, PhaseNormal) {
+			return Verdict{Silent: true, Cause: BudgetReserve, Remaining: in.Remaining, Reserve: p.Reserve}
 		}
 		return Verdict{Cause: BudgetUncounted}
 	}
 	if !in.Known {
 		return Verdict{Cause: BudgetUnknown}
 	}
-	robots := max(in.Robots, 1)
-	usable := in.Remaining - p.Reserve
-	// Every robot decides on the same figure before it hears the others' messages, so the
-	// last robots-1 messages are the teammates': keep them whatever the reserve.
-	if usable <= 0 || in.Remaining <= robots-1 {
+	if atReserve {
 		return Verdict{Silent: true, Cause: BudgetReserve, Remaining: in.Remaining, Reserve: p.Reserve}
 	}
+	robots := max(in.Robots, 1)
+	usable := in.Remaining - p.Reserve
 	left := float64(in.SecsRemaining)
 	if in.FirstHalf {
 		switch in.Phase {
@@ -174,6 +181,13 @@ func (p BudgetPolicy) Decide(in BudgetInput) Verdict {
 	perRobot := float64(usable) / left / float64(robots) // messages per second
 	iv := time.Duration(float64(time.Second) / perRobot)
 	return Verdict{MinInterval: iv, Cause: BudgetAllowance, Remaining: in.Remaining, Reserve: p.Reserve, PerRobot: perRobot}
+}
+
+// atReserve reports whether the team's budget is down to what the policy keeps back: the
+// reserve, or one message per teammate (every robot decides on the same figure before it
+// hears the others' messages, so the last robots-1 messages are the teammates').
+func (p BudgetPolicy) atReserve(in BudgetInput) bool {
+	return in.Remaining <= p.Reserve || in.Remaining <= max(in.Robots, 1)-1
 }
 
 // BudgetTracker estimates the team's remaining budget between GameController packets:

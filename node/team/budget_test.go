@@ -54,10 +54,11 @@ func TestBudgetDecide(t *testing.T) {
 		t.Fatalf("penalised: %+v", v)
 	}
 
-	// Uncounted state: free, unless configured silent.
+	// Uncounted state: free above the reserve (TestBudgetUncountedAtReserve), unless
+	// configured silent.
 	in = playing
 	in.State = StateInitial
-	in.Remaining = 0
+	in.Remaining = 101
 	if v := hsl.Decide(in); v.Silent || v.MinInterval != 0 || v.Cause != BudgetUncounted {
 		t.Fatalf("initial: %+v", v)
 	}
@@ -183,5 +184,35 @@ func TestBudgetTrackerLateFigure(t *testing.T) {
 	b.FromGameController(710)
 	if r, _ := b.Remaining(); r != 710 {
 		t.Fatalf("grown figure 710: estimate %d", r)
+	}
+}
+
+// TestBudgetUncountedAtReserve: the GameController moves from a state that does not count
+// into one that does (INITIAL to READY or STANDBY, the end of a timeout) up to one of its
+// packets before the robots hear it, and counts what they send in between. A team at its
+// reserve (or at 0) stays silent in those states too; in the penalty shoot-out, which no
+// counted state follows, and above the reserve it talks for free as before.
+func TestBudgetUncountedAtReserve(t *testing.T) {
+	hsl := BudgetPolicy{League: LeagueHSL, Reserve: 100}
+	in := BudgetInput{Known: true, State: StateInitial, SecsRemaining: 600, Robots: 5}
+	for _, c := range []struct {
+		state, phase uint8
+		remaining    int
+		silent       bool
+	}{
+		{StateInitial, PhaseNormal, 0, true},
+		{StateInitial, PhaseNormal, 100, true},
+		{StateInitial, PhaseTimeout, 50, true},
+		{StateInitial, PhaseNormal, 101, false},
+		{StateSet, PhasePenaltyShoot, 0, false},
+	} {
+		in.State, in.Phase, in.Remaining = c.state, c.phase, c.remaining
+		if v := hsl.Decide(in); v.Silent != c.silent {
+			t.Errorf("state %d phase %d, %d left: silent %v, want %v (%s)", c.state, c.phase, c.remaining, v.Silent, c.silent, v.Reason())
+		}
+	}
+	in.State, in.Phase, in.Remaining, in.Known = StateInitial, PhaseNormal, 0, false
+	if v := hsl.Decide(in); v.Silent {
+		t.Errorf("no budget known: silent (%s)", v.Reason())
 	}
 }

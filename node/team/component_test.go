@@ -229,19 +229,20 @@ func TestPenalisedSilence(t *testing.T) {
 }
 
 // TestUncountedStates: in states that do not count the robot talks at the full rate
-// without spending budget, unless configured to be silent there.
+// without spending budget, unless configured to be silent there; at the reserve it is
+// silent there too (a counted state may have begun), the penalty shoot-out excepted.
 func TestUncountedStates(t *testing.T) {
 	cases := []struct {
 		name   string
 		league League
 		snap   GameSnapshot
 	}{
-		{"initial", LeagueHSL, GameSnapshot{State: StateInitial, MessageBudget: 0}},
-		{"finished", LeagueHSL, GameSnapshot{State: StateFinished, MessageBudget: 0}},
-		{"hsl standby", LeagueHSL, GameSnapshot{State: StateStandby, MessageBudget: 0}},
-		{"penalty shoot-out", LeagueHSL, GameSnapshot{State: StatePlaying, GamePhase: PhasePenaltyShoot, MessageBudget: 0}},
-		{"timeout", LeagueSPL, GameSnapshot{State: StateReady, GamePhase: PhaseTimeout, MessageBudget: 0}},
-		{"hl playing", LeagueHL, GameSnapshot{State: StatePlaying, MessageBudget: 0}},
+		{"initial", LeagueHSL, GameSnapshot{State: StateInitial, MessageBudget: 1000}},
+		{"finished", LeagueHSL, GameSnapshot{State: StateFinished, MessageBudget: 1000}},
+		{"hsl standby", LeagueHSL, GameSnapshot{State: StateStandby, MessageBudget: 1000}},
+		{"penalty shoot-out", LeagueHSL, GameSnapshot{State: StatePlaying, GamePhase: PhasePenaltyShoot, MessageBudget: 1000}},
+		{"timeout", LeagueSPL, GameSnapshot{State: StateReady, GamePhase: PhaseTimeout, MessageBudget: 1000}},
+		{"hl playing", LeagueHL, GameSnapshot{State: StatePlaying, MessageBudget: 1000}},
 	}
 	for _, tc := range cases {
 		for _, silent := range []bool{false, true} {
@@ -258,10 +259,27 @@ func TestUncountedStates(t *testing.T) {
 			if silent {
 				want = 0
 			}
-			if st.Send.Sent != want || st.BudgetLeft != 0 || !st.BudgetKnown {
-				t.Errorf("%s, silent %v: sent %d (want %d), budget %d known %v (want 0, not spent)",
+			if st.Send.Sent != want || st.BudgetLeft != 1000 || !st.BudgetKnown {
+				t.Errorf("%s, silent %v: sent %d (want %d), budget %d known %v (want 1000, not spent)",
 					tc.name, silent, st.Send.Sent, want, st.BudgetLeft, st.BudgetKnown)
 			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		snap GameSnapshot
+		want uint64
+	}{
+		{"initial at 0", GameSnapshot{State: StateInitial, MessageBudget: 0}, 0},
+		{"penalty shoot-out at 0", GameSnapshot{State: StatePlaying, GamePhase: PhasePenaltyShoot, MessageBudget: 0}, 45},
+	} {
+		h := newHarness(t, testConfig(), harnessStart, nil)
+		h.c.SetBehavior(&ballHandling)
+		h.game.set(func(s *GameSnapshot) { *s = tc.snap })
+		h.deliver(dnetFrom(t, 17, 3, 1, stampAt(harnessStart), nil))
+		h.ticks(90)
+		if st := h.checkInvariants(); st.Send.Sent != tc.want {
+			t.Errorf("%s: sent %d, want %d", tc.name, st.Send.Sent, tc.want)
 		}
 	}
 	// The SPL counts STANDBY: with no budget left the robot is silent.

@@ -147,7 +147,8 @@ type Config struct {
 	// League.DefaultReserve().
 	Reserve int
 	// SilentUncounted keeps the robot silent in states whose messages do not count
-	// (INITIAL, FINISHED, penalty shoot-out, timeout). Default false: talk there for free.
+	// (INITIAL, FINISHED, penalty shoot-out, timeout). Default false: talk there for free
+	// while the team's budget is above the reserve (BudgetPolicy).
 	SilentUncounted bool
 	// SilentWhenStopped keeps the robot silent while the GameController says play is
 	// stopped (HSL). Default false.

@@ -42,7 +42,8 @@
 //
 //	silent-penalised  the GameController penalises us
 //	silent-stopped    play is stopped and SilentWhenStopped is set (off by default)
-//	silent-budget     only the reserve is left, or the state does not count and
+//	silent-budget     only the reserve is left (in uncounted states too, but the
+//	                  penalty shoot-out), or the state does not count and
 //	                  SilentUncounted is set
 //	not-due           the interval has not passed: the rate row rounded to the
 //	                  nearest whole tick, or the budget allowance's interval rounded
