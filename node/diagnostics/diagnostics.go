@@ -64,9 +64,6 @@ func New(cfg Config, clk clock.Clock, pub bus.Publisher[dm.DiagnosticArray], fai
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if failed == nil {
-		failed = func(error) {}
-	}
 	return &Component{cfg: cfg, clk: clk, pub: pub, failed: failed, sources: sources}, nil
 }
 

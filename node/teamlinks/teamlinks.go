@@ -28,7 +28,8 @@ const (
 )
 
 // Run publishes Message(status()) on pub every Period of clk until ctx is done, and
-// returns nil then. A failed publish goes to failed; the next period publishes again.
+// returns nil then. A failed publish goes to failed (nil: none); the next period
+// publishes again.
 func Run(ctx context.Context, clk clock.Clock, pub bus.Publisher[dmsgs.TeamLinks], status func() team.Status, failed func(error)) error {
 	idletick.Publish(ctx, clk, Period, pub, func(time.Time) *dmsgs.TeamLinks {
 		m := Message(status())

@@ -14,9 +14,9 @@ import (
 // the ticker also stops until a change brings a subscriber, and then ticks on the same
 // grid again. Messages go out through bus.PublishQueued (periodic: no cgo call on this
 // goroutine), each waiting up to a fifth of period for the next flush of anything
-// else. A failed publish is handed to failed (while ctx is live) and the next tick
-// publishes again: a periodic topic whose write fails once (DDS refused it) does not
-// end the component's Run, which would stop the node.
+// else. A failed publish is handed to failed (if not nil; only while ctx is live) and
+// the next tick publishes again: a periodic topic whose write fails once (DDS refused
+// it) does not end the component's Run, which would stop the node.
 func Publish[T any](ctx context.Context, clk clock.Clock, period time.Duration, pub bus.Publisher[T], collect func(now time.Time) *T, failed func(error)) {
 	tk := New(clk, period)
 	defer tk.Stop()
@@ -36,7 +36,7 @@ func Publish[T any](ctx context.Context, clk clock.Clock, period time.Duration, 
 				}
 				continue
 			}
-			if err := bus.PublishQueued(pub, collect(now), period/5); err != nil && ctx.Err() == nil {
+			if err := bus.PublishQueued(pub, collect(now), period/5); err != nil && ctx.Err() == nil && failed != nil {
 				failed(err)
 			}
 		}
