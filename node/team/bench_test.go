@@ -152,7 +152,7 @@ func BenchmarkReceive(b *testing.B) {
 						b.StartTimer()
 					}
 				}
-				c.receive(d)
+				c.receive(d, c.clk.Now())
 			}
 			// A sender's first packet waits for its second (ConfirmNew): it counts as
 			// unconfirmed, every other one is accepted.
@@ -211,7 +211,7 @@ func BenchmarkTeamOfSix(b *testing.B) {
 					clk.Set(now)
 					c.tick(now)
 					for _, d := range ds[k] {
-						c.receive(d)
+						c.receive(d, c.clk.Now())
 					}
 				}
 			}

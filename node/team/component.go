@@ -303,7 +303,7 @@ func (c *Component) Run(ctx context.Context) error {
 				c.log.Warn("team socket closed")
 				continue
 			}
-			c.receive(d)
+			c.receive(d, c.clk.Now())
 			c.flushIfIdle(len(dg))
 			if c.hook != nil {
 				c.hook(eventDatagram)

@@ -745,8 +745,8 @@ func TestPublishErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.receive(datagram(dnetFrom(t, 17, 3, 1, 0, nil)))
-	c.receive(datagram(dnetFrom(t, 17, 3, 2, 0, nil)))
+	c.receive(datagram(dnetFrom(t, 17, 3, 1, 0, nil)), c.clk.Now())
+	c.receive(datagram(dnetFrom(t, 17, 3, 2, 0, nil)), c.clk.Now())
 	if st := c.Status(); st.Receive.Accepted != 1 || st.Receive.PublishErrors != 1 {
 		t.Fatalf("%+v", st.Receive)
 	}

@@ -95,7 +95,7 @@ func FuzzReceive(f *testing.F) {
 		for i, c := range comps {
 			before := c.Status().Receive
 			n := recs[i].Len()
-			c.receive(datagram(b))
+			c.receive(datagram(b), c.clk.Now())
 			c.flushIfIdle(0) // as Run does once the queue is empty
 			r := c.Status().Receive
 			if r.Received != before.Received+1 || r.Received != r.Accepted+r.Dropped() {

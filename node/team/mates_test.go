@@ -32,7 +32,7 @@ func TestMatesBeforeTheClock(t *testing.T) {
 	}
 	d := datagram(b)
 	for range 300 {
-		c.receive(d)
+		c.receive(d, c.clk.Now())
 	}
 	if st := c.Status().Receive; st.Accepted == 0 {
 		t.Fatalf("no packet accepted: %+v", st)
@@ -45,7 +45,7 @@ func TestMatesBeforeTheClock(t *testing.T) {
 		t.Errorf("a teammate heard only at the zero time counts as online (%d online)", r.online)
 	}
 	clk.Set(harnessStart)
-	c.receive(d)
+	c.receive(d, c.clk.Now())
 	if r := c.read(harnessStart, &snap, c.budget); r.online != 1 || !r.on[3] {
 		t.Errorf("after a packet at %v: %d online, player 3 %v; want 1, true", harnessStart, r.online, r.on[3])
 	}

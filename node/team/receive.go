@@ -44,10 +44,10 @@ const (
 	dropLate
 )
 
-// receive handles one datagram: validate, filter, publish, count. It reports whether
-// the packet was accepted.
-func (c *Component) receive(d transport.Datagram) bool {
-	now := c.clk.Now()
+// receive handles one datagram at now: validate, filter, publish, count. It reports
+// whether the packet was accepted. The caller's now is the one it plans with, so a
+// teammate heard is never heard after it.
+func (c *Component) receive(d transport.Datagram, now time.Time) bool {
 	v, auth := c.decode(d.Payload, now)
 	fv := teaminfo.VerdictNew
 	if v == accepted && c.cfg.Format == FormatDNet {

@@ -256,7 +256,7 @@ type replanState struct {
 func (c *Component) take(d transport.Datagram, queued int) {
 	now := c.clk.Now()
 	ticked := c.advance(now, false)
-	if (c.receive(d) || ticked) && !c.rp.pending {
+	if (c.receive(d, now) || ticked) && !c.rp.pending {
 		c.rp = replanState{pending: true, since: now}
 	}
 	c.flushIfIdle(queued)

@@ -2,9 +2,16 @@ package team
 
 import (
 	"bytes"
+	"context"
+	"log/slog"
 	"net/netip"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robocup-dnetwork/dnetwork/clock"
+	"github.com/robocup-dnetwork/dnetwork/proto/teaminfo"
 
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/geometry_msgs"
@@ -297,4 +304,104 @@ func TestTeammateOfflineAfterClockWentBack(t *testing.T) {
 		t.Fatalf("%v after the clock went back 10 s, silent teammates still online: %+v", cfg.TeammateTimeout, st.Teammates)
 	}
 	h.checkInvariants()
+}
+
+// steppingClock is a manual clock whose every reading is a microsecond later than the
+// one before, as a real clock's two readings around some work are: its timers still
+// fire at the manual time.
+type steppingClock struct {
+	*clock.Manual
+	n atomic.Int64
+}
+
+func (s *steppingClock) Now() time.Time {
+	return s.Manual.Now().Add(time.Duration(s.n.Add(1)) * time.Microsecond)
+}
+
+// logRecorder keeps the messages logged to it.
+type logRecorder struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler            { return l }
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	l.msgs = append(l.msgs, r.Message)
+	l.mu.Unlock()
+	return nil
+}
+
+func (l *logRecorder) count(msg string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.msgs {
+		if m == msg {
+			n++
+		}
+	}
+	return n
+}
+
+// A teammate whose packets keep coming stays online although each packet is handled a
+// moment after the instant the component plans for: one "teammate online", never
+// "offline", and every packet sent carries it in mates_online. Ticking and timed.
+func TestTeammateStaysOnlineWhileTimeMoves(t *testing.T) {
+	for _, timed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ticking", true: "timed"}[timed], func(t *testing.T) {
+			cfg := testConfig()
+			logs := &logRecorder{}
+			cfg.Logger = slog.New(logs)
+			var clk *steppingClock
+			stepping := func(c *Component) {
+				clk = &steppingClock{Manual: c.clk.(*clock.Manual)}
+				c.clk = clk
+			}
+			g := &fakeGame{s: NoGame, changed: make(chan struct{}, 1)}
+			var view GameView = g
+			if timed {
+				view = notifyingGame{g}
+			}
+			h := startHarness(t, cfg, harnessStart, stepping, g, view)
+			// step advances the clock by one tick and waits for the tick if one is due.
+			step := func() {
+				h.c.mu.Lock()
+				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
+				h.c.mu.Unlock()
+				h.clk.Advance(cfg.Tick)
+				if !timed || !h.clk.Now().Before(wake) {
+					h.expect(eventTick)
+				}
+			}
+			step()
+			stamp := func() time.Duration { return stampAt(clk.Now()) }
+			h.introduce(17, 3, 1, stamp(), nil)
+			h.deliver(dnetFrom(t, 17, 3, 1, stamp(), nil))
+			before := len(h.broadcasts())
+			for seq := uint32(2); seq <= 60; seq++ {
+				step()
+				h.deliver(dnetFrom(t, 17, 3, seq, stamp(), nil))
+			}
+			if on, off := logs.count("teammate online"), logs.count("teammate offline"); on != 1 || off != 0 {
+				t.Errorf("logged %d \"teammate online\" and %d \"teammate offline\", want 1 and 0", on, off)
+			}
+			sent := h.broadcasts()[before:]
+			if len(sent) == 0 {
+				t.Fatal("no packet sent")
+			}
+			for i, b := range sent {
+				var s teaminfo.State
+				if _, err := teaminfo.DecodeDNet(b, &s, nil); err != nil {
+					t.Fatal(err)
+				}
+				if !s.MatesOnline[2] {
+					t.Errorf("packet %d: mates_online %v lacks player 3", i, s.MatesOnline)
+				}
+			}
+			h.checkInvariants()
+		})
+	}
 }

@@ -253,7 +253,7 @@ func (c *Component) Status() Status {
 			clk = st.clock[p].at(now)
 		}
 		if c.isOnline(t, now) {
-			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: now.Sub(t), Clock: clk})
+			s.Teammates = append(s.Teammates, Mate{Player: uint8(p), Age: max(now.Sub(t), 0), Clock: clk})
 		}
 		if lt := st.links[p]; lt != nil && now.Sub(t) < LinksFor {
 			q := lt.Quality(now, clk.Offset, clk.Bound, clk.Known)
@@ -264,11 +264,13 @@ func (c *Component) Status() Status {
 }
 
 // isOnline reports whether a teammate last heard at t counts as online at now: heard
-// within TeammateTimeout before now, not after it (a clock gone back, a simulation
-// reset: its next packet brings it back, as clocks.pick forgets its echo).
+// less than TeammateTimeout before now or after it. A packet handled a moment after the
+// instant a plan or tick is made for (a tick acts for the instant its timer fired) is
+// heard after now and online; one heard a whole timeout after now means the clock went
+// back (a simulation reset), and its next packet brings the teammate back.
 func (c *Component) isOnline(t, now time.Time) bool {
 	d := now.Sub(t)
-	return d >= 0 && d < c.cfg.TeammateTimeout
+	return d > -c.cfg.TeammateTimeout && d < c.cfg.TeammateTimeout
 }
 
 // cause labels the rate-limited warnings.
