@@ -262,7 +262,7 @@ func teamStatus(st team.Status) dm.DiagnosticStatus {
 		b.Add("last_send_age", st.Time.Sub(st.LastSend))
 	}
 	s, r := st.Send, st.Receive
-	b.Add("ticks", s.Ticks).Add("sent", s.Sent).
+	b.Add("ticks", s.Ticks).Add("sent", s.Sent).Add("silent_start", s.SilentStart).
 		Add("silent_penalised", s.SilentPenalised).Add("silent_stopped", s.SilentStopped).
 		Add("silent_budget", s.SilentBudget).Add("encode_errors", s.EncodeErrors).
 		Add("too_large", s.TooLarge).Add("send_errors", s.SendErrors).

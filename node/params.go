@@ -146,6 +146,8 @@ func (b *binder) bind(c *Config) {
 		"Messages of the team budget never spent; -1: the league's default (HSL 100, SPL 30).")
 	b.boolean("team.silent_uncounted", &t.SilentUncounted, "Stay silent in game states whose messages do not count against the budget.")
 	b.boolean("team.silent_when_stopped", &t.SilentWhenStopped, "Stay silent while the GameController says play is stopped (HSL).")
+	b.seconds("team.gc_wait", &t.GCWait, 0, team.MaxGCWait.Seconds(),
+		"After start, hold team packets until the GameController is heard or for this long without one, seconds (a rebooted robot does not spend the team's budget blind); 0: off.")
 	b.seconds("team.teammate_timeout", &t.TeammateTimeout, 0.1, 60, "A teammate counts as online this long after its last packet, seconds.")
 	b.seconds("team.replay_silence", &t.ReplaySilence, 0, 600, "How long the replay filter remembers a silent sender (dnet), seconds; 0: 5 s.")
 	b.seconds("team.max_age", &t.MaxAge, 0, 600, "Drop packets whose sender time is further than this from our clock, seconds; 0: off (needs synchronised clocks).")

@@ -106,6 +106,11 @@ type Component struct {
 	// the view of the last plan (timed Run).
 	gameChanged bool
 	planSnap    GameSnapshot
+	// The hold after start (Config.GCWait): team packets wait until holdUntil unless
+	// the GameController is heard first; holdOver once either has happened (or the
+	// wait is off).
+	holdUntil time.Time
+	holdOver  bool
 
 	buf   []byte
 	tx    teaminfo.State
@@ -272,6 +277,7 @@ func (c *Component) Run(ctx context.Context) error {
 			return c.runTimed(ctx, tc, g.Changed())
 		}
 	}
+	c.startHold(c.clk.Now())
 	tk := c.clk.NewTicker(c.cfg.Tick)
 	defer tk.Stop()
 	dg := c.conn.Datagrams()
@@ -317,7 +323,7 @@ func (c *Component) Run(ctx context.Context) error {
 func (c *Component) logRunning() {
 	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
 		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
-		"monitor", monitorText(c.cfg.Monitor), "authenticated", c.key != nil)
+		"monitor", monitorText(c.cfg.Monitor), "authenticated", c.key != nil, "gc_wait", c.cfg.GCWait)
 }
 
 // monitorText is the monitor copy's destination for the log, or "off".

@@ -93,6 +93,11 @@ const (
 	DefaultTick            = time.Second / 30 // 30 Hz, the ZJUDancer team tick
 	DefaultMonitorInterval = time.Second
 	DefaultTeammateTimeout = 3 * time.Second
+	// DefaultGCWait is a little more than two GameController periods (2 Hz): a robot
+	// that hears no GameController by then is most likely in a test without one.
+	DefaultGCWait = 1200 * time.Millisecond
+	// MaxGCWait bounds Config.GCWait.
+	MaxGCWait = time.Minute
 )
 
 // Config configures the team component. Start from DefaultConfig, set Team and Player,
@@ -153,6 +158,12 @@ type Config struct {
 	// SilentWhenStopped keeps the robot silent while the GameController says play is
 	// stopped (HSL). Default false.
 	SilentWhenStopped bool
+	// GCWait holds our team packets after Run starts until the GameController is
+	// heard, or for this long without one (then the robot talks as before). A robot
+	// rebooted during a game would otherwise send messages the GameController counts
+	// before it knows the game state and the team's budget (at budget 0: illegal
+	// communication). The monitor copy is not held. 0: off. Default DefaultGCWait.
+	GCWait time.Duration
 
 	// TeammateTimeout is how long a teammate counts as online after its last accepted
 	// packet. It must be longer than the longest send interval. Default 3 s.
@@ -175,7 +186,7 @@ type Config struct {
 
 // DefaultConfig returns the defaults: HSL, dnet without key, port 10000 + team, 30 Hz
 // tick, the ZJUDancer rate table, the league's reserve, monitor off, teammates online for
-// 3 s. Team and Player are 0 and must be set.
+// 3 s, packets held up to DefaultGCWait after start. Team and Player are 0 and must be set.
 func DefaultConfig() Config {
 	return Config{
 		League:          LeagueHSL,
@@ -186,6 +197,7 @@ func DefaultConfig() Config {
 		Reserve:         -1,
 		TeammateTimeout: DefaultTeammateTimeout,
 		ReplaySilence:   teaminfo.DefaultSilence,
+		GCWait:          DefaultGCWait,
 	}
 }
 
@@ -281,6 +293,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxAge < 0 {
 		bad("max age must not be negative, got %v", c.MaxAge)
+	}
+	if c.GCWait < 0 || c.GCWait > MaxGCWait {
+		bad("GameController wait must be 0 (off) .. %v, got %v", MaxGCWait, c.GCWait)
 	}
 	for i, p := range c.Peers {
 		if !p.IsValid() || p.Port() == 0 || !p.Addr().Is4() {

@@ -40,6 +40,8 @@
 // elapsed since), so the counters read as if it had woken on every tick. Each tick
 // ends in exactly one Decision, checked in this order:
 //
+//	silent-start      Run started less than GCWait ago and no GameController
+//	                  packet has come yet: the state and budget are unknown
 //	silent-penalised  the GameController penalises us
 //	silent-stopped    play is stopped and SilentWhenStopped is set (off by default)
 //	silent-budget     only the reserve is left (in uncounted states too, but the

@@ -43,6 +43,7 @@ const maxUnplanned = 16
 // once that socket's worker has stopped before ctx, it is Run's (runLoop).
 func (c *Component) runTimed(ctx context.Context, tc clock.TimerClock, changed <-chan struct{}) error {
 	now := c.clk.Now()
+	c.startHold(now)
 	c.mu.Lock()
 	c.st.timed, c.st.origin, c.st.done = true, now, 0
 	c.mu.Unlock()
@@ -353,6 +354,8 @@ func (c *Component) advance(now time.Time, fired bool) bool {
 func (s *shared) countPlanned(n uint64) {
 	s.send.Ticks += n
 	switch s.planned {
+	case DecisionSilentStart:
+		s.send.SilentStart += n
 	case DecisionSilentPenalised:
 		s.send.SilentPenalised += n
 	case DecisionSilentStopped:
@@ -380,6 +383,7 @@ func (c *Component) plan(now time.Time) {
 	c.planSnap = snap
 	b, gc := c.budget, c.gcBudget
 	applyBudget(&b, &gc, &snap)
+	c.noteStart(now, &snap)
 	r := c.read(now, &snap, b)
 	c.noteOnline(&r)
 
@@ -390,6 +394,15 @@ func (c *Component) plan(now time.Time) {
 	st.planned = DecisionNotDue
 	if r.silent != DecisionNone {
 		st.planned = r.silent
+		if r.silent == DecisionSilentStart {
+			// The wait ends on a tick of its own; a GameController heard before it
+			// wakes the component as every change does.
+			hold := done + 1
+			if !c.holdUntil.IsZero() {
+				hold = max(c.tickAtOrAfter(origin, c.holdUntil), done+1)
+			}
+			wake = min(wake, hold)
+		}
 	} else {
 		wake = min(wake, c.dueTick(&c.sched, r.interval, origin, now, done))
 	}

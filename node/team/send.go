@@ -39,6 +39,7 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 		}
 	}
 	c.mu.Unlock()
+	held := c.startHeld(now)
 	remaining, known := b.Remaining()
 	r.verdict = c.policy.Decide(BudgetInput{
 		Known: known, Remaining: remaining, State: snap.State, Phase: snap.GamePhase,
@@ -50,6 +51,8 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 	interval, tier := c.cfg.Rate.Choose(ri)
 	r.interval, r.tier = c.sched.Interval(interval, r.verdict.MinInterval), tier
 	switch {
+	case held:
+		r.silent = DecisionSilentStart
 	case snap.Penalised:
 		r.silent = DecisionSilentPenalised
 	case snap.Stopped && c.cfg.SilentWhenStopped:
@@ -58,6 +61,41 @@ func (c *Component) read(now time.Time, snap *GameSnapshot, b BudgetTracker) rul
 		r.silent = DecisionSilentBudget
 	}
 	return r
+}
+
+// startHeld reports whether our team packets are held at now (Config.GCWait): since
+// Run started, neither has the GameController been heard nor has the wait passed
+// (noteStart records both; a clock without time yet holds).
+func (c *Component) startHeld(now time.Time) bool {
+	return !c.holdOver && (c.holdUntil.IsZero() || now.Before(c.holdUntil))
+}
+
+// startHold starts the wait of Config.GCWait as Run starts at now (a clock without
+// time yet: at its first time, noteStart).
+func (c *Component) startHold(now time.Time) {
+	c.holdOver = c.cfg.GCWait <= 0
+	if !c.holdOver && !now.IsZero() {
+		c.holdUntil = now.Add(c.cfg.GCWait)
+	}
+}
+
+// noteStart ends the hold after start for good once the GameController is heard or
+// the wait has passed, so that neither a lost GameController nor a clock gone back
+// holds the packets again.
+func (c *Component) noteStart(now time.Time, snap *GameSnapshot) {
+	switch {
+	case c.holdOver:
+	case snap.Connected:
+		c.holdOver = true
+		c.log.Info("GameController heard, team packets start")
+	case c.holdUntil.IsZero():
+		if !now.IsZero() {
+			c.holdUntil = now.Add(c.cfg.GCWait)
+		}
+	case !now.Before(c.holdUntil):
+		c.holdOver = true
+		c.log.Info("no GameController heard since start, team packets start", "gc_wait", c.cfg.GCWait)
+	}
 }
 
 // noteOnline logs the teammates that came online or went offline since the last call
@@ -82,6 +120,7 @@ func (c *Component) tick(now time.Time) {
 	c.updateBudget(&snap)
 
 	c.inputSync.Sync() // the packet carries every input that arrived before the tick
+	c.noteStart(now, &snap)
 	r := c.read(now, &snap, c.budget)
 	c.noteOnline(&r)
 	// mates_online holds the teammates heard recently and ourselves: ZJUDancer robots set
@@ -143,6 +182,8 @@ func (c *Component) tick(now time.Time) {
 	st := &c.st
 	st.send.Ticks++
 	switch d {
+	case DecisionSilentStart:
+		st.send.SilentStart++
 	case DecisionSilentPenalised:
 		st.send.SilentPenalised++
 	case DecisionSilentStopped:

@@ -17,6 +17,10 @@ type Decision uint8
 const (
 	// DecisionNone: no tick yet.
 	DecisionNone Decision = iota
+	// DecisionSilentStart: the component started less than Config.GCWait ago and has
+	// not heard the GameController yet, so it does not know whether its messages
+	// count or whether the team's budget is spent.
+	DecisionSilentStart
 	// DecisionSilentPenalised: we are penalised.
 	DecisionSilentPenalised
 	// DecisionSilentStopped: play is stopped and Config.SilentWhenStopped is set.
@@ -41,6 +45,8 @@ func (d Decision) String() string {
 	switch d {
 	case DecisionNone:
 		return "none"
+	case DecisionSilentStart:
+		return "silent-start"
 	case DecisionSilentPenalised:
 		return "silent-penalised"
 	case DecisionSilentStopped:
@@ -61,16 +67,16 @@ func (d Decision) String() string {
 	return "decision(" + strconv.Itoa(int(d)) + ")"
 }
 
-// SendCounters count the send side. Ticks == SilentPenalised + SilentStopped +
-// SilentBudget + NotDue + EncodeErrors + TooLarge + SendErrors + Sent. Ticks counts the
+// SendCounters count the send side. Ticks == SilentStart + SilentPenalised +
+// SilentStopped + SilentBudget + NotDue + EncodeErrors + TooLarge + SendErrors + Sent. Ticks counts the
 // ticks of the grid since Run started, whether the component woke for them or not (a
 // timed Run counts the ticks between its wakes with the decision it planned); a Run
 // that wakes on every tick counts the ticks it received, which a slow receiver can miss.
 type SendCounters struct {
 	Ticks uint64
 	// One per tick, by decision.
-	SilentPenalised, SilentStopped, SilentBudget, NotDue uint64
-	EncodeErrors, TooLarge, SendErrors, Sent             uint64
+	SilentStart, SilentPenalised, SilentStopped, SilentBudget, NotDue uint64
+	EncodeErrors, TooLarge, SendErrors, Sent                          uint64
 	// Datagrams and DatagramErrors count single sends: with Peers one packet is several
 	// datagrams.
 	Datagrams, DatagramErrors uint64
@@ -83,7 +89,7 @@ type SendCounters struct {
 
 // Decisions returns the sum of the per-decision counters (equal to Ticks).
 func (s SendCounters) Decisions() uint64 {
-	return s.SilentPenalised + s.SilentStopped + s.SilentBudget + s.NotDue +
+	return s.SilentStart + s.SilentPenalised + s.SilentStopped + s.SilentBudget + s.NotDue +
 		s.EncodeErrors + s.TooLarge + s.SendErrors + s.Sent
 }
 
