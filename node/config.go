@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strconv"
 
@@ -14,8 +15,10 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/swarm"
 	"github.com/robocup-dnetwork/dnetwork/node/team"
 	"github.com/robocup-dnetwork/dnetwork/node/worldinfo"
+	"github.com/robocup-dnetwork/dnetwork/proto/league"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/ros"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 	tswarm "github.com/robocup-dnetwork/dnetwork/transport/swarm"
 )
 
@@ -249,6 +252,49 @@ func (r Config) portClash() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// hostInterfaces lists this machine's interfaces for monitorCounted (a test replaces
+// it).
+var hostInterfaces = transport.Interfaces
+
+// monitorCounted reports why the GameController would count the monitor copy
+// (team.monitor_address) as one of our team messages, or nil; ifs are this machine's
+// interfaces. The copy leaves whatever the game state, also while the robot is silent
+// for the budget, and the GameController counts every message that reaches a team
+// port of its host, broadcast or not: a copy at budget 0 is illegal communication,
+// which sets the team's score to 0. So the copy may go neither to a broadcast address
+// (255.255.255.255, the broadcast address of the interface selector's CIDR or of any
+// interface here) nor to the team port, on whatever host.
+func (r Config) monitorCounted(ifs []transport.Interface) error {
+	dst := r.Team.Monitor
+	if !dst.IsValid() {
+		return nil
+	}
+	const why = "the GameController counts the copy as our team message, also while the robot is silent (at budget 0: illegal communication)"
+	a := dst.Addr().Unmap()
+	if a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
+		return fmt.Errorf("%v is the broadcast address: %s; send it by unicast to the team computer", a, why)
+	}
+	if p, err := netip.ParsePrefix(r.Interface); err == nil && a == transport.DirectedBroadcast(p.Masked()) {
+		return fmt.Errorf("%v is the broadcast address of interface %v: %s; send it by unicast to the team computer", a, p.Masked(), why)
+	}
+	for _, ifi := range ifs {
+		if ifi.Flags&(net.FlagBroadcast|net.FlagLoopback) == 0 {
+			continue
+		}
+		for _, p := range ifi.Addrs {
+			if a == transport.DirectedBroadcast(p) {
+				return fmt.Errorf("%v is the broadcast address of %s (%v): %s; send it by unicast to the team computer", a, ifi.Name, p, why)
+			}
+		}
+	}
+	for _, port := range []uint16{r.Team.TeamPort(), league.TeamPort(r.Team.Team)} {
+		if dst.Port() == port {
+			return fmt.Errorf("port %d is a team port of team %d: on the GameController's host %s; use another port", port, r.Team.Team, why)
+		}
+	}
+	return nil
 }
 
 // inputQoS is the QoS of the MotionInfo, BehaviorInfo and VisionInfo subscriptions.

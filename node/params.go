@@ -126,7 +126,7 @@ func (b *binder) bind(c *Config) {
 		"Unicast destinations replacing the broadcast, as address:port (several robots on one host: the teammates' 127.0.0.1:port). Empty: broadcast on the interface.",
 		func(v []string) (err error) { t.Peers, err = parseList(v, parseAddrPort); return })
 	b.text("team.monitor_address", addrPortString(t.Monitor),
-		"Where a copy of every packet goes once per monitor_interval, as address:port (a team computer). Empty: off.",
+		"Where a copy of every packet goes once per monitor_interval, as address:port (a team computer), also while the robot is silent; neither a broadcast address nor the team port, where the GameController would count it. Empty: off.",
 		"", func(v string) (err error) { t.Monitor, err = parseOptionalAddrPort(v); return })
 	b.seconds("team.monitor_interval", &t.MonitorInterval, 0.1, 60, "Period of the monitor copy, seconds.")
 	b.hz("team.tick_rate", &t.Tick, 1, 100, "Rate of the send loop, Hz; send intervals are rounded to whole ticks.")
@@ -151,6 +151,12 @@ func (b *binder) bind(c *Config) {
 	b.seconds("team.teammate_timeout", &t.TeammateTimeout, 0.1, 60, "A teammate counts as online this long after its last packet, seconds.")
 	b.seconds("team.replay_silence", &t.ReplaySilence, 0, 600, "How long the replay filter remembers a silent sender (dnet), seconds; 0: 5 s.")
 	b.seconds("team.max_age", &t.MaxAge, 0, 600, "Drop packets whose sender time is further than this from our clock, seconds; 0: off (needs synchronised clocks).")
+	if c.TeamEnabled && t.Monitor.IsValid() && c.TeamNumber >= MinTeamNumber && c.TeamNumber <= MaxTeamNumber {
+		ifs, _ := hostInterfaces() // without the list, the address and the port are checked
+		if err := c.Resolve().monitorCounted(ifs); err != nil {
+			b.fail("team.monitor_address", err)
+		}
+	}
 
 	// GameController.
 	g := &c.GameController

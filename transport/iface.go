@@ -306,14 +306,14 @@ func firstIPv4(ifi Interface) (Choice, bool) {
 func choose(ifi Interface, p netip.Prefix) Choice {
 	c := Choice{Name: ifi.Name, Index: ifi.Index, Flags: ifi.Flags, MTU: ifi.MTU, Addr: p}
 	if ifi.Flags&(net.FlagBroadcast|net.FlagLoopback) != 0 {
-		c.Broadcast = directedBroadcast(p)
+		c.Broadcast = DirectedBroadcast(p)
 	}
 	return c
 }
 
-// directedBroadcast returns the all-ones host address of p's subnet, or the invalid
+// DirectedBroadcast returns the all-ones host address of p's subnet, or the invalid
 // Addr when the subnet has no broadcast address (/31, /32) or p is not IPv4.
-func directedBroadcast(p netip.Prefix) netip.Addr {
+func DirectedBroadcast(p netip.Prefix) netip.Addr {
 	if !p.Addr().Is4() || p.Bits() < 0 || p.Bits() > 30 {
 		return netip.Addr{}
 	}

@@ -54,8 +54,8 @@ func TestDirectedBroadcast(t *testing.T) {
 		{"fd00::1/64", "invalid IP"},
 	}
 	for _, tt := range tests {
-		if got := directedBroadcast(netip.MustParsePrefix(tt.in)).String(); got != tt.want {
-			t.Errorf("directedBroadcast(%s) = %s, want %s", tt.in, got, tt.want)
+		if got := DirectedBroadcast(netip.MustParsePrefix(tt.in)).String(); got != tt.want {
+			t.Errorf("DirectedBroadcast(%s) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

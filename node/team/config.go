@@ -136,9 +136,10 @@ type Config struct {
 
 	// Monitor is where a copy of our packet goes every MonitorInterval by unicast (a team
 	// computer); the zero AddrPort turns it off. Copies are sent whatever the game state
-	// (penalised and budget silence included) and are not counted against the budget. A
-	// copy built for the monitor alone carries the sequence number of our last team
-	// packet, so that the teammates' loss figures see no gap for it.
+	// (penalised and budget silence included) and are not counted against the budget
+	// (unless they reach the GameController: the node refuses a broadcast address and
+	// the team port). A copy built for the monitor alone carries the sequence number of
+	// our last team packet, so that the teammates' loss figures see no gap for it.
 	Monitor netip.AddrPort
 	// MonitorInterval is the period of the monitor copy. Default 1 s.
 	MonitorInterval time.Duration
