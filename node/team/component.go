@@ -322,8 +322,8 @@ func (c *Component) Run(ctx context.Context) error {
 // in it: the socket may not be up yet (its own "socket up" line names the interface).
 func (c *Component) logRunning() {
 	c.log.Info("team communication running", "team", c.cfg.Team, "player", c.cfg.Player,
-		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers),
-		"monitor", monitorText(c.cfg.Monitor), "authenticated", c.key != nil, "gc_wait", c.cfg.GCWait)
+		"format", c.cfg.Format, "league", c.cfg.League, "port", c.port, "peers", len(c.cfg.Peers), "gc_wait", c.cfg.GCWait,
+		"monitor", monitorText(c.cfg.Monitor), "authenticated", c.key != nil)
 }
 
 // monitorText is the monitor copy's destination for the log, or "off".
