@@ -226,7 +226,7 @@ type boundPort struct {
 }
 
 // portClash reports two sockets of the resolved configuration that bind the same port
-// on the same interface. They would open without an error (SO_REUSEADDR): each would
+// on interfaces that may be one (mayShareInterface). They would open without an error (SO_REUSEADDR): each would
 // receive the other's broadcasts, counted as malformed, and unicast would reach only one.
 func (r Config) portClash() error {
 	ps := []boundPort{{"GameController port", r.GameControllerPort, r.Interface}}
@@ -239,13 +239,23 @@ func (r Config) portClash() error {
 	if r.WorldInfo.Enabled {
 		ps = append(ps, boundPort{"world info port (worldinfo.port)", r.WorldInfo.Group.Port(), r.WorldInfo.Interface})
 	}
-	if r.Swarm.Enabled && r.Swarm.Mode != tswarm.ModePorts {
-		ps = append(ps, boundPort{"swarm port (swarm.udp_port)", r.Swarm.UDPPort, cmp.Or(r.Swarm.Interface, "lo")})
+	if r.Swarm.Enabled {
+		if r.Swarm.Mode == tswarm.ModePorts {
+			// This robot's own entry of swarm.hosts is its socket (Validate reports a
+			// missing one).
+			if hosts, err := swarm.ParseHosts(r.Swarm.Hosts); err == nil {
+				if own, ok := hosts[r.Swarm.Name]; ok {
+					ps = append(ps, boundPort{"swarm port (this robot's entry of swarm.hosts)", own.Port(), cmp.Or(r.Swarm.Interface, "lo")})
+				}
+			}
+		} else {
+			ps = append(ps, boundPort{"swarm port (swarm.udp_port)", r.Swarm.UDPPort, cmp.Or(r.Swarm.Interface, "lo")})
+		}
 	}
 	var errs []error
 	for i, b := range ps {
 		for _, a := range ps[:i] {
-			if a.port == b.port && a.port != 0 && (a.iface == b.iface || a.iface == "any" || b.iface == "any") {
+			if a.port == b.port && a.port != 0 && mayShareInterface(a.iface, b.iface) {
 				errs = append(errs, fmt.Errorf("%s %d is the %s; two sockets of the node cannot share a port", b.what, b.port, a.what))
 				break
 			}
@@ -295,6 +305,36 @@ func (r Config) monitorCounted(ifs []transport.Interface) error {
 		}
 	}
 	return nil
+}
+
+// mayShareInterface reports whether sockets on the interface selectors a and b may be
+// on one interface: the same selector, "any", or "auto" and a selector that is not
+// loopback ("auto" chooses the one usable non-loopback interface, so a socket on
+// wlan0 or 10.0.1.0/24 is on it whenever both open).
+func mayShareInterface(a, b string) bool {
+	a, b = cmp.Or(a, "auto"), cmp.Or(b, "auto")
+	switch {
+	case a == b || a == "any" || b == "any":
+		return true
+	case a == "auto":
+		return !isLoopbackSelector(b)
+	case b == "auto":
+		return !isLoopbackSelector(a)
+	}
+	return false
+}
+
+// isLoopbackSelector reports whether an interface selector names the loopback
+// interface: "lo", or an address or CIDR inside 127.0.0.0/8.
+func isLoopbackSelector(s string) bool {
+	if s == "lo" {
+		return true
+	}
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Addr().IsLoopback() && p.Bits() >= 8
+	}
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.IsLoopback()
 }
 
 // inputQoS is the QoS of the MotionInfo, BehaviorInfo and VisionInfo subscriptions.

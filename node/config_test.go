@@ -219,6 +219,15 @@ func TestDeclareErrors(t *testing.T) {
 			[]string{"world info port (worldinfo.port) 3838 is the GameController port"}},
 		{"booster discovery on the GameController port", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "team.format:=booster", "-p", "gamecontroller.port:=20007"},
 			[]string{"Booster discovery port 20007 is the GameController port"}},
+		{"swarm ports mode on the team port", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "interface:=lo",
+			"-p", "swarm.enabled:=true", "-p", "swarm.mode:=ports", "-p", "swarm.hosts:=[robot2=127.0.0.1:10007, robot3=127.0.0.1:4103]"},
+			[]string{"swarm port (this robot's entry of swarm.hosts) 10007 is the team port"}},
+		{"world info on a named interface, GameController on auto", []string{"-p", "robot_id:=2", "-p", "team_number:=7",
+			"-p", "worldinfo.enabled:=true", "-p", "worldinfo.interface:=wlan0", "-p", "worldinfo.port:=3838"},
+			[]string{"world info port (worldinfo.port) 3838 is the GameController port"}},
+		{"swarm on a CIDR, team on auto", []string{"-p", "robot_id:=2", "-p", "team_number:=7",
+			"-p", "swarm.enabled:=true", "-p", "swarm.interface:=10.0.1.0/24", "-p", "swarm.udp_port:=10007"},
+			[]string{"swarm port (swarm.udp_port) 10007 is the team port"}},
 		{"monitor at the limited broadcast", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "team.monitor_address:=255.255.255.255:5000"},
 			[]string{"parameter 'team.monitor_address'", "255.255.255.255 is the broadcast address", "illegal communication"}},
 		{"monitor at the interface's broadcast", []string{"-p", "robot_id:=2", "-p", "team_number:=7", "-p", "interface:=10.0.1.0/24",
@@ -443,4 +452,40 @@ func writeFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestPortClashInterfaces: two sockets on one port clash when their interface selectors
+// may choose one interface ("auto" never chooses loopback) and not otherwise; swarm's
+// ports mode binds this robot's entry of swarm.hosts.
+func TestPortClashInterfaces(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		may  bool
+	}{
+		{"auto", "auto", true}, {"", "auto", true}, {"wlan0", "wlan0", true}, {"any", "lo", true},
+		{"auto", "wlan0", true}, {"10.0.1.0/24", "auto", true}, {"auto", "10.0.1.5", true},
+		{"auto", "lo", false}, {"127.0.0.1", "auto", false}, {"auto", "127.0.0.0/8", false},
+		{"wlan0", "eth0", false}, {"wlan0", "lo", false},
+	} {
+		if got := mayShareInterface(c.a, c.b); got != c.may {
+			t.Errorf("mayShareInterface(%q, %q) = %v, want %v", c.a, c.b, got, c.may)
+		}
+	}
+
+	cfg := DefaultConfig()
+	cfg.RobotID, cfg.TeamNumber = 2, 7
+	cfg.Swarm.Enabled, cfg.Swarm.Mode = true, tswarm.ModePorts
+	cfg.Swarm.Hosts = []string{"robot2=127.0.0.1:10007", "robot3=127.0.0.1:4103"}
+	// The team socket on auto, the swarm socket on lo: different interfaces.
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("team on auto, swarm on lo: %v", err)
+	}
+	cfg.Interface = "lo"
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "swarm port (this robot's entry of swarm.hosts) 10007 is the team port") {
+		t.Fatalf("team and swarm on lo port 10007: %v", err)
+	}
+	cfg.Swarm.Hosts = []string{"robot2=127.0.0.1:4102", "robot3=127.0.0.1:10007"}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("another robot's swarm port is not ours: %v", err)
+	}
 }
