@@ -8,6 +8,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rmw_dds_common"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/rmw_dds_common_humble"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
 )
 
 // Distro holds the wire conventions that differ between ROS 2 releases. Nodes of
@@ -21,6 +22,9 @@ type Distro struct {
 	GIDSize int
 	// TypeHash reports whether endpoints announce "typehash=RIHS01_…;" (Iron on).
 	TypeHash bool
+	// Params is the rclcpp release whose parameter services the node answers
+	// like (list_parameters' depth below a prefix, an empty atomic set).
+	Params params.Release
 }
 
 // DefaultDistro is assumed when ROS_DISTRO is not set.
@@ -34,7 +38,7 @@ func ParseDistro(name string) (Distro, error) {
 	case "":
 		name = DefaultDistro
 	case "humble":
-		return Distro{Name: name, GIDSize: 24}, nil
+		return Distro{Name: name, GIDSize: 24, Params: params.Humble}, nil
 	case "ardent", "bouncy", "crystal", "dashing", "eloquent", "foxy", "galactic":
 		return Distro{}, fmt.Errorf("ros: ROS_DISTRO=%s is not supported (humble or later)", name)
 	}

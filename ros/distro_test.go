@@ -8,13 +8,14 @@ import (
 
 	"github.com/robocup-dnetwork/dnetwork/ros/cdr"
 	"github.com/robocup-dnetwork/dnetwork/ros/dds"
+	"github.com/robocup-dnetwork/dnetwork/ros/params"
 )
 
 func TestParseDistro(t *testing.T) {
 	for in, want := range map[string]Distro{
 		"":         {Name: "jazzy", GIDSize: 16, TypeHash: true},
-		"humble":   {Name: "humble", GIDSize: 24},
-		" Humble ": {Name: "humble", GIDSize: 24},
+		"humble":   {Name: "humble", GIDSize: 24, Params: params.Humble},
+		" Humble ": {Name: "humble", GIDSize: 24, Params: params.Humble},
 		"iron":     {Name: "iron", GIDSize: 16, TypeHash: true},
 		"jazzy":    {Name: "jazzy", GIDSize: 16, TypeHash: true},
 		"kilted":   {Name: "kilted", GIDSize: 16, TypeHash: true},

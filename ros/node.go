@@ -186,6 +186,7 @@ func NewNode(ctx context.Context, name, namespace string, opts NodeOptions) (*No
 		}
 	}
 	n.distro = choice.Distro
+	n.params.SetRelease(n.distro.Params)
 	n.log.Infof("%s", choice)
 	if err := n.start(opts); err != nil {
 		n.Close()

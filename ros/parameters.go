@@ -19,7 +19,9 @@ import (
 //	~/describe_parameters            rcl_interfaces/srv/DescribeParameters      Store.Describe
 //	~/list_parameters                rcl_interfaces/srv/ListParameters          Store.List
 //
-// All six use the parameters QoS. As in rclcpp, a get, get-types or describe
+// All six use the parameters QoS. Where rclcpp releases answer differently
+// (list_parameters' depth below a prefix, an empty set_parameters_atomically)
+// the node answers as the rclcpp of its distro (Distro.Params). As in rclcpp, a get, get-types or describe
 // request naming an undeclared parameter gets an empty answer (ros2 param prints
 // "Parameter not set"). Every change of the store is published on
 // /parameter_events (rcl_interfaces/msg/ParameterEvent) with the node's fully

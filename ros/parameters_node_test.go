@@ -131,6 +131,12 @@ func TestParameterServices(t *testing.T) {
 		if v, _ := ps.GetInteger("team_id"); v != 12 {
 			t.Errorf("team_id after a failed atomic set = %d", v)
 		}
+		// An empty list fails, as in rclcpp 28 (Jazzy).
+		r = call[rcl_interfaces.SetParametersAtomically_Request, rcl_interfaces.SetParametersAtomically_Response](t, client, ns+"set_parameters_atomically",
+			&rcl_interfaces.SetParametersAtomically_Request{})
+		if r.Result.Successful || r.Result.Reason == "" {
+			t.Errorf("empty atomic set: %+v", r.Result)
+		}
 	})
 	t.Run("describe_parameters", func(t *testing.T) {
 		r := call[rcl_interfaces.DescribeParameters_Request, rcl_interfaces.DescribeParameters_Response](t, client, ns+"describe_parameters",
@@ -159,6 +165,41 @@ func TestParameterServices(t *testing.T) {
 			t.Errorf("list net %+v", r.Result)
 		}
 	})
+}
+
+// TestParameterServicesHumble checks that a node of ROS_DISTRO=humble answers as
+// rclcpp 16 where it differs from later releases: list_parameters counts the dot
+// after a prefix against the depth, and an empty atomic set succeeds
+// (params.TestListReleases has the whole table).
+func TestParameterServicesHumble(t *testing.T) {
+	env := testEnv(t, rosdomain.Take(t), "humble")
+	n := newTestNode(t, env, "dnetwork", "/robot1")
+	for _, name := range []string{"net.port", "net.peers", "net.tx.rate"} {
+		if _, err := n.Params().Declare(name, params.Integer(1), params.Descriptor{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := newTestNode(t, env, "ros2cli", "/")
+	const ns = "/robot1/dnetwork/"
+	for _, tc := range []struct {
+		depth           uint64
+		names, prefixes []string
+	}{
+		{1, nil, nil},
+		{2, []string{"net.peers", "net.port"}, []string{"net"}},
+		{3, []string{"net.peers", "net.port", "net.tx.rate"}, []string{"net", "net.tx"}},
+	} {
+		r := call[rcl_interfaces.ListParameters_Request, rcl_interfaces.ListParameters_Response](t, client, ns+"list_parameters",
+			&rcl_interfaces.ListParameters_Request{Prefixes: []string{"net"}, Depth: tc.depth})
+		if !slices.Equal(r.Result.Names, tc.names) || !slices.Equal(r.Result.Prefixes, tc.prefixes) {
+			t.Errorf("list net depth %d: %+v, want %q %q", tc.depth, r.Result, tc.names, tc.prefixes)
+		}
+	}
+	r := call[rcl_interfaces.SetParametersAtomically_Request, rcl_interfaces.SetParametersAtomically_Response](t, client, ns+"set_parameters_atomically",
+		&rcl_interfaces.SetParametersAtomically_Request{})
+	if !r.Result.Successful {
+		t.Errorf("empty atomic set: %+v", r.Result)
+	}
 }
 
 func TestParameterEvents(t *testing.T) {

@@ -14,8 +14,10 @@
 // steps checked on every set. Set and SetAtomically answer like the
 // set_parameters services, with a Result per parameter whose Reason says
 // what was wrong and whose Err matches ErrNotDeclared, ErrReadOnly,
-// ErrTypeMismatch, ErrOutOfRange or ErrRejected. OnChange delivers the
-// changes for /parameter_events. Declare and Param give typed handles for a
+// ErrTypeMismatch, ErrOutOfRange or ErrRejected. Where rclcpp releases
+// answer differently (List's depth below a prefix, an empty SetAtomically)
+// the store answers as its Release: Jazzy unless SetRelease says Humble.
+// OnChange delivers the changes for /parameter_events. Declare and Param give typed handles for a
 // node's configuration. DeclareSecret declares a read-only string that holds a
 // secret (a key): the caller gets the value, the store keeps only Hidden (a
 // public default and "" as they are), so no service, dump or event carries it.

@@ -17,6 +17,7 @@ var (
 	ErrOutOfRange        = errors.New("params: parameter value out of range")
 	ErrUninitialized     = errors.New("params: parameter has no value")
 	ErrRejected          = errors.New("params: parameter change rejected")
+	ErrEmptyList         = errors.New("params: empty parameter list")    // an atomic set of nothing (as Jazzy)
 	ErrInvalidValue      = errors.New("params: invalid parameter value") // a YAML value rcl cannot type
 	ErrInvalidFile       = errors.New("params: invalid parameter file")  // YAML that is not a parameter file
 )

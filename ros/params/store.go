@@ -17,6 +17,18 @@ const UseSimTime = "use_sim_time"
 // (rcl_interfaces/srv/ListParameters DEPTH_RECURSIVE).
 const DepthRecursive = 0
 
+// Release is the rclcpp release whose parameter services a Store answers like
+// where releases differ: the depth of a prefixed listing and an empty atomic set.
+type Release uint8
+
+const (
+	// Jazzy answers as rclcpp 28 (Jazzy) does, and as later releases are
+	// assumed to; the zero value.
+	Jazzy Release = iota
+	// Humble answers as rclcpp 16 (Humble) does.
+	Humble
+)
+
 // IntegerRange limits an integer parameter to [From, To]; with Step > 0 the
 // value must also be From plus a multiple of Step (To is always allowed).
 type IntegerRange struct {
@@ -106,7 +118,8 @@ type Store struct {
 	validators []callback[func([]Parameter) error]
 	listeners  []callback[func(Event)]
 	nextID     int
-	seq        uint64 // events handed out
+	seq        uint64  // events handed out
+	release    Release // answers of List and SetAtomically
 
 	// Events are delivered outside mu, one at a time, in commit order.
 	evMu      sync.Mutex
@@ -523,13 +536,30 @@ func (s *Store) GetTypes(names []string) ([]Type, error) {
 	return out, nil
 }
 
+// SetRelease makes List and SetAtomically answer as the rclcpp of release r
+// (a node follows its ROS_DISTRO); a new Store answers as Jazzy.
+func (s *Store) SetRelease(r Release) {
+	s.mu.Lock()
+	s.release = r
+	s.mu.Unlock()
+}
+
 // List lists parameter names as rclcpp's list_parameters does. Names are
-// dot-separated; depth counts levels below a prefix (DepthRecursive: any).
-// With no prefixes it lists the names with fewer than depth dots (all names
-// for DepthRecursive); with prefixes it lists each name equal to a prefix or
-// below it within depth. Prefixes in the result are the distinct parents
-// (the part before the last dot) of the listed names. Names are sorted.
+// dot-separated and sorted. With no prefixes it lists the names with fewer
+// than depth dots (all names for DepthRecursive). With prefixes it lists each
+// name equal to a prefix, and each name below one (prefix + ".") whose dots
+// after the prefix number fewer than depth (any for DepthRecursive). Jazzy
+// counts the dots after the prefix's own dot (depth 1: the prefix's direct
+// children), Humble counts that dot too (depth 1: the prefix alone, depth 2:
+// its children). Prefixes in the result are the distinct parents (the part
+// before the last dot) of the listed names, in the order of the names.
 func (s *Store) List(prefixes []string, depth uint64) ListResult {
+	s.mu.Lock()
+	skip := 1 // the prefix's dot is not counted
+	if s.release == Humble {
+		skip = 0
+	}
+	s.mu.Unlock()
 	names := s.Names()
 	dotsBelow := func(name string) bool { return uint64(strings.Count(name, ".")) < depth }
 	recursive := len(prefixes) == 0 && depth == DepthRecursive
@@ -543,7 +573,7 @@ func (s *Store) List(prefixes []string, depth uint64) ListResult {
 				if !strings.HasPrefix(name, p+".") {
 					return false
 				}
-				return depth == DepthRecursive || dotsBelow(name[len(p)+1:])
+				return depth == DepthRecursive || dotsBelow(name[len(p)+skip:])
 			})
 			if !match {
 				continue
@@ -570,12 +600,18 @@ func (s *Store) Set(ps ...Parameter) []Result {
 // SetAtomically sets all parameters or none (set_parameters_atomically).
 // A parameter must be declared, writable and given a value of its type within
 // its range; a TypeNotSet value unsets (undeclares) a dynamically typed
-// parameter.
+// parameter. An empty list fails as in Jazzy (ErrEmptyList); Humble sets
+// nothing and succeeds.
 func (s *Store) SetAtomically(ps ...Parameter) Result {
-	if len(ps) == 0 {
-		return failed(errorf(ErrInvalidName, "no parameters to set"))
-	}
 	s.mu.Lock()
+	if len(ps) == 0 {
+		humble := s.release == Humble
+		s.mu.Unlock()
+		if humble {
+			return Result{Successful: true}
+		}
+		return failed(errorf(ErrEmptyList, "parameter list cannot be empty"))
+	}
 	for _, p := range ps {
 		if err := s.checkSet(p); err != nil {
 			s.mu.Unlock()

@@ -233,9 +233,14 @@ func TestSet(t *testing.T) {
 	if !rs[0].Successful || rs[1].Successful || !rs[2].Successful {
 		t.Errorf("Set results = %+v", rs)
 	}
-	if r := s.SetAtomically(); r.Successful {
-		t.Error("an empty atomic set succeeded")
+	if r := s.SetAtomically(); r.Successful || !errors.Is(r.Err, ErrEmptyList) {
+		t.Errorf("an empty atomic set as Jazzy = %+v, want ErrEmptyList", r)
 	}
+	s.SetRelease(Humble)
+	if r := s.SetAtomically(); !r.Successful {
+		t.Errorf("an empty atomic set as Humble = %+v, want success", r)
+	}
+	s.SetRelease(Jazzy)
 
 	// Unsetting a dynamically typed parameter undeclares it.
 	if r := s.SetAtomically(Parameter{"dyn", Value{}}); !r.Successful {
@@ -342,6 +347,65 @@ func TestList(t *testing.T) {
 		got := s.List(tc.prefixes, tc.depth)
 		if !reflect.DeepEqual(got.Names, tc.names) || !reflect.DeepEqual(got.Prefixes, tc.prefixes2) {
 			t.Errorf("List(%q, %d) = %+v, want %q %q", tc.prefixes, tc.depth, got, tc.names, tc.prefixes2)
+		}
+	}
+}
+
+// TestListReleases pins List to the answers of rclcpp's list_parameters, read
+// from rclcpp 16.0.11 (Humble) and 28.1.6 (Jazzy) for a node that declared the
+// same names (rclcpp's own qos_overrides.* and start_type_description_service
+// left out). Both count the dots of a name below a prefix against the depth;
+// Jazzy counts those after the prefix's dot, Humble that dot too, so Humble's
+// depth 1 is the prefix alone. A prefix matches whole levels only ("a." and
+// "ab" never match "a.b").
+func TestListReleases(t *testing.T) {
+	s := newStore(t)
+	for _, n := range []string{"a", "a.b", "a.b.c", "a.b.c.d", "ab.c", "x.y"} {
+		declare(t, s, n, Integer(1), Descriptor{})
+	}
+	type want struct{ names, prefixes []string }
+	all := []string{"a", "a.b", "a.b.c", "a.b.c.d", "ab.c", "use_sim_time", "x.y"}
+	for _, tc := range []struct {
+		prefixes      []string
+		depth         uint64
+		jazzy, humble want
+	}{
+		// Without prefixes both count all dots of a name.
+		{nil, DepthRecursive, want{all, []string{"a", "a.b", "a.b.c", "ab", "x"}}, want{all, []string{"a", "a.b", "a.b.c", "ab", "x"}}},
+		{nil, 1, want{[]string{"a", "use_sim_time"}, nil}, want{[]string{"a", "use_sim_time"}, nil}},
+		{nil, 2, want{[]string{"a", "a.b", "ab.c", "use_sim_time", "x.y"}, []string{"a", "ab", "x"}},
+			want{[]string{"a", "a.b", "ab.c", "use_sim_time", "x.y"}, []string{"a", "ab", "x"}}},
+		{nil, 3, want{[]string{"a", "a.b", "a.b.c", "ab.c", "use_sim_time", "x.y"}, []string{"a", "a.b", "ab", "x"}},
+			want{[]string{"a", "a.b", "a.b.c", "ab.c", "use_sim_time", "x.y"}, []string{"a", "a.b", "ab", "x"}}},
+		// Below a prefix the releases differ by one level.
+		{[]string{"a"}, DepthRecursive, want{[]string{"a", "a.b", "a.b.c", "a.b.c.d"}, []string{"a", "a.b", "a.b.c"}},
+			want{[]string{"a", "a.b", "a.b.c", "a.b.c.d"}, []string{"a", "a.b", "a.b.c"}}},
+		{[]string{"a"}, 1, want{[]string{"a", "a.b"}, []string{"a"}}, want{[]string{"a"}, nil}},
+		{[]string{"a"}, 2, want{[]string{"a", "a.b", "a.b.c"}, []string{"a", "a.b"}}, want{[]string{"a", "a.b"}, []string{"a"}}},
+		{[]string{"a"}, 3, want{[]string{"a", "a.b", "a.b.c", "a.b.c.d"}, []string{"a", "a.b", "a.b.c"}},
+			want{[]string{"a", "a.b", "a.b.c"}, []string{"a", "a.b"}}},
+		{[]string{"a.b"}, 1, want{[]string{"a.b", "a.b.c"}, []string{"a", "a.b"}}, want{[]string{"a.b"}, []string{"a"}}},
+		{[]string{"a.b"}, 2, want{[]string{"a.b", "a.b.c", "a.b.c.d"}, []string{"a", "a.b", "a.b.c"}},
+			want{[]string{"a.b", "a.b.c"}, []string{"a", "a.b"}}},
+		{[]string{"a", "x"}, 1, want{[]string{"a", "a.b", "x.y"}, []string{"a", "x"}}, want{[]string{"a"}, nil}},
+		{[]string{"a", "x"}, 2, want{[]string{"a", "a.b", "a.b.c", "x.y"}, []string{"a", "a.b", "x"}},
+			want{[]string{"a", "a.b", "x.y"}, []string{"a", "x"}}},
+		{[]string{"ab"}, 1, want{[]string{"ab.c"}, []string{"ab"}}, want{}},
+		{[]string{"ab"}, 2, want{[]string{"ab.c"}, []string{"ab"}}, want{[]string{"ab.c"}, []string{"ab"}}},
+		{[]string{"a."}, DepthRecursive, want{}, want{}},
+		{[]string{"a."}, 2, want{}, want{}},
+	} {
+		for _, r := range []struct {
+			name    string
+			release Release
+			want    want
+		}{{"jazzy", Jazzy, tc.jazzy}, {"humble", Humble, tc.humble}} {
+			s.SetRelease(r.release)
+			got := s.List(tc.prefixes, tc.depth)
+			if !reflect.DeepEqual(got.Names, r.want.names) || !reflect.DeepEqual(got.Prefixes, r.want.prefixes) {
+				t.Errorf("%s: List(%q, %d) = %q %q, want %q %q", r.name, tc.prefixes, tc.depth,
+					got.Names, got.Prefixes, r.want.names, r.want.prefixes)
+			}
 		}
 	}
 }
