@@ -33,7 +33,8 @@
 // LOCALHOST on Jazzy, no multicast needed); each distro's run takes two ROS domains from
 // internal/rosdomain, and UDP ports 7000..7399 (below every DDS port) belong to this
 // suite alone; every process is started by the test, bound in time and stopped by its
-// process group id; Debian's python3 and PATH run the ROS tools. Without /opt/ros/*, colcon or cmake the suite skips and says why.
+// process group id; TMPDIR is the test's, so the launch_params_* files ros2 launch
+// leaves go with it; Debian's python3 and PATH run the ROS tools. Without /opt/ros/*, colcon or cmake the suite skips and says why.
 //
 // DNETWORK_REALROS_WS=<dir> keeps the workspaces in <dir>/<distro> between runs, so a
 // second run rebuilds only what changed.

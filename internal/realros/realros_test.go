@@ -157,7 +157,14 @@ func (s *suite) build(t *testing.T) {
 			s.env = append(s.env, kv)
 		}
 	}
-	s.env = append(s.env, "ROS_LOG_DIR="+filepath.Join(s.tmp, "roslog"), "PYTHONUNBUFFERED=1", "RMW_IMPLEMENTATION=rmw_cyclonedds_cpp")
+	// ros2 launch writes a launch_params_* file per node with parameters into the
+	// temporary directory and never removes it: TMPDIR puts them in the test's.
+	tmpdir := filepath.Join(s.tmp, "tmp")
+	if err := os.MkdirAll(tmpdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s.env = append(s.env, "ROS_LOG_DIR="+filepath.Join(s.tmp, "roslog"), "PYTHONUNBUFFERED=1", "RMW_IMPLEMENTATION=rmw_cyclonedds_cpp",
+		"TMPDIR="+tmpdir)
 	if s.distro == "humble" {
 		s.env = append(s.env, "ROS_LOCALHOST_ONLY=1")
 	} else {
@@ -371,6 +378,12 @@ func (s *suite) team(t *testing.T) {
 		"--dest", fmt.Sprintf("127.0.0.1:%d-%d", gcBase, gcBase+1), "--return-port", "0")
 
 	t.Run("launch with use_sim_time", func(t *testing.T) { s.simTime(t, domain, launch) })
+	t.Run("launch_params files in TMPDIR", func(t *testing.T) {
+		// One per robot, written before the robots start: in the test's TMPDIR, not /tmp.
+		if files, _ := filepath.Glob(filepath.Join(s.tmp, "tmp", "launch_params_*")); len(files) != 2 {
+			t.Errorf("%d launch_params_* files in the test's TMPDIR, want 2 (one per robot): %q", len(files), files)
+		}
+	})
 	t.Run("node list and info", func(t *testing.T) { s.nodes(t, domain) })
 	t.Run("topic list and info", func(t *testing.T) { s.topics(t, domain) })
 	t.Run("topic echo", func(t *testing.T) { s.echo(t, domain) })
