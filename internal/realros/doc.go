@@ -14,6 +14,8 @@
 //     equals rosidl's) / topic echo of GCInfo, GameControlData, TeamInfo, /diagnostics
 //     and /rosout, with a GameController simulator feeding the robots;
 //   - ros2 param list / get / set / describe / dump, including a refused set and its reason;
+//   - list_parameters of robot 1 and of an rclcpp node built in the workspace that
+//     declared the same names, asked the same prefixes and depths: the same answers;
 //   - an rclpy publisher of robot 1's MotionInfo, BehaviorInfo and VisionInfo whose
 //     values arrive field by field on robot 2's TeamInfo;
 //   - the README's rclpy example, as written: it publishes, and SIGINT (also when

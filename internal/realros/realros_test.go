@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -388,6 +389,7 @@ func (s *suite) team(t *testing.T) {
 	t.Run("topic list and info", func(t *testing.T) { s.topics(t, domain) })
 	t.Run("topic echo", func(t *testing.T) { s.echo(t, domain) })
 	t.Run("param", func(t *testing.T) { s.params(t, domain) })
+	t.Run("list_parameters as rclcpp", func(t *testing.T) { s.listParams(t, env) })
 	t.Run("rclpy inputs to TeamInfo", func(t *testing.T) {
 		if !s.inputs(t, env) {
 			t.Logf("launch output:\n%s", tail(launch.out.String()))
@@ -578,6 +580,82 @@ func (s *suite) params(t *testing.T, domain int) {
 	s.eventually(t, domain, 30*time.Second, func(out string) bool {
 		return strings.Contains(out, "ros__parameters:") && strings.Contains(out, "team_number: 17") && strings.Contains(out, "use_sim_time: true")
 	}, dump...)
+}
+
+// listParams asks robot 1 and an rclcpp node that declared the same names (the
+// realros_params peer) the same list_parameters questions, for every prefix of robot
+// 1's names and none, at depths 0 to 3 and for all prefixes at once, and compares the
+// answers, rclcpp's own parameters (qos_overrides.*, start_type_description_service)
+// left out.
+func (s *suite) listParams(t *testing.T, env []string) {
+	bin := filepath.Join(s.ws, "install", "realros_listener", "lib", "realros_listener", "params_peer")
+	if !isExec(bin) {
+		t.Skip("no g++: the rclcpp parameter peer was not built (buildtime-apt-cpp-extra lists what C++ nodes need)")
+	}
+	type request struct {
+		Prefixes []string `json:"prefixes"`
+		Depth    uint64   `json:"depth"`
+	}
+	type answer struct {
+		Names    []string `json:"names"`
+		Prefixes []string `json:"prefixes"`
+	}
+	ask := func(reqs []request, nodes ...string) map[string][]answer {
+		t.Helper()
+		in, err := json.Marshal(reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "/usr/bin/python3", append([]string{filepath.Join(s.root, "internal", "realros", "testdata", "list_params.py")}, nodes...)...)
+		cmd.Env, cmd.Dir, cmd.Stdin = env, s.tmp, bytes.NewReader(in)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("list_params.py %v: %v\n%s", nodes, err, tail(stderr.String()))
+		}
+		var got map[string][]answer
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("list_params.py: %v\n%s", err, out)
+		}
+		return got
+	}
+	const ours, peer = "/dnetwork_1", "/realros_params"
+	all := ask([]request{{}}, ours)[ours][0]
+	args := []string{"--ros-args"}
+	for _, name := range all.Names {
+		if name != "use_sim_time" { // rclcpp declares it itself
+			args = append(args, "-p", name+":=0")
+		}
+	}
+	p := start(t, env, s.tmp, bin, args...)
+	p.waitOutput(t, "params peer ready", time.Minute)
+
+	var reqs []request
+	for depth := range uint64(4) {
+		reqs = append(reqs, request{Depth: depth}, request{Prefixes: all.Prefixes, Depth: depth})
+		for _, prefix := range all.Prefixes {
+			reqs = append(reqs, request{Prefixes: []string{prefix}, Depth: depth})
+		}
+	}
+	got := ask(reqs, ours, peer)
+	t.Logf("%d requests over %d names and %d prefixes", len(reqs), len(all.Names), len(all.Prefixes))
+	own := func(name string) bool {
+		return strings.HasPrefix(name, "qos_overrides.") || name == "start_type_description_service"
+	}
+	for i, r := range reqs {
+		want := got[peer][i]
+		want.Names = slices.DeleteFunc(want.Names, own)
+		want.Prefixes = slices.DeleteFunc(want.Prefixes, own)
+		if have := got[ours][i]; !slices.Equal(have.Names, want.Names) || !slices.Equal(have.Prefixes, want.Prefixes) {
+			t.Errorf("list_parameters %+v: dnetwork %q %q, rclcpp %q %q", r, have.Names, have.Prefixes, want.Names, want.Prefixes)
+		}
+	}
+	if err := p.interrupt(20 * time.Second); err != nil {
+		t.Errorf("params peer after SIGINT: %v\n%s", err, tail(p.out.String()))
+	}
 }
 
 // inputValues are robot 1's MotionInfo, BehaviorInfo and VisionInfo: every field
