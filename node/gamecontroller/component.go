@@ -255,6 +255,7 @@ func (c *Component) handle(d transport.Datagram) {
 
 	c.mu.Lock()
 	c.s.counters.Received++
+	c.clockBackLocked(now)
 	multiple := c.noteSourceLocked(src, now)
 	connected := c.connectedLocked(now)
 	if connected && src != c.s.gc.Addr() {
@@ -519,6 +520,23 @@ func (c *Component) connectedLocked(now time.Time) bool {
 	return age >= 0 && age < c.cfg.Timeout
 }
 
+// clockBackLocked takes a clock gone back (a simulation reset) into account before the
+// connection is judged at now, a time read on Run's goroutine: Run stamped nothing
+// after it unless the clock went back (the same clock read later on the same goroutine
+// never reads earlier). The last packet and the held one then count as received at now,
+// as the team component's grid starts from now: the GameController stays connected
+// for Timeout of the new time and is lost only if no packet comes within it, neither
+// lost until its next packet nor connected until the clock has caught up. Never call
+// it with a tick's instant (at), which a packet handled since may follow.
+func (c *Component) clockBackLocked(now time.Time) {
+	if c.s.valid && now.Before(c.s.lastValid) {
+		c.s.lastValid = now
+	}
+	if c.held && now.Before(c.heldAt) {
+		c.heldAt = now
+	}
+}
+
 // connectedAtLocked reports whether a tick that stands for at (idletick.Ticker.Ticked),
 // run at now, finds the GameController connected: at at, or at now after a packet
 // accepted since at. The caller holds c.mu.
@@ -586,6 +604,7 @@ func (c *Component) publish(now time.Time, pub func() error, ok *uint64) {
 func (c *Component) publishTick(at time.Time) {
 	now := c.clk.Now()
 	c.mu.Lock()
+	c.clockBackLocked(now)
 	connected := c.connectedAtLocked(at, now)
 	fillGCInfo(&c.infoMsg, &c.s.info, c.s.valid, connected, now)
 	gc, last := c.s.gc, c.s.lastValid
@@ -613,13 +632,15 @@ func (c *Component) returnVersion(l gcproto.Layout) uint8 {
 // The held-back inputs are handed over first (inputSync).
 func (c *Component) returnTick(at time.Time) bool {
 	c.mu.Lock()
-	connected := c.connectedAtLocked(at, c.clk.Now())
+	now := c.clk.Now()
+	c.clockBackLocked(now)
+	connected := c.connectedAtLocked(at, now)
 	c.mu.Unlock()
 	if !connected {
 		return false // no packet to build: the inputs may wait
 	}
 	c.inputSync.Sync()
-	now := c.clk.Now()
+	now = c.clk.Now()
 	c.mu.Lock()
 	if !c.connectedAtLocked(at, now) {
 		c.mu.Unlock()

@@ -529,27 +529,45 @@ func TestRosTime(t *testing.T) {
 	}
 }
 
-// TestClockReset: a simulation reset moves the clock back; the old packet does not keep
-// the robot connected, the next packet does.
+// TestClockReset: a simulation reset moves the clock back; the GameController's last
+// packet counts as received at the new time, so the robot is neither lost until the
+// next packet nor connected until the clock has caught up with the old packet: it is
+// lost after Timeout of the new time without packets, and the next packet connects it.
 func TestClockReset(t *testing.T) {
 	h := newHarness(t, nil)
+	timeout := h.c.cfg.Timeout
 	p := basePacket(gcproto.LayoutSPL18)
 	h.send(gcA, &p)
-	h.clk.Set(t0.Add(-time.Hour))
+	before := len(h.returns())
+	back := t0.Add(-time.Hour)
+	h.clk.Set(back) // fires the armed timers: the ticks run at the new time
 	h.flush()
-	if h.c.Snapshot().Connected {
-		t.Fatal("connected by a packet from the future")
+	if s := h.c.Snapshot(); !s.Connected || s.Received != back {
+		t.Fatalf("right after the reset: %+v, want connected, received at the new time", s)
 	}
-	h.send(gcA, &p)
-	if s := h.c.Snapshot(); !s.Connected || s.Received != t0.Add(-time.Hour) {
-		t.Fatalf("after the reset: %+v", s)
+	if info := h.lastInfo(); !info.Connected {
+		t.Fatalf("GCInfo after the reset reads lost: %+v", info)
 	}
 	for range 10 {
 		h.advance(100 * time.Millisecond)
 	}
-	if len(h.returns()) != 1 {
-		t.Errorf("%d return packets in the first second after the reset, want 1", len(h.returns()))
+	if n := len(h.returns()) - before; n != 1 {
+		t.Errorf("%d return packets in the first second after the reset, want 1", n)
 	}
+	h.advance(timeout - time.Second - time.Millisecond)
+	if !h.c.Snapshot().Connected || len(h.logs.lines("GameController lost")) != 0 {
+		t.Fatalf("lost before Timeout of the new time:\n%s", h.logs)
+	}
+	h.advance(2 * time.Second)
+	if h.c.Snapshot().Connected || h.lastInfo().Connected || len(h.logs.lines("GameController lost")) != 1 {
+		t.Fatalf("silent for Timeout after the reset and still connected: %+v\n%s", h.c.Snapshot(), h.logs)
+	}
+	now := h.clk.Now()
+	h.send(gcA, &p)
+	if s := h.c.Snapshot(); !s.Connected || s.Received != now {
+		t.Fatalf("the next packet: %+v", s)
+	}
+	h.checkInvariant()
 }
 
 // audience is a GameControlData recorder whose Listened answer the test sets.

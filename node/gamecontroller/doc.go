@@ -63,7 +63,9 @@
 // GCInfo (dmsgs.GCInfo) is published at Config.PublishRate on the component's clock,
 // also before the first packet and while disconnected: connected is true while the last
 // accepted packet is younger than Config.Timeout; when it is older, the last derived
-// state is kept and published with connected false (as the ZJUDancer client did).
+// state is kept and published with connected false (as the ZJUDancer client did). When
+// the clock goes back (a simulation reset) the last packet counts as received at the new
+// time: connected stays true for Timeout of the new time, as if it had just come.
 // With Config.PublishOnChange it is also published at once when a packet changes
 // anything but the clocks (secs_remaining, secondary_time, secs_till_unpenalised), and
 // when the connection comes back, so a robot sees PLAYING without waiting for the next

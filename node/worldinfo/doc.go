@@ -102,7 +102,8 @@
 //
 // Per sender the component counts datagrams, records and drops and remembers the last
 // sequence number; a sender silent for longer than Config.FlushAfter is forgotten, as the
-// Receiver forgets its sequence number.
+// Receiver forgets its sequence number. After the clock went back (a simulation reset)
+// a sender's silence counts from the reset, not from its last datagram.
 //
 // Several robots on one host cannot share world info through host-only multicast: they
 // all send from the same address, and Fawkes tracks sequence numbers per address. Use

@@ -109,14 +109,24 @@ func (c *Component) dropLog(src netip.Addr, err error) {
 	c.log.Log(context.Background(), level, "worldinfo: datagram dropped", "from", src, "err", err)
 }
 
-// forgetSenders drops senders silent for longer than FlushAfter from the table.
+// forgetSenders drops senders silent for longer than FlushAfter at now (a cycle's
+// time) from the table. A sender last seen after the clock's time read under smu was
+// seen before the clock went back (a simulation reset): its silence counts from then, as
+// the GameController's connection does, so it is forgotten FlushAfter after the reset
+// rather than FlushAfter after the clock has caught up. A sender stamped since the
+// cycle read now (a few microseconds later, on the receive goroutine) is not taken for
+// one: every stamp in the table was read from the clock before that read.
 func (c *Component) forgetSenders(now time.Time) {
 	if c.cfg.FlushAfter < 0 {
 		return
 	}
 	c.smu.Lock()
 	defer c.smu.Unlock()
+	cur := c.clk.Now()
 	for a, e := range c.senders {
+		if e.LastSeen.After(cur) {
+			e.LastSeen = cur // the clock went back
+		}
 		if now.Sub(e.LastSeen) > c.cfg.FlushAfter {
 			delete(c.senders, a)
 			c.forgotten++

@@ -166,6 +166,35 @@ func TestReceivePublishesPerDatagram(t *testing.T) {
 	}
 }
 
+// TestForgetSendersAfterClockWentBack: a sender heard before the clock went back (a
+// simulation reset) and silent since is forgotten FlushAfter after the reset (give or
+// take the cycles that notice it), not only when the clock has caught up with its last
+// datagram again; it is not forgotten at the reset either.
+func TestForgetSendersAfterClockWentBack(t *testing.T) {
+	h := start(t, testConfig())
+	a := newPeer(t, wit.Config{})
+	h.deliver(peerA, a.send2(t))
+	h.clk.Set(t0.Add(-time.Hour)) // a simulation reset
+	n := int(wit.DefaultFlushAfter / h.c.cfg.Interval)
+	for range n - 1 {
+		h.tick()
+	}
+	if st := h.c.Status(); len(st.Senders) != 1 || st.SendersForgotten != 0 {
+		t.Fatalf("silent for less than FlushAfter since the reset, forgotten: %+v", st)
+	}
+	for range 3 {
+		h.tick()
+	}
+	if st := h.c.Status(); len(st.Senders) != 0 || st.SendersForgotten != 1 {
+		t.Fatalf("silent for FlushAfter since the reset, still there: %+v", st.Senders)
+	}
+	// Heard again: back in the table, stamped with the new time.
+	h.deliver(peerA, a.send2(t))
+	if st := h.c.Status(); len(st.Senders) != 1 || st.Senders[0].LastSeen != h.clk.Now() {
+		t.Fatalf("heard again: %+v", st.Senders)
+	}
+}
+
 // send2 returns a fresh datagram of b (any content).
 func (p *peer) send2(t *testing.T) []byte {
 	must(t, p.s.SetHalf(wi.HalfFirst))

@@ -54,7 +54,8 @@ type senderState struct {
 //     2: dropped
 //  5. sequence number not greater than the last accepted one from the same source
 //     address: dropped (ErrStale). A sender silent for longer than FlushAfter is
-//     forgotten first, so a restarted sender is heard again.
+//     forgotten first, so a restarted sender is heard again; after the clock went
+//     back (a simulation reset) silence counts from the reset.
 //  6. records, in order: an unknown type or a body size that does not match the type
 //     skips that record only; a record longer than the rest of the datagram, or fewer
 //     than 4 bytes left for a record header, ends the datagram (the records before it
@@ -141,9 +142,18 @@ func (r *Receiver) FlushSequenceNumbers(age time.Duration) int {
 	return r.flushLocked(r.now(), age)
 }
 
+// flushLocked forgets the senders silent for longer than age at now. A sender last
+// heard after now was heard before the clock went back (a simulation reset: every
+// stamp is read under r.mu, so a later holder of the lock never reads an earlier time
+// otherwise): its silence counts from now, so that it is forgotten age after the reset
+// rather than when the clock has caught up with it.
 func (r *Receiver) flushLocked(now time.Time, age time.Duration) int {
 	n := 0
 	for a, s := range r.senders {
+		if s.last.After(now) {
+			s.last = now
+			r.senders[a] = s
+		}
 		if now.Sub(s.last) > age {
 			delete(r.senders, a)
 			n++
@@ -192,7 +202,7 @@ func (r *Receiver) receive(src netip.Addr, datagram []byte) error {
 		return err
 	}
 	now := r.now()
-	if r.flushAfter >= 0 && now.Sub(r.lastSweep) >= min(sweepEvery, r.flushAfter) {
+	if r.flushAfter >= 0 && (now.Sub(r.lastSweep) >= min(sweepEvery, r.flushAfter) || now.Before(r.lastSweep)) {
 		r.flushLocked(now, r.flushAfter)
 		r.lastSweep = now
 	}

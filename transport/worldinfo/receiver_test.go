@@ -108,6 +108,28 @@ func TestFlushSequenceNumbers(t *testing.T) {
 	}
 }
 
+// TestFlushAfterClockWentBack: a sender heard before the clock went back (a simulation
+// reset) and silent since is forgotten FlushAfter after the reset, not when the clock
+// has caught up with its last datagram; it is not forgotten at the reset either.
+func TestFlushAfterClockWentBack(t *testing.T) {
+	r, _, clk := newReceiver(t, Config{})
+	must(t, r.Receive(peerA, datagram(t, 9, gsRecord)))
+	clk.Advance(-time.Hour)
+	must(t, r.Receive(peerB, datagram(t, 9, gsRecord))) // sweeps: A's silence starts now
+	if err := r.Receive(peerA, datagram(t, 0, gsRecord)); !errors.Is(err, ErrStale) {
+		t.Fatalf("A forgotten at the reset: %v", err)
+	}
+	clk.Advance(DefaultFlushAfter + time.Millisecond)
+	must(t, r.Receive(peerB, datagram(t, 10, gsRecord))) // sweeps
+	if err := r.Receive(peerA, datagram(t, 0, gsRecord)); err != nil {
+		t.Fatalf("A silent for FlushAfter since the reset, not forgotten: %v", err)
+	}
+	if st := r.Stats(); st.Flushed != 2 {
+		t.Errorf("flushed %d, want 2 (A and B, both silent for FlushAfter)", st.Flushed)
+	}
+	checkInvariant(t, r)
+}
+
 func TestMaxSenders(t *testing.T) {
 	r, _, clk := newReceiver(t, Config{MaxSenders: 2})
 	must(t, r.Receive(peerA, datagram(t, 0, gsRecord)))
