@@ -58,7 +58,29 @@ const (
 	clockSlackSecs  = 2
 	budgetSlack     = 100 // messages
 	budgetPerSecond = 100 // messages a second a team can send (far above any budget rate)
+	// A GameController sends a packet every sendInterval at most (2 Hz; HSL sends
+	// faster while play stops), each numbered one more than the one before, and its
+	// timer fires up to sendJitter late.
+	sendInterval = 500 * time.Millisecond
+	sendJitter   = 250 * time.Millisecond
 )
+
+// tickSecs returns by how many seconds a running clock of the GameController can count
+// down from prev to next, elapsed later at our end: as far as its own clock ticks while
+// it sends the packets between them, which the packet numbers count (once between two
+// packets half a second apart, twice across a lost packet). That holds whether or not
+// our clock runs as the GameController's (simulation time slower or faster than its
+// wall clock). Only a packet number that did not move (a GameController that does not
+// count) leaves the bound by our time, elapsed plus clockSlackSecs. A corruption of a
+// clock by two seconds or more is then held; by one second, which a GameController's
+// clock ticks between any two packets, it cannot be told from a tick.
+func tickSecs(prev, next *gcproto.Packet, elapsed time.Duration) int32 {
+	if n := next.PacketNumber - prev.PacketNumber; n != 0 {
+		sent := time.Duration(n)*sendInterval + sendJitter
+		return int32((sent + time.Second - 1) / time.Second)
+	}
+	return int32(elapsed/time.Second) + clockSlackSecs
+}
 
 // ordinaryStep is the state transitions a GameController makes in one packet without
 // anything else to show for it (forward play; undo and the rarer steps need a second
@@ -107,9 +129,13 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 		!prev.Stopped && !next.Stopped {
 		return doubtPhase
 	}
-	if !setup && (next.FirstHalf != prev.FirstHalf || next.GameType != prev.GameType ||
-		next.CompetitionType != prev.CompetitionType || next.PlayersPerTeam != prev.PlayersPerTeam ||
-		teamsChanged(prev, next)) {
+	// Teams, colours and halves change between games and halves, with the state
+	// (FINISHED to INITIAL) or while it stands in INITIAL or FINISHED (the operator sets
+	// the next game up): there too a change alone waits one packet, as nothing tells it
+	// from a flipped bit and nothing is played meanwhile.
+	if (!setup || next.State == prev.State) && (next.FirstHalf != prev.FirstHalf || next.GameType != prev.GameType ||
+		next.CompetitionType != prev.CompetitionType || next.CompetitionPhase != prev.CompetitionPhase ||
+		next.PlayersPerTeam != prev.PlayersPerTeam || teamsChanged(prev, next)) {
 		return doubtGame
 	}
 	if !kickingTeamValid(next) && next.KickingTeam != prev.KickingTeam {
@@ -121,13 +147,22 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	if d := setPlayDoubt(prev, next, elapsed); d != doubtNone {
 		return d
 	}
-	secs := int32(elapsed/time.Second) + clockSlackSecs
-	if !event && (clockJump(prev.SecsRemaining, next.SecsRemaining, secs) || clockJump(prev.SecondaryTime, next.SecondaryTime, secs)) {
+	ticks, up := tickSecs(prev, next, elapsed), int32(0)
+	if setup {
+		up = 1 // the break's timer, restarted by the operator (gc-sim)
+	}
+	if !event && (!counts(prev.SecsRemaining, next.SecsRemaining, ticks, up) || !counts(prev.SecondaryTime, next.SecondaryTime, ticks, up)) {
 		return doubtClock
 	}
-	if d := penaltyDoubt(prev, next, secs); d != doubtNone {
-		return d
+	// Between halves and games (a state change into or out of INITIAL or FINISHED) a
+	// GameController sets every robot's penalty anew: the penalty shoot-out, say,
+	// substitutes all but its shooters and keepers.
+	if !setup || next.State == prev.State {
+		if d := penaltyDoubt(prev, next, ticks); d != doubtNone {
+			return d
+		}
 	}
+	secs := int32(elapsed/time.Second) + clockSlackSecs
 	for t := range next.Teams {
 		if !next.Layout.HasMessageBudget() || setup {
 			break
@@ -140,11 +175,23 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	return doubtNone
 }
 
+// scoreDoubt: a score moves by one at most, and not alone: a GameController changes
+// the state with a goal (to READY for the kick-off, or ends a penalty shot) and with
+// its undo, or at least the set play or the kicking team. A score that moves alone is
+// a flipped bit as far as anyone can tell; it waits one packet (a real one shows half a
+// second late; no robot acts on a score).
 func scoreDoubt(prev, next *gcproto.Packet) doubt {
+	moved := false
 	for t := range next.Teams {
-		if d := int(next.Teams[t].Score) - int(prev.Teams[t].Score); d > 1 || d < -1 {
+		d := int(next.Teams[t].Score) - int(prev.Teams[t].Score)
+		if d > 1 || d < -1 {
 			return doubtScore
 		}
+		moved = moved || d != 0
+	}
+	if moved && next.State == prev.State && next.SetPlay == prev.SetPlay && next.KickingTeam == prev.KickingTeam &&
+		next.GamePhase == prev.GamePhase {
+		return doubtScore
 	}
 	return doubtNone
 }
@@ -171,12 +218,16 @@ func stateDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 
 // setPlayDoubt: a set play ends at any time; it starts with its preparation timer (the
 // secondary time jumps) or with a change of the state, kicking team or stopped flag,
-// for a team of the game; one set play never turns into another in one packet.
+// for a team of the game; one set play turns into another only with its timer started
+// anew (HSL's GameController, a set play called while one runs).
 func setPlayDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	if next.SetPlay == prev.SetPlay || next.SetPlay == gcproto.SetPlayNone {
 		return doubtNone
 	}
 	if prev.SetPlay != gcproto.SetPlayNone {
+		if next.SecondaryTime > prev.SecondaryTime+1 {
+			return doubtNone
+		}
 		return doubtSetPlay
 	}
 	team := next.SetPlayTeam()
@@ -226,6 +277,14 @@ func penaltyDoubt(prev, next *gcproto.Packet, secs int32) doubt {
 func clockJump(a, b, secs int32) bool {
 	d := b - a
 	return d > 1 || -d > secs
+}
+
+// counts reports whether a clock went from a to b as a GameController's clock does
+// between two packets without an event: it stands or counts down by secs at most; up
+// seconds up at most (none in play: a clock that rises there is a flipped bit).
+func counts(a, b, secs, up int32) bool {
+	d := b - a
+	return d <= up && -d <= secs
 }
 
 func teamsChanged(prev, next *gcproto.Packet) bool {

@@ -3,6 +3,7 @@ package gamecontroller
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,15 +16,7 @@ import (
 // one before it from the same GameController as a GameController changes a game in
 // one step: none would wait for confirmation.
 func TestCapturesNeedNoConfirmation(t *testing.T) {
-	var files []string
-	for _, dir := range []string{filepath.Join("..", "..", "testdata", "captures"), filepath.Join("..", "..", "..", "shared", "captures")} {
-		m, _ := filepath.Glob(filepath.Join(dir, "*.pcap"))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no captures")
-	}
-	for _, f := range files {
+	for _, f := range captureFiles(t) {
 		type last struct {
 			p  gcproto.Packet
 			at time.Duration
@@ -48,6 +41,21 @@ func TestCapturesNeedNoConfirmation(t *testing.T) {
 	}
 }
 
+// captureFiles returns the captures of real GameControllers: testdata/captures, and
+// ../shared/captures when present.
+func captureFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{filepath.Join("..", "..", "testdata", "captures"), filepath.Join("..", "..", "..", "shared", "captures")} {
+		m, _ := filepath.Glob(filepath.Join(dir, "*.pcap"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no captures")
+	}
+	return files
+}
+
 // confirmBase is an HSL v20 packet in PLAYING, teams 17 and 5.
 func confirmBase() gcproto.Packet {
 	p := basePacket(gcproto.LayoutHSL20)
@@ -67,7 +75,9 @@ func TestDoubt(t *testing.T) {
 	}{
 		{"nothing", func(p *gcproto.Packet) {}, half, ""},
 		{"a goal", func(p *gcproto.Packet) { p.Teams[0].Score++; p.State = gcproto.StateReady }, half, ""},
-		{"a goal undone", func(p *gcproto.Packet) { p.Teams[1].Score-- }, half, ""},
+		{"a goal undone alone", func(p *gcproto.Packet) { p.Teams[1].Score-- }, half, "score"},
+		{"a goal alone", func(p *gcproto.Packet) { p.Teams[1].Score++ }, half, "score"},
+		{"a goal with the kicking team", func(p *gcproto.Packet) { p.Teams[1].Score++; p.KickingTeam = otherTeam }, half, ""},
 		{"score +2", func(p *gcproto.Packet) { p.Teams[0].Score += 2 }, half, "score"},
 		{"score 0:64", func(p *gcproto.Packet) { p.Teams[1].Score = 64 }, half, "score"},
 		{"PLAYING to READY alone", func(p *gcproto.Packet) { p.State = gcproto.StateReady }, half, "state"},
@@ -92,14 +102,55 @@ func TestDoubt(t *testing.T) {
 		{"clock ticks", func(p *gcproto.Packet) { p.SecsRemaining-- }, half, ""},
 		{"clock after 10 s lost", func(p *gcproto.Packet) { p.SecsRemaining -= 10 }, 10 * time.Second, ""},
 		{"clock jumps down", func(p *gcproto.Packet) { p.SecsRemaining -= 64 }, half, "clock"},
+		// The next packet (number + 1): a clock ticks once at most; after a lost packet
+		// (+ 2) twice; a packet number that stands leaves the bound by time.
+		{"clock ticks, next packet", func(p *gcproto.Packet) { p.SecsRemaining--; p.PacketNumber++ }, half, ""},
+		{"clock -2, next packet", func(p *gcproto.Packet) { p.SecsRemaining -= 2; p.PacketNumber++ }, half, "clock"},
+		{"secondary -2, next packet", func(p *gcproto.Packet) { p.SecondaryTime -= 2; p.PacketNumber++ }, half, "clock"},
+		{"clock -2, a packet lost", func(p *gcproto.Packet) { p.SecsRemaining -= 2; p.PacketNumber += 2 }, time.Second, ""},
+		{"clock -3, a packet lost", func(p *gcproto.Packet) { p.SecsRemaining -= 3; p.PacketNumber += 2 }, time.Second, "clock"},
+		{"clock -2, packet number stands", func(p *gcproto.Packet) { p.SecsRemaining -= 2 }, half, ""},
+		{"clock -1, next packet, our clock slow", func(p *gcproto.Packet) { p.SecsRemaining--; p.PacketNumber++ }, 50 * time.Millisecond, ""},
+		{"clock -3, 4 packets, our clock slow", func(p *gcproto.Packet) { p.SecsRemaining -= 3; p.PacketNumber += 4 }, half, ""},
+		{"penalty timer -2, next packet", func(p *gcproto.Packet) {
+			p.Teams[0].Players[1] = gcproto.RobotInfo{Penalty: 6, SecsTillUnpenalised: 28}
+			p.PacketNumber++
+		}, half, "penalty"},
 		{"clock jumps up", func(p *gcproto.Packet) { p.SecsRemaining += 8 }, half, "clock"},
 		{"budget spent", func(p *gcproto.Packet) { p.Teams[0].MessageBudget -= 20 }, half, ""},
 		{"budget grows", func(p *gcproto.Packet) { p.Teams[0].MessageBudget++ }, half, "budget"},
 		{"budget falls 4096", func(p *gcproto.Packet) { p.Teams[1].MessageBudget -= 4096 }, half, "budget"},
 	} {
-		next := base
+		prev := base
+		if strings.HasPrefix(tc.name, "penalty timer") {
+			prev.Teams[0].Players[1] = gcproto.RobotInfo{Penalty: 6, SecsTillUnpenalised: 30}
+		}
+		next := prev
 		tc.mod(&next)
-		if got := Doubt(&base, &next, tc.elapsed); got != tc.want {
+		if got := Doubt(&prev, &next, tc.elapsed); got != tc.want {
+			t.Errorf("%s: doubt %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// Between games and halves: teams, colours and halves change with the state, or
+	// alone after a packet that confirms them.
+	for _, tc := range []struct {
+		name     string
+		from, to gcproto.State
+		mod      func(p *gcproto.Packet)
+		want     string
+	}{
+		{"next half", gcproto.StateFinished, gcproto.StateInitial, func(p *gcproto.Packet) { p.FirstHalf = !p.FirstHalf }, ""},
+		{"half alone in FINISHED", gcproto.StateFinished, gcproto.StateFinished, func(p *gcproto.Packet) { p.FirstHalf = !p.FirstHalf }, "game"},
+		{"other team in INITIAL", gcproto.StateInitial, gcproto.StateInitial, func(p *gcproto.Packet) { p.Teams[1].TeamNumber ^= 4 }, "game"},
+		{"other colour in INITIAL", gcproto.StateInitial, gcproto.StateInitial, func(p *gcproto.Packet) { p.Teams[0].GoalkeeperColour ^= 1 }, "game"},
+		{"a new game", gcproto.StateFinished, gcproto.StateInitial, func(p *gcproto.Packet) { p.Teams[1].TeamNumber ^= 4 }, ""},
+	} {
+		prev := base
+		prev.State = tc.from
+		next := prev
+		next.State = tc.to
+		tc.mod(&next)
+		if got := Doubt(&prev, &next, half); got != tc.want {
 			t.Errorf("%s: doubt %q, want %q", tc.name, got, tc.want)
 		}
 	}

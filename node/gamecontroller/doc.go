@@ -34,14 +34,17 @@
 // UDP checksum decodes. A packet whose change from the last accepted one no
 // GameController makes in one step (confirm.go: a score moving by more than one, a
 // state transition the rules do not allow, a set play or penalty without its timer,
-// teams or colours changing during play, a clock jumping, a budget growing) is held and
-// counted in Counters.Unconfirmed by cause; it is never published itself. The next
-// packet is accepted when it follows the held one (which it confirms: a GameController
-// repeats its packet) or the last accepted one (the held one was corrupted). Ordinary
-// changes, the first packet of a GameController and a packet of another layout (a
-// different GameController program: corruption cannot change the layout) are accepted
-// at once; the
-// built-in games of gc-sim and the captures of real GameControllers hold nothing.
+// teams or colours changing during play or alone between halves, a score moving alone,
+// a clock rising in play or falling further than it ticks while the GameController sends
+// the packets between the two (their packet numbers count them), a budget growing) is
+// held and counted in Counters.Unconfirmed by cause; it is never published itself. The
+// next packet is accepted when it follows the held one (which it confirms: a
+// GameController repeats its packet) or the last accepted one (the held one was
+// corrupted). Ordinary changes (state changes, set plays, penalties with their timer),
+// the first packet of a GameController and a packet of another layout (a different
+// GameController program: corruption cannot change the layout) are accepted at once;
+// the built-in games of gc-sim, the captures of real GameControllers and a game on the
+// GameController's own logic hold nothing but an untimed penalty.
 //
 // # Which GameController is followed
 //
