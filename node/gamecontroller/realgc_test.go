@@ -2,6 +2,7 @@ package gamecontroller
 
 import (
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,4 +319,88 @@ func TestCorruptionsWithinSlack(t *testing.T) {
 	}
 	t.Logf("%d decodable single-bit corruptions; published, by field changed: %v; of them after a steady packet: %v",
 		tried, published, publishedSteady)
+}
+
+// corruptWithin returns the datagram b of packet p with one bit flipped so that it
+// decodes to a change of kind alone ("score", "team", "clock": secs_remaining or
+// secondary_time by two seconds or more, up or down), or nil when no single bit does.
+func corruptWithin(b []byte, p *gcproto.Packet, kind string) []byte {
+	c := slices.Clone(b)
+	for bit := range len(c) * 8 {
+		c[bit/8] ^= 1 << (bit % 8)
+		var q gcproto.Packet
+		if q.UnmarshalBinary(c) == nil {
+			f := changedFields(p, &q)
+			ds, dt := q.SecsRemaining-p.SecsRemaining, q.SecondaryTime-p.SecondaryTime
+			switch {
+			case kind == "score" && slices.Equal(f, []string{"score"}),
+				kind == "team" && slices.Equal(f, []string{"teams"}),
+				kind == "clock" && slices.Equal(f, []string{"secs_remaining"}) && (ds > 1 || ds < -1),
+				kind == "clock" && slices.Equal(f, []string{"secondary_time"}) && (dt > 1 || dt < -1):
+				return c
+			}
+		}
+		c[bit/8] ^= 1 << (bit % 8)
+	}
+	return nil
+}
+
+// TestCorruptedCaptureHeld replays a capture of a real GameController (SPL v15, our
+// robot team 5 player 2) on a manual clock with every fourth packet of steady play
+// replaced by a copy with one bit flipped within a field's slack (a score moving by
+// one, a team number, a clock moving by two seconds or more), as a corrupting link with
+// a valid UDP checksum delivers it: the view (Snapshot, GCInfo) never changes with the
+// corrupted packet, which is counted as unconfirmed (or as another team's, when the
+// bit made our team number another), and the true packet after it is published at
+// once.
+func TestCorruptedCaptureHeld(t *testing.T) {
+	f := filepath.Join("..", "..", "testdata", "captures", "spl15.pcap")
+	h := newHarness(t, func(c *Config) { c.Team, c.Player = 5, 2 })
+	var prev gcproto.Packet
+	var prevAt time.Duration
+	n, kinds := 0, []string{"score", "team", "clock"}
+	corrupted := map[string]int{}
+	for _, d := range pcaptest.ReadUDP(t, f) {
+		var p gcproto.Packet
+		if d.Dst.Port() != gcproto.ControlPort || p.UnmarshalBinary(d.Payload) != nil || p.Header != gcproto.HeaderRGme {
+			continue
+		}
+		if n > 0 {
+			h.advance(d.At - prevAt)
+		}
+		prevAt = d.At
+		steady := n > 0 && p.State == prev.State && p.SetPlay == prev.SetPlay && p.KickingTeam == prev.KickingTeam
+		src := netip.AddrPortFrom(d.Src.Addr(), d.Src.Port())
+		if steady && n%4 == 0 {
+			kind := kinds[(n/4)%len(kinds)]
+			if c := corruptWithin(d.Payload, &p, kind); c != nil {
+				before, cs := h.c.Snapshot(), h.c.Status().Counters
+				infos := len(h.info.Messages())
+				h.deliver(src, c)
+				after := h.c.Snapshot()
+				if after.GCInfo != before.GCInfo || len(h.info.Messages()) != infos {
+					t.Fatalf("packet %d: a corrupted %s published: %+v after %+v", n, kind, after.GCInfo, before.GCInfo)
+				}
+				// Held, or dropped as another team's when it was our team number.
+				if got := h.c.Status().Counters; got.Accepted != cs.Accepted || got.Dropped() != cs.Dropped()+1 ||
+					got.Unconfirmed.Total()+got.NotOurTeam != cs.Unconfirmed.Total()+cs.NotOurTeam+1 {
+					t.Fatalf("packet %d: corrupted %s not dropped as unconfirmed: %+v", n, kind, got)
+				}
+				corrupted[kind]++
+			}
+		}
+		h.deliver(src, d.Payload)
+		s := h.c.Snapshot()
+		if s.State != p.State || int32(s.SecsRemaining) != p.SecsRemaining || int32(s.SecondaryTime) != p.SecondaryTime ||
+			s.OurScore != p.Teams[0].Score || s.EnemyScore != p.Teams[1].Score {
+			t.Fatalf("packet %d: the true packet not published: %+v, want %+v", n, s.GCInfo, p)
+		}
+		prev = p
+		n++
+	}
+	if corrupted["score"] == 0 || corrupted["team"] == 0 || corrupted["clock"] == 0 {
+		t.Fatalf("corruptions delivered: %v", corrupted)
+	}
+	t.Logf("%d packets, corrupted %v", n, corrupted)
+	h.checkInvariant()
 }
