@@ -191,16 +191,21 @@ func (p BudgetPolicy) atReserve(in BudgetInput) bool {
 }
 
 // BudgetTracker estimates the team's remaining budget between GameController packets:
-// the GameController's figure is taken as truth whenever a packet arrives, and every team
-// message heard or sent in a counted state is subtracted until the next one.
+// the GameController's figure is taken as truth whenever a packet brings it, and every
+// team message heard or sent in a counted state is subtracted until the next one. The
+// GameController counts only the datagrams it receives on the team port, so the robot's
+// count may run ahead of it (messages it never sees: unicast, another network, lost on
+// the air); a figure the GameController keeps sending therefore wins over the count too.
+// Without packets told apart (Packet), only a changed figure can be taken.
 //
-// A falling figure is one packet late: the GameController component publishes the larger
-// of two packets' budgets in a row (gamecontroller steadyBudgets), so a new, lower figure
-// is the budget when the last figure arrived. The messages counted since then are
-// subtracted from it too. With a feeder that is not late this keeps back one packet
+// A figure is one packet late: the GameController component publishes the larger of two
+// packets' budgets in a row (gamecontroller steadyBudgets), so a new figure that is not
+// larger is the budget when the packet before arrived. The messages counted since then
+// are subtracted from it. With a feeder that is not late this keeps back one packet
 // interval's messages more than needed; it never adds up over packets.
 type BudgetTracker struct {
 	known     bool
+	packet    bool // a GameController packet arrived: the next figure is fresh
 	remaining int
 	figure    int // the last GameController figure
 	spent     int // messages counted since it
@@ -208,13 +213,17 @@ type BudgetTracker struct {
 
 // FromGameController sets the estimate from the figure of a fresh GameController packet.
 func (b *BudgetTracker) FromGameController(remaining int) {
-	if b.known && remaining < b.figure {
+	if b.known && remaining <= b.figure {
 		b.remaining = max(remaining-b.spent, 0)
 	} else {
 		b.remaining = remaining
 	}
-	b.known, b.figure, b.spent = true, remaining, 0
+	b.known, b.packet, b.figure, b.spent = true, false, remaining, 0
 }
+
+// Packet notes that a GameController packet arrived: the figure read next is that
+// packet's, to be taken even when it equals the last one (applyBudget).
+func (b *BudgetTracker) Packet() { b.packet = true }
 
 // Forget drops the estimate (GameController lost).
 func (b *BudgetTracker) Forget() { *b = BudgetTracker{} }

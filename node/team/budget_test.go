@@ -179,6 +179,19 @@ func TestBudgetTrackerLateFigure(t *testing.T) {
 	if r, _ := b.Remaining(); r != 110 {
 		t.Fatalf("late figure 120 after 10 messages: estimate %d, want 110", r)
 	}
+	// The same figure again (a GameController that did not count the messages, or one
+	// packet late) wins over the count: only the messages since the last packet are
+	// subtracted, so a count the GameController does not share never adds up.
+	b.Spend(7)
+	b.FromGameController(120)
+	if r, _ := b.Remaining(); r != 113 {
+		t.Fatalf("same figure 120 after 7 messages: estimate %d, want 113", r)
+	}
+	b.Spend(4)
+	b.FromGameController(120)
+	if r, _ := b.Remaining(); r != 116 {
+		t.Fatalf("same figure 120 after 4 more messages: estimate %d, want 116", r)
+	}
 	// A figure that grows (additional minutes, extra time, a new half) is the packet's own.
 	b.Spend(5)
 	b.FromGameController(710)
@@ -214,5 +227,74 @@ func TestBudgetUncountedAtReserve(t *testing.T) {
 	in.State, in.Phase, in.Remaining, in.Known = StateInitial, PhaseNormal, 0, false
 	if v := hsl.Decide(in); v.Silent {
 		t.Errorf("no budget known: silent (%s)", v.Reason())
+	}
+}
+
+// TestBudgetFigureHeldByGameController: a GameController counts only the datagrams it
+// receives on the team port. Messages it never sees (unicast to the peers, another network,
+// lost on the air) leave its figure where it is, and it keeps sending that figure in every
+// packet. The robot counts every teammate's message and its own on top of the figure; the
+// figure must win whenever a packet brings it, so the estimate never runs down to the
+// reserve while the GameController says 1 200 messages are left.
+func TestBudgetFigureHeldByGameController(t *testing.T) {
+	cfg := testConfig()
+	cfg.League = LeagueSPL // 1 200 messages, reserve 30
+	h := newTimedHarness(t, cfg, harnessStart)
+	const figure = 1200
+	packet := func() { // a GameController packet: the same figure again
+		h.game.set(func(s *GameSnapshot) {
+			*s = GameSnapshot{Connected: true, State: StatePlaying, SecsRemaining: 600, MessageBudget: figure}
+		})
+		h.expect(eventPlan)
+	}
+	mates := []uint8{3, 4, 5, 6, 7}
+	packet()
+	for _, p := range mates {
+		h.introduce(17, p, 1, stampAt(h.clk.Now()), nil)
+	}
+	// 150 s of play, a GameController packet every 500 ms, every teammate sending at 2 Hz:
+	// 1 500 messages the robot counts and the GameController does not.
+	var seq uint32 = 1
+	var sentLate uint64
+	for i := range 300 {
+		packet()
+		for _, p := range mates {
+			h.deliver(dnetFrom(t, 17, p, seq, stampAt(h.clk.Now()), nil))
+		}
+		seq++
+		if i == 240 {
+			sentLate = h.c.Status().Send.Sent
+		}
+		h.advanceTimed(500 * time.Millisecond)
+	}
+	st := h.checkInvariants()
+	counted := st.Receive.Accepted + st.Send.Sent
+	if counted < figure {
+		t.Fatalf("only %d messages counted: the test needs more than the budget", counted)
+	}
+	// One packet's interval of messages (5 teammates, maybe one of ours) is all the
+	// estimate may hold back below the GameController's figure, twice with the late rule.
+	if st.BudgetLeft < figure-2*(len(mates)+1) || st.Send.SilentBudget != 0 {
+		t.Fatalf("GameController says %d left, %d messages counted: estimate %d, %d ticks silent (%s)",
+			figure, counted, st.BudgetLeft, st.Send.SilentBudget, st.Budget.Reason())
+	}
+	if st.Send.Sent == sentLate {
+		t.Fatalf("sent nothing in the last 30 s (%d in all)", st.Send.Sent)
+	}
+}
+
+// advanceTimed advances a timed harness's clock by d, one tick at a time, and waits for
+// every tick its timer fires on the way (as twin.step does).
+func (h *harness) advanceTimed(d time.Duration) {
+	h.t.Helper()
+	end := h.clk.Now().Add(d)
+	for h.clk.Now().Before(end) {
+		h.c.mu.Lock()
+		wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * h.c.cfg.Tick)
+		h.c.mu.Unlock()
+		h.clk.Advance(min(h.c.cfg.Tick, end.Sub(h.clk.Now())))
+		if !h.clk.Now().Before(wake) {
+			h.expect(eventTick)
+		}
 	}
 }

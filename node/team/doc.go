@@ -58,8 +58,9 @@
 //
 // The rate row comes from our team-play state, whether vision sees the ball and how far
 // it is (RateConfig); with no teammate online, Rate.Alone is a floor. The budget is the
-// GameController's figure, taken as truth whenever it changes, minus every packet we
-// send and every teammate packet we accept in a state that counts (League.Counted);
+// GameController's figure, taken as truth at every GameController packet (in a Run that
+// ticks, with no notifications: whenever it changes), minus every packet we send and every teammate
+// packet we accept in a state that counts (League.Counted) since then;
 // the allowance spreads what is left above the reserve over the rest of the game and
 // the robots online (ourselves plus teammates). Without a budget figure only the rate
 // row applies.

@@ -10,11 +10,13 @@ type GameView interface {
 	Snapshot() GameSnapshot
 }
 
-// GameNotifier is a GameView that says when its snapshot may have changed. With one,
-// and a clock that makes timers (clock.TimerClock), the component sleeps until its next
-// due event instead of waking on every tick, and re-plans on every value of Changed. A
-// nil channel means the snapshot never changes. Time alone must not change a snapshot's
-// State, GamePhase, Penalised, Stopped, FirstHalf, SecsRemaining or MessageBudget.
+// GameNotifier is a GameView that says when its snapshot may have changed: at every
+// GameController packet, also one that changes nothing (its budget figure is taken
+// again, BudgetTracker). With one, and a clock that makes timers (clock.TimerClock), the
+// component sleeps until its next due event instead of waking on every tick, and
+// re-plans on every value of Changed. A nil channel means the snapshot never changes.
+// Time alone must not change a snapshot's State, GamePhase, Penalised, Stopped,
+// FirstHalf, SecsRemaining or MessageBudget.
 type GameNotifier interface {
 	GameView
 	Changed() <-chan struct{}
@@ -59,7 +61,8 @@ type GameSnapshot struct {
 	SecsRemaining int
 	// MessageBudget is the number of team messages our team may still send this game,
 	// as the GameController last said; -1 when unknown (no GameController, or a version
-	// without budgets). The component takes it as truth whenever it changes and counts
+	// without budgets). The component takes it as truth at every packet (every value of
+	// GameNotifier.Changed in a timed Run; otherwise whenever it changes) and counts
 	// messages itself in between.
 	MessageBudget int
 	// Colour is our team's colour (GCInfo.TEAM_*), while Connected; it goes into robocup

@@ -280,6 +280,12 @@ func (c *Component) fired(now time.Time) {
 // wake re-plans at the clock's time after an input or (game) a GameController change.
 func (c *Component) wake(game bool) {
 	now := c.clk.Now()
+	if game {
+		// Every accepted GameController packet wakes: its budget figure is taken at the
+		// next tick even when it is the last one again. Noted before the ticks that were
+		// due run, which may take it already.
+		c.budget.Packet()
+	}
 	c.advance(now, false)
 	if game {
 		// The tick after a change takes the new view (the budget figure, the snapshot

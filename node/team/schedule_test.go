@@ -188,12 +188,16 @@ func timedMatchesTicking(t *testing.T, monitor netip.AddrPort) {
 	w.ticks(int(cfg.TeammateTimeout/w.tick) + 5)
 	w.compare("teammate gone")
 
-	w.game(func(s *GameSnapshot) { s.Penalised = true; s.SecsRemaining = 560 })
+	// Every change below brings a new budget figure: a packet that repeats the figure
+	// wins over the messages counted since the last one in the timed component, which
+	// is told of every packet, while the ticking one (a view that does not notify) can
+	// take a figure only when it changes (TestBudgetFigureHeldByGameController).
+	w.game(func(s *GameSnapshot) { s.Penalised = true; s.SecsRemaining = 560; s.MessageBudget = 1290 })
 	w.ticks(40)
-	w.game(func(s *GameSnapshot) { s.Penalised = false })
+	w.game(func(s *GameSnapshot) { s.Penalised = false; s.MessageBudget = 1280 })
 	w.ticks(13)
 	w.compare("penalty")
-	w.game(func(s *GameSnapshot) { s.Stopped = true })
+	w.game(func(s *GameSnapshot) { s.Stopped = true; s.MessageBudget = 1270 })
 	w.ticks(20)
 	w.game(func(s *GameSnapshot) { s.Stopped = false; s.MessageBudget = 105 })
 	w.ticks(1)

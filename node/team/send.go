@@ -208,13 +208,15 @@ func (c *Component) tick(now time.Time) {
 	c.mu.Unlock()
 }
 
-// updateBudget takes the GameController's budget figure as truth when it changes.
+// updateBudget takes the GameController's budget figure as truth when it changes or a
+// packet brought it.
 func (c *Component) updateBudget(snap *GameSnapshot) {
 	applyBudget(&c.budget, &c.gcBudget, snap)
 }
 
 // applyBudget updates the estimate b, whose last GameController figure is gc (-1
-// none), from snap.
+// none), from snap: when the figure changed, or b was told of a packet (Packet), whose
+// figure wins over the messages counted since the last one even when it is the same.
 func applyBudget(b *BudgetTracker, gc *int, snap *GameSnapshot) {
 	switch {
 	case snap.MessageBudget < 0:
@@ -222,7 +224,7 @@ func applyBudget(b *BudgetTracker, gc *int, snap *GameSnapshot) {
 			b.Forget()
 			*gc = -1
 		}
-	case snap.MessageBudget != *gc:
+	case snap.MessageBudget != *gc || b.packet:
 		b.FromGameController(snap.MessageBudget)
 		*gc = snap.MessageBudget
 	}
