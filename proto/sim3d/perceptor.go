@@ -58,6 +58,21 @@ func ParseHear(src []byte) (Hear, error) {
 	return h, h.Decode(root.First())
 }
 
+// validLabel checks a hear's team label: one atom, so non-empty and without white space
+// or parentheses. Unlike the names an agent sends, any other byte is allowed: the server
+// labels hears with the team name as the speaker's team chose it.
+func validLabel(s string) error {
+	if s == "" {
+		return fmt.Errorf("%w: empty team name", ErrAtom)
+	}
+	for i := 0; i < len(s); i++ {
+		if isDelim(s[i]) {
+			return fmt.Errorf("%w: team name byte %d is %s", ErrAtom, i, byteName(s[i]))
+		}
+	}
+	return nil
+}
+
 // Decode fills h from a hear node. Every field is overwritten.
 func (h *Hear) Decode(n Node) error {
 	*h = Hear{}
@@ -71,9 +86,9 @@ func (h *Hear) Decode(n Node) error {
 		if !a.IsAtom() {
 			return fmt.Errorf("%w: team %s is not an atom", ErrHear, describe(a))
 		}
-		if err := validAtom("team name", string(a.Atom())); err != nil {
-			return fmt.Errorf("%w: %w", ErrHear, err)
-		}
+		// The label is whatever the speaker's team named itself in init, which the
+		// server takes without checking its bytes (a UTF-8 name arrives as is): any
+		// atom is accepted, so that another team's name never costs a percept.
 		team, a = a, a.Next()
 	case 4:
 	default:
@@ -117,7 +132,7 @@ func (h *Hear) Decode(n Node) error {
 // Numbers are written in their shortest form that reads back to the same value.
 func (h Hear) AppendText(b []byte) ([]byte, error) {
 	if h.Team != "" {
-		if err := validAtom("team name", h.Team); err != nil {
+		if err := validLabel(h.Team); err != nil {
 			return b, err
 		}
 	}

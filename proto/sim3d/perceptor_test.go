@@ -21,6 +21,7 @@ func TestParseHearExamples(t *testing.T) {
 		{"(hear 0.00 self 1000-501)", Hear{Time: 0, Self: true, Message: "1000-501"}},
 		{"(hear 12 35.5 abc)", Hear{Time: 12, Direction: 35.5, Message: "abc"}},
 		{"(hear self 3 self x)", Hear{Team: "self", Time: 3, Self: true, Message: "x"}},
+		{"(hear T\x01\xff 1 self a)", Hear{Team: "T\x01\xff", Time: 1, Self: true, Message: "a"}},
 		{"  (hear\tT 1.5e1 1e-05 \"q'\\;)\n", Hear{Team: "T", Time: 15, Direction: 1e-05, Message: "\"q'\\;"}},
 		{"(hear T 1 180 x)", Hear{Team: "T", Time: 1, Direction: 180, Message: "x"}},
 		{"(hear T 1 -180.0005 x)", Hear{Team: "T", Time: 1, Direction: -180.0005, Message: "x"}},
@@ -60,7 +61,6 @@ func TestParseHearErrors(t *testing.T) {
 		{"(hear T 1 self (a))", "not an atom"},
 		{"(hear (T) 1 self a)", "team"},
 		{"(hear T 1 self a\x7f)", "message byte 1 is 0x7F"},
-		{"(hear T\x01 1 self a)", "team name byte 1"},
 		{"(hear T 1 (self) a)", "direction"},
 		{"(hear (((((x))))) 1 self a)", "nesting too deep"},
 	}
@@ -107,6 +107,7 @@ func TestHearAppendText(t *testing.T) {
 		{Time: 1, Message: ""},
 		{Time: 1, Message: "a b"},
 		{Team: "a b", Time: 1, Message: "m"},
+		{Team: "a(", Time: 1, Message: "m"},
 		{Time: -1, Message: "m"},
 		{Time: 1, Direction: 200, Message: "m"},
 		{Time: 1, Self: true, Direction: 3, Message: "m"},
@@ -325,5 +326,34 @@ func TestPerceptReal(t *testing.T) {
 		if !p.HasNow || p.Now != want[i].now || !p.HasGame || p.Game.PlayMode != want[i].mode || len(p.Hears) != want[i].hears {
 			t.Errorf("line %d: %+v", i, p)
 		}
+	}
+}
+
+// TestPerceptForeignTeamName: the server labels hears with the speaker's team name as
+// that team gave it in init, bytes >= 0x80 included (rcssserver3d 0.7.3-naoth-7 sent
+// "(hear B\xc3\xbcr 0.000 2.006 hello)" for a team named "Bür"). Such a hear must
+// decode, and must not cost the percept its time, game state and teammates' hears.
+func TestPerceptForeignTeamName(t *testing.T) {
+	src := []byte("(time (now 12.34))(GS (t 0.00) (pm BeforeKickOff))" +
+		"(hear B\xc3\xbcr 0.000 2.006 hello)(hear DNA 0.000 -46.273 EQFM5xAAQIln5wLXbjYc)")
+	var tr Tree
+	if err := tr.Parse(src); err != nil {
+		t.Fatal(err)
+	}
+	var p Percept
+	if err := p.Decode(&tr); err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	want := []Hear{
+		{Team: "B\xc3\xbcr", Time: 0, Direction: 2.006, Message: "hello"},
+		{Team: "DNA", Time: 0, Direction: -46.273, Message: "EQFM5xAAQIln5wLXbjYc"},
+	}
+	if !p.HasNow || p.Now != 12.34 || !p.HasGame || !reflect.DeepEqual(p.Hears, want) {
+		t.Errorf("got %+v, want time 12.34, a game state and hears %+v", p, want)
+	}
+	// What decodes is written back as the server wrote it.
+	out, err := want[0].AppendText(nil)
+	if err != nil || string(out) != "(hear B\xc3\xbcr 0 2.006 hello)" {
+		t.Errorf("AppendText = %q, %v", out, err)
 	}
 }
