@@ -24,7 +24,8 @@
 //
 // Other frames (ARP) pass at once and unimpaired, so that addresses resolve. A host's
 // carrier can be switched off (TUNSETCARRIER): its kernel then sends nothing, and the
-// emulator delivers nothing to it.
+// emulator delivers nothing to it, not even the frames it held for their release when
+// the carrier went off.
 //
 // Invariants: every UDP frame offered to a direction is Lost, dropped for NoCarrier, or
 // becomes one copy (two when Duplicated), and every copy is delivered or a WriteError:

@@ -32,7 +32,7 @@ type Impairment struct {
 type Stats struct {
 	Offered     uint64 // UDP frames from the sending host meant for the receiving one
 	Lost        uint64 // lost (Loss or Blackhole)
-	NoCarrier   uint64 // dropped because a host's carrier was off
+	NoCarrier   uint64 // dropped because a host's carrier was off (when offered, or the receiver's at release)
 	WriteErrors uint64 // the receiving TAP refused the write
 	Delivered   uint64 // written to the receiving host, copies included
 	Duplicated  uint64 // extra copies made
@@ -319,6 +319,9 @@ func (e *Emulator) write(h *Host) {
 	for {
 		it, wait, ok := h.out.next(time.Now())
 		if ok {
+			if !e.carrierOn(h, it) {
+				continue
+			}
 			// Stamped before the write: the receiving kernel may deliver the frame, and a
 			// process read it, before Write returns.
 			at := time.Now()
@@ -334,6 +337,22 @@ func (e *Emulator) write(h *Host) {
 		case <-timer.C:
 		}
 	}
+}
+
+// carrierOn reports whether h's carrier is on now, when the frame it is about to get is
+// released. A UDP frame held while the carrier went off is counted NoCarrier: the host
+// gets nothing while its carrier is off, whenever the frame was offered.
+func (e *Emulator) carrierOn(h *Host, it item) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if h.carrier {
+		return true
+	}
+	if it.udp {
+		e.stats[it.dir].NoCarrier++
+		e.record(it.dir, Delivery{Fate: NoCarrier, Offered: it.offered, Port: it.port, Seq: it.seq, Copy: it.copy})
+	}
+	return false
 }
 
 // written counts one write.
