@@ -25,7 +25,8 @@
 //	x, y, head  VisionInfo.robot_pos (cm → m, degrees); 0 before the first VisionInfo
 //	ball        VisionInfo.ball_global of the last VisionInfo with see_ball; its age is 0
 //	            while the latest VisionInfo sees it, else the time since that one
-//	            arrived; unknown before and after Config.BallForget
+//	            arrived; unknown before, after Config.BallForget, and when the
+//	            clock went back past that time (a restarted simulation)
 //
 // Values the codec cannot carry exactly (a role or state above 7, a non-finite
 // position) are not altered: the slot is skipped and counted as an encode error.

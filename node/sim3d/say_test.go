@@ -364,3 +364,27 @@ func TestSlottingOverSimulatedTime(t *testing.T) {
 		t.Errorf("%d of %d cycle pairs used", len(pairs), cycles/2)
 	}
 }
+
+// TestSayBallAfterClockWentBack: the clock goes back (a restarted simulation under
+// use_sim_time) after the robot last saw the ball. The ball was seen at a time that now
+// lies in the future; its age is unknown, so the ball is said as unknown, not as seen
+// this instant at its old position (which teammates would read as see_ball).
+func TestSayBallAfterClockWentBack(t *testing.T) {
+	r := newRig(t, nil, func(c *Config) { c.TeamSize = 1 })
+	r.team.SetVision(&dmsgs.VisionInfo{SeeBall: true, BallGlobal: vec(100, 200, 0)})
+	r.team.SetVision(&dmsgs.VisionInfo{}) // ball out of sight
+	r.clk.Set(start.Add(-time.Minute))    // the simulation restarted
+	r.team.SetVision(&dmsgs.VisionInfo{}) // vision runs on, the ball still not seen
+	r.team.SetServerTime(10)              // cycle 500: due
+	m, ok := r.says.Last()
+	if !ok {
+		t.Fatal("nothing said")
+	}
+	var s sim3dproto.TeamState
+	if err := sim3dproto.NewTeamCodec("TeamX").Decode([]byte(m.Message), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.BallKnown {
+		t.Errorf("ball last seen a minute in the future said as known: %+v", s)
+	}
+}

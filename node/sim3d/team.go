@@ -416,7 +416,12 @@ func (t *Team) stateLocked(now time.Time) sim3dproto.TeamState {
 	if in.ballSeen {
 		var age time.Duration
 		if !in.seeBall {
-			age = max(now.Sub(in.ballAt), 0)
+			// A clock that went back past the sighting (a restarted simulation) leaves
+			// the age unknown; less than a cycle back is taken as the same instant.
+			if age = now.Sub(in.ballAt); age < -t.cfg.Cycle {
+				return s
+			}
+			age = max(age, 0)
 		}
 		if age <= t.cfg.BallForget {
 			s.BallKnown, s.BallX, s.BallY, s.BallAge = true, in.ballX, in.ballY, age
