@@ -53,9 +53,9 @@ type senderState struct {
 //  4. plaintext longer than 1400 or shorter than 8 bytes, magic not 0xBEEF, version not
 //     2: dropped
 //  5. sequence number not greater than the last accepted one from the same source
-//     address: dropped (ErrStale). A sender silent for longer than FlushAfter is
-//     forgotten first, so a restarted sender is heard again; after the clock went
-//     back (a simulation reset) silence counts from the reset.
+//     address: dropped (ErrStale). A sender silent for longer than FlushAfter, or
+//     last heard at a time the clock has gone back past, is forgotten first, so a
+//     restarted sender is heard again.
 //  6. records, in order: an unknown type or a body size that does not match the type
 //     skips that record only; a record longer than the rest of the datagram, or fewer
 //     than 4 bytes left for a record header, ends the datagram (the records before it
@@ -142,25 +142,26 @@ func (r *Receiver) FlushSequenceNumbers(age time.Duration) int {
 	return r.flushLocked(r.now(), age)
 }
 
-// flushLocked forgets the senders silent for longer than age at now. A sender last
-// heard after now was heard before the clock went back (a simulation reset: every
-// stamp is read under r.mu, so a later holder of the lock never reads an earlier time
-// otherwise): its silence counts from now, so that it is forgotten age after the reset
-// rather than when the clock has caught up with it.
+// flushLocked forgets the senders silent for longer than age at now (silentFor).
 func (r *Receiver) flushLocked(now time.Time, age time.Duration) int {
 	n := 0
 	for a, s := range r.senders {
-		if s.last.After(now) {
-			s.last = now
-			r.senders[a] = s
-		}
-		if now.Sub(s.last) > age {
+		if silentFor(now, s.last, age) {
 			delete(r.senders, a)
 			n++
 		}
 	}
 	r.st.flushed.Add(uint64(n))
 	return n
+}
+
+// silentFor reports whether a sender last heard at last counts as silent for longer than
+// age at now. A last datagram after now means the clock went back (a restarted
+// simulation, a stepped clock): the silence cannot be measured, and the sender counts as
+// silent, so that a sender that restarted meanwhile is heard.
+func silentFor(now, last time.Time, age time.Duration) bool {
+	d := now.Sub(last)
+	return d > age || d < 0
 }
 
 // Senders returns the number of senders whose sequence numbers are tracked.
@@ -207,7 +208,7 @@ func (r *Receiver) receive(src netip.Addr, datagram []byte) error {
 		r.lastSweep = now
 	}
 	s, known := r.senders[src]
-	if known && r.flushAfter >= 0 && now.Sub(s.last) > r.flushAfter {
+	if known && r.flushAfter >= 0 && silentFor(now, s.last, r.flushAfter) {
 		delete(r.senders, src)
 		r.st.flushed.Add(1)
 		known = false
