@@ -15,7 +15,9 @@
 // Every Config.Interval (500 ms, 2 Hz) of the clock the component builds one datagram
 // (two with Config.FatMessage) from the latest inputs and multicasts it to Config.Group
 // (224.16.0.1:2806 by default). Inputs older than Config.InputTimeout (1 s) are not sent:
-// a robot whose vision node stopped does not keep claiming a pose. An input's age counts
+// a robot whose vision node stopped does not keep claiming a pose. Nor are inputs that
+// arrived more than InputTimeout after now, when the clock went back (a restarted
+// simulation). An input's age counts
 // from its arrival: the setters' At forms (SetMotionAt, SetBehaviorAt, SetVisionAt) take
 // that time for a message handed over later. Invariant: a function set with
 // SetInputSync (before Run) is called at every send cycle before the inputs are read,

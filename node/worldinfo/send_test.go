@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/msgs/dmsgs"
+	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
@@ -417,5 +419,33 @@ func TestSendRate(t *testing.T) {
 			}
 		}
 		must(t, h.stop())
+	}
+}
+
+// TestSendInputsAfterClockWentBack: when the clock goes back (a restarted simulation
+// under use_sim_time) past the arrival of the last VisionInfo and MotionInfo and no new
+// ones come, the inputs are stale, not fresh until the clock catches up with them: the
+// robot does not go on claiming the pose of the previous run. The cycles are run
+// directly, without Run, to set their times.
+func TestSendInputsAfterClockWentBack(t *testing.T) {
+	clk := clock.NewManual(t0)
+	conn := bus.NewFakeConn(64)
+	c, err := New(testConfig(), Deps{Clock: clk, Conn: conn, Publisher: &bus.Recorder[dmsgs.WorldInfo]{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetVisionAt(testVision(), t0)
+	c.SetMotionAt(&dmsgs.MotionInfo{}, t0)
+	c.cycle(t0.Add(500 * time.Millisecond))
+	if sent := conn.Sent(); len(sent) != 1 {
+		t.Fatalf("%d datagrams with fresh inputs, want 1", len(sent))
+	}
+	conn.ResetSent()
+	c.cycle(t0.Add(-time.Minute))
+	for _, s := range conn.Sent() {
+		_, recs := decode(t, wi.DefaultKey, s.Payload)
+		if slices.Contains(types(recs), wi.TypePose) || slices.Contains(types(recs), wi.TypeOpponent) {
+			t.Errorf("a minute before the inputs arrived: records %v, want no pose and no opponents", types(recs))
+		}
 	}
 }
