@@ -110,6 +110,9 @@ func decodeSim3D(b []byte, o *decodeOptions) (any, error) {
 	if err := p.Decode(&t); err != nil {
 		return nil, err
 	}
+	if p.HearErr != nil { // decode shows what is wrong; a receiver skips only that hear
+		return nil, p.HearErr
+	}
 	rec.Input = "perceptor"
 	if root.Len() == 1 && root.First().HeadIs("hear") {
 		rec.Input = "hear"

@@ -60,6 +60,10 @@
 // is heard in cycle s+2 by players within 50 m. A player hears at most one teammate and
 // one opponent message every two cycles (40 ms), plus its own. Perceptors this package
 // does not know (GYR, ACC, HJ, FRP, See, the fork's (ti ...) inside GS, ...) are skipped.
+// So is, counted in Percept.BadHears, a hear that does not decode: what other agents say
+// reaches every listener (an opponent that says "" is heard as (hear B 0.000 -1.523 ),
+// without a message), and it must not cost the rest of the percept. The team label is
+// taken as the server writes it, any bytes: the server does not check team names.
 //
 // # Team message
 //

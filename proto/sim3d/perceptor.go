@@ -241,9 +241,15 @@ type Percept struct {
 	Game    GameState
 	HasGame bool
 	Hears   []Hear
+	// BadHears counts the hear perceptors that did not decode and were skipped; HearErr
+	// is the error of the last of them (nil when none). Such a hear costs only itself:
+	// the rest of the percept is still decoded.
+	BadHears int
+	HearErr  error
 }
 
-// Decode fills p from a parsed server message, reusing p.Hears.
+// Decode fills p from a parsed server message, reusing p.Hears. A bad time or game state
+// fails the message; a bad hear is skipped and counted in BadHears.
 func (p *Percept) Decode(t *Tree) error {
 	hears := p.Hears[:0]
 	*p = Percept{}
@@ -265,10 +271,15 @@ func (p *Percept) Decode(t *Tree) error {
 			}
 			p.HasGame = true
 		case n.HeadIs("hear"):
+			// What another agent says reaches every listener: a hear that does not
+			// decode (an opponent that said "" is heard without a message) is skipped
+			// and counted, so that it does not cost the time, the game state and the
+			// teammates' hears of the percept.
 			hears = append(hears, Hear{})
 			if err := hears[len(hears)-1].Decode(n); err != nil {
-				p.Hears = hears[:0]
-				return err
+				hears = hears[:len(hears)-1]
+				p.BadHears++
+				p.HearErr = err
 			}
 		}
 	}

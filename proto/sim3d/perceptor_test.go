@@ -225,7 +225,7 @@ func TestGameStateDecode(t *testing.T) {
 func TestPerceptErrors(t *testing.T) {
 	for _, in := range []string{
 		"(time)", "(time (now))", "(time (now x))", "(time (now 1) (now 2))", "(time (later 1))",
-		"(GS (t 1))", "(hear 1 self a)(hear T 1 x a)",
+		"(GS (t 1))",
 	} {
 		var tr Tree
 		if err := tr.Parse([]byte(in)); err != nil {
@@ -355,5 +355,33 @@ func TestPerceptForeignTeamName(t *testing.T) {
 	out, err := want[0].AppendText(nil)
 	if err != nil || string(out) != "(hear B\xc3\xbcr 0 2.006 hello)" {
 		t.Errorf("AppendText = %q, %v", out, err)
+	}
+}
+
+// TestPerceptSkipsBadHear: a hear the package cannot read costs only itself. An opponent
+// that says "" makes rcssserver3d 0.7.3-naoth-7 send every listener
+// "(hear B 0.000 -1.523 )", without a message; the percept's time and the teammate's
+// hear beside it must still be decoded, and the skipped hear counted.
+func TestPerceptSkipsBadHear(t *testing.T) {
+	src := []byte("(time (now 1.50))(hear B 0.000 -1.523 )(hear DNA 0.000 -46.5 AbC)")
+	var tr Tree
+	if err := tr.Parse(src); err != nil {
+		t.Fatal(err)
+	}
+	var p Percept
+	if err := p.Decode(&tr); err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	want := []Hear{{Team: "DNA", Direction: -46.5, Message: "AbC"}}
+	if !p.HasNow || p.Now != 1.5 || !reflect.DeepEqual(p.Hears, want) || p.BadHears != 1 ||
+		!errors.Is(p.HearErr, ErrHear) {
+		t.Errorf("got %+v, want time 1.5, hears %+v, one bad hear with ErrHear", p, want)
+	}
+	// The next percept starts its count afresh.
+	if err := tr.Parse([]byte("(time (now 1.52))")); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Decode(&tr); err != nil || p.BadHears != 0 || p.HearErr != nil {
+		t.Errorf("next percept: %+v, %v", p, err)
 	}
 }

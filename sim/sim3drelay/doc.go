@@ -28,7 +28,8 @@
 // time is published on Time, so the node counts its talking slots in the server's cycles,
 // then its hear perceptors as Sim3dHear with that server time (server_time); before, the robot is in no team and its own messages would come back
 // as someone else's. A percept that does not parse is counted (ParseErrors), skipped and
-// still answered. Say queues a message for the server; the goroutine that owns the
+// still answered; a hear perceptor that does not decode is counted (BadHears) and
+// skipped, and the rest of its percept is relayed. Say queues a message for the server; the goroutine that owns the
 // connection writes it at once in its own frame, so the server takes it in the cycle
 // after the one the node decided it in, or one later when ROS or the machine is slow.
 // Messages the server would mangle or choke on (proto/sim3d.ValidateSaySafe) are refused

@@ -86,9 +86,12 @@ type Status struct {
 	// Percepts counts server messages read; ParseErrors those that did not parse.
 	Percepts    uint64
 	ParseErrors uint64
-	// Hears counts hear perceptors published; HearErrors those whose publication failed.
+	// Hears counts hear perceptors published; HearErrors those whose publication failed;
+	// BadHears those that did not decode and were skipped (the rest of their percept
+	// was relayed).
 	Hears      uint64
 	HearErrors uint64
+	BadHears   uint64
 	// Times counts server times published; TimeErrors those whose publication failed.
 	Times      uint64
 	TimeErrors uint64
@@ -376,6 +379,7 @@ func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) er
 			var joined bool
 			r.count(func(s *Status) {
 				s.Percepts++
+				s.BadHears += uint64(p.BadHears)
 				if p.HasNow {
 					s.ServerTime = p.Now
 				}
@@ -384,6 +388,9 @@ func (r *Relay) read(ctx context.Context, conn io.Reader, out chan<- percept) er
 				}
 				joined = s.Unum != 0
 			})
+			if p.HearErr != nil {
+				r.warn("bad hear", "skipping a hear perceptor that does not decode", "err", p.HearErr)
+			}
 			// Before the server confirmed our number the robot is not in a team: its
 			// own messages would come back as someone else's.
 			if joined {

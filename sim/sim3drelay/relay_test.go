@@ -96,7 +96,9 @@ func TestRelayHandshakeAndRelaying(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("not ready")
 	}
-	s.send("(time (now 0.16))(GS (t 0.00) (pm BeforeKickOff))(hear DNA 0.00 -46.5 AbC)(hear RIV 0.00 12 zz)(GYR (n torso) (rt 0 0 0))")
+	// (hear RIV 0.00 -1.5 ) is how the server relays an opponent's say of "": skipped
+	// and counted, the rest of the percept relayed.
+	s.send("(time (now 0.16))(GS (t 0.00) (pm BeforeKickOff))(hear RIV 0.00 -1.5 )(hear DNA 0.00 -46.5 AbC)(hear RIV 0.00 12 zz)(GYR (n torso) (rt 0 0 0))")
 	s.expect("(syn)")
 	s.send("(time (now 0.18)")                              // does not parse
 	s.expect("(syn)")                                       // answered all the same
@@ -126,7 +128,7 @@ func TestRelayHandshakeAndRelaying(t *testing.T) {
 	}
 	waitStatus(t, r, func(st Status) bool { return st.Said == 1 })
 	st := r.Status()
-	if st.Unum != 2 || st.Side != "left" || st.Percepts != 5 || st.ParseErrors != 1 || st.Hears != 2 ||
+	if st.Unum != 2 || st.Side != "left" || st.Percepts != 5 || st.ParseErrors != 1 || st.Hears != 2 || st.BadHears != 1 ||
 		st.Times != 2 || st.SayEarly != 1 || st.SayRefused != 1 || st.Said != 1 || st.ServerTime != 0.16 {
 		t.Errorf("status %+v", st)
 	}
