@@ -48,7 +48,8 @@
 // each is reached at: its Config.Hosts entry ("10.0.1.2", or "127.0.0.1:4101" with a
 // port), the name itself for an unlisted IPv4 sender, or "" for an unlisted name. The
 // message's stamp is the clock time of the publication and ages[i] how long before it
-// names[i] was last heard (0 if the clock went back since). The neighbour table runs on
+// names[i] was last heard (0 if the clock went back since; a robot heard more than
+// NeighborWindow ahead of the clock is no neighbour). The neighbour table runs on
 // the component's clock, so it follows simulation time.
 //
 // # Communication range

@@ -549,7 +549,7 @@ func (n *Node) hear(src string) {
 	defer n.heardM.Unlock()
 	if _, ok := n.heard[src]; !ok && len(n.heard) >= maxHeard {
 		for name, t := range n.heard {
-			if now.Sub(t) > n.cfg.NeighborWindow {
+			if d := now.Sub(t); d > n.cfg.NeighborWindow || d < -n.cfg.NeighborWindow {
 				delete(n.heard, name)
 			}
 		}
@@ -569,7 +569,9 @@ type Neighbor struct {
 }
 
 // Neighbors returns, sorted, the robots heard within the neighbour window (and within
-// Range, when set). This robot is never its own neighbour.
+// Range, when set). This robot is never its own neighbour. The window counts both ways:
+// a robot last heard more than a window ahead of the clock (which went back since) is
+// none.
 func (n *Node) Neighbors() []string {
 	var out []string
 	for _, nb := range n.NeighborsHeard() {
@@ -585,7 +587,9 @@ func (n *Node) NeighborsHeard() []Neighbor {
 	n.heardM.Lock()
 	var out []Neighbor
 	for name, t := range n.heard {
-		if now.Sub(t) <= n.cfg.NeighborWindow {
+		// A robot heard more than a window after now was heard before the clock went
+		// back (a restarted simulation): no neighbour until it is heard again.
+		if d := now.Sub(t); d >= -n.cfg.NeighborWindow && d <= n.cfg.NeighborWindow {
 			out = append(out, Neighbor{Name: name, LastHeard: t})
 		}
 	}

@@ -377,6 +377,38 @@ func TestNeighborsHeard(t *testing.T) {
 	}
 }
 
+// TestNeighborsAfterClockWentBack: the node's clock goes back (a restarted simulation
+// under use_sim_time). A robot last heard at a time that now lies ahead was heard before
+// the jump and is no neighbour, not one until the clock catches up with it; its next
+// frame makes it one again.
+func TestNeighborsAfterClockWentBack(t *testing.T) {
+	var clock atomic.Int64
+	now := func() time.Time { return time.Unix(1000, clock.Load()) }
+	nodes, _ := portsSwarm(t, []string{"r1", "r2"}, func(c *Config) {
+		c.Now, c.NeighborWindow = now, 2*time.Second
+	})
+	in := newInbox()
+	if err := nodes["r2"].Bind("r2", DefaultPort, in.cb); err != nil {
+		t.Fatal(err)
+	}
+	send := func(data string) {
+		t.Helper()
+		if err := nodes["r1"].SendTo([]byte(data), "r2", DefaultPort); err != nil {
+			t.Fatal(err)
+		}
+		in.expect(t, "r2", msg{"r1", "r2", DefaultPort, data})
+	}
+	send("a")
+	clock.Add(-int64(10 * time.Minute))
+	if got := nodes["r2"].Neighbors(); len(got) != 0 {
+		t.Errorf("r2 neighbours after the clock went back 10 min: %v, want none", got)
+	}
+	send("b")
+	if got := nodes["r2"].Neighbors(); !slices.Equal(got, []string{"r1"}) {
+		t.Errorf("r2 neighbours after r1's next frame: %v, want [r1]", got)
+	}
+}
+
 // TestFiltering feeds a node hand-made frames from a plain socket.
 func TestFiltering(t *testing.T) {
 	nodes, peers := portsSwarm(t, []string{"r1", "r2"}, nil)
