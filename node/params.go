@@ -255,7 +255,7 @@ func (b *binder) bind(c *Config) {
 	b.boolean("sim3d.enabled", &c.Sim3DEnabled, "Carry team talk over the 3D simulator's say/hear channel.")
 	b.text("sim3d.key", d.Key, "Key of the team codec's checksum, the same on every robot of the team (e.g. the team name).", "",
 		func(v string) error { d.Key = v; return nil })
-	b.text("sim3d.team_name", d.TeamName, "Our team's name; hear perceptors labelled with another team are dropped. Empty: no check.", "",
+	b.text("sim3d.team_name", d.TeamName, "Our team's name; hear perceptors labelled with another team are dropped. Empty: the label of the robot's own echoed message.", "",
 		func(v string) error { d.TeamName = v; return nil })
 	b.integer("sim3d.team_size", &d.TeamSize, 1, 11, "Players sharing the channel (slots per round); the same on every robot.")
 	b.integer("sim3d.slot_cycles", &d.SlotCycles, 2, 10, "Server cycles per talking slot (2 plus margin for a say relayed late); the same on every robot.")

@@ -23,8 +23,9 @@ type Config struct {
 	TeamSize int
 	// TeamNumber is copied into the team_number of every TeamInfo published.
 	TeamNumber uint8
-	// TeamName, if not empty, drops hear perceptors labelled with another team before
-	// decoding (servers with LabelMessages on, the default, label every message).
+	// TeamName drops hear perceptors labelled with another team before decoding
+	// (servers with LabelMessages on, the default, label every message). Empty: the
+	// label of the robot's own echoed message is taken as the team's name.
 	TeamName string
 	// SlotCycles is the length of one talking slot in server cycles, MinSlotCycles..
 	// MaxSlotCycles (default DefaultSlotCycles, 4: two cycles of margin for a relayed say

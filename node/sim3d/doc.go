@@ -80,7 +80,8 @@
 //
 // HandleHear takes each heard message. It is dropped, and counted by cause, when it is
 // our own (the server echoes every message to its speaker), labelled with another team
-// than Config.TeamName, made with another key (checksum mismatch: Foreign), not a team
+// than Config.TeamName (when that is empty: than the label of our own latest echo, so
+// that two teams with the same key still tell each other apart), made with another key (checksum mismatch: Foreign), not a team
 // message of this codec at all (Malformed: length, alphabet, format, field ranges), from
 // a teammate claiming our own number, or a repeat of the sender's last message within a
 // round. Every other message is published as a dmsgs/TeamInfo:

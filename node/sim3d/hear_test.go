@@ -310,3 +310,22 @@ func TestHearAgeFromServerTime(t *testing.T) {
 		}
 	}
 }
+
+// TestHearLearnsTeamName: without Config.TeamName, two teams with the default (empty,
+// equal) key accept each other's messages unless the label tells them apart. The server
+// labels the robot's own echo with its team name, so the Team learns the name from it
+// and drops messages labelled with another team from then on.
+func TestHearLearnsTeamName(t *testing.T) {
+	r := newRig(t, nil, nil) // TeamName empty
+	mate := encode(t, "TeamX", sim3dproto.TeamState{Player: 2, Seq: 1})
+	r.team.HandleHear(&dmsgs.Sim3dHear{Team: "DNA", Own: true,
+		Message: encode(t, "TeamX", sim3dproto.TeamState{Player: 1, Seq: 1})})
+	r.team.HandleHear(&dmsgs.Sim3dHear{Team: "RIV", Message: mate})
+	r.team.HandleHear(&dmsgs.Sim3dHear{Team: "DNA", Message: mate})
+	st := r.team.Status()
+	if st.Dropped.OtherTeam != 1 || st.Accepted != 1 || r.infos.Len() != 1 {
+		t.Errorf("after our own echo labelled DNA, RIV's message: dropped %+v, accepted %d, want it dropped as OtherTeam and DNA's accepted",
+			st.Dropped, st.Accepted)
+	}
+	checkInvariants(t, st)
+}

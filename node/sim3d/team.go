@@ -57,7 +57,7 @@ func (s TimeSource) String() string {
 type HearDrops struct {
 	// Self: the robot's own message, echoed by the server.
 	Self uint64
-	// OtherTeam: labelled with a team other than Config.TeamName.
+	// OtherTeam: labelled with a team other than ours (Status.Team).
 	OtherTeam uint64
 	// Foreign: a well-formed team message whose checksum does not match our key
 	// (another team using this codec, or a damaged message).
@@ -100,6 +100,9 @@ type Status struct {
 	Running  bool
 	Player   int
 	TeamSize int
+	// Team is the team name hears are checked against: Config.TeamName, or, when that
+	// is empty, the label of the robot's own latest echo; empty before either.
+	Team string
 
 	// Source is the time base of the last evaluation, LastCycle its cycle.
 	Source    TimeSource
@@ -207,7 +210,7 @@ func New(cfg Config, clk clock.Clock, say bus.Publisher[dmsgs.Sim3dSay], info bu
 		warned: warnlimit.Limiter[string]{Every: warnEvery},
 	}
 	t.round = time.Duration(t.slot.Period()) * cfg.Cycle
-	t.st.Player, t.st.TeamSize = cfg.Player, cfg.TeamSize
+	t.st.Player, t.st.TeamSize, t.st.Team = cfg.Player, cfg.TeamSize, cfg.TeamName
 	return t, nil
 }
 
@@ -458,7 +461,8 @@ func (t *Team) HandleHear(h *dmsgs.Sim3dHear) {
 		cause, err = dropMalformed, errors.New("sim3d: nil hear message")
 	case h.Own:
 		cause = dropSelf
-	case t.cfg.TeamName != "" && h.Team != "" && h.Team != t.cfg.TeamName:
+		t.learnTeam(h.Team)
+	case h.Team != "" && t.otherTeam(h.Team):
 		cause = dropOtherTeam
 	default:
 		if err = t.codec.Decode([]byte(h.Message), &s); err != nil {
@@ -514,6 +518,26 @@ func (t *Team) HandleHear(h *dmsgs.Sim3dHear) {
 		st.Dropped.Publish++
 		t.warnLocked(now, "team publish", "cannot publish TeamInfo", "err", err)
 	}
+}
+
+// learnTeam takes our team name from the label of the robot's own echo, when
+// Config.TeamName is not set: the server labels it with the name the agent joined with.
+func (t *Team) learnTeam(label string) {
+	if t.cfg.TeamName != "" || label == "" {
+		return
+	}
+	t.mu.Lock()
+	t.st.Team = label
+	t.mu.Unlock()
+}
+
+// otherTeam reports whether a hear labelled label comes from another team than ours
+// (Config.TeamName, else the name learnt from our own echo; none known: not other).
+func (t *Team) otherTeam(label string) bool {
+	t.mu.Lock()
+	ours := t.st.Team
+	t.mu.Unlock()
+	return ours != "" && label != ours
 }
 
 // duplicate reports whether s repeats the last message of its sender within one round
