@@ -14,10 +14,10 @@
 //	Reorder      the frame skips the delay with this probability and overtakes the
 //	             frames queued before it (netem's reorder)
 //	Duplicate    a second copy follows with this probability, with its own delay
-//	Corrupt,     CorruptBits random bits of the UDP payload are flipped with this
-//	CorruptBits  probability; the UDP checksum is then recomputed, so the datagram
-//	             arrives corrupted, unless BadChecksum leaves it wrong, so the
-//	             receiving kernel drops it
+//	Corrupt,     CorruptBits distinct random bits of the UDP payload are flipped with
+//	CorruptBits  this probability; the UDP checksum is then recomputed, so the
+//	             datagram arrives corrupted, unless BadChecksum leaves it wrong, so
+//	             the receiving kernel drops it
 //	Mangle       instead of random bits, a test's function changes the payload of a
 //	             frame chosen by Corrupt (a forged field), checksum as above
 //	Blackhole    every frame is lost

@@ -74,16 +74,24 @@ func (u udpFrame) checksum() uint16 {
 	return c
 }
 
-// corrupt flips n random bits of the UDP payload (none when it is empty) and, unless
-// badChecksum, recomputes the checksum so the datagram passes it. It reports whether it
-// changed anything.
+// corrupt flips n distinct random bits of the UDP payload (every bit when it has fewer,
+// none when it is empty) and, unless badChecksum, recomputes the checksum so the
+// datagram passes it. It reports whether it changed anything.
 func (u udpFrame) corrupt(rng *rand.Rand, n int, badChecksum bool) bool {
 	payload := u.udp[udpHeader:]
 	if len(payload) == 0 {
 		return false
 	}
-	for range max(n, 1) {
-		i := rng.IntN(len(payload) * 8)
+	total := len(payload) * 8
+	n = min(max(n, 1), total)
+	// Draw distinct bits: a bit drawn twice would be flipped back.
+	flipped := make(map[int]bool, n)
+	for len(flipped) < n {
+		i := rng.IntN(total)
+		if flipped[i] {
+			continue
+		}
+		flipped[i] = true
 		payload[i/8] ^= 1 << (i % 8)
 	}
 	if !badChecksum {

@@ -2,6 +2,7 @@ package linkemu
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -72,6 +73,30 @@ func TestCorrupt(t *testing.T) {
 	}
 	if (udpFrame{udp: make([]byte, udpHeader)}).corrupt(rng, 1, false) {
 		t.Fatal("an empty payload was corrupted")
+	}
+}
+
+// TestCorruptFlipsDistinctBits: a corrupted frame has exactly CorruptBits bits flipped
+// (all of them when the payload has fewer), never the same bit twice: two draws of one
+// bit would leave it intact, and a frame counted Corrupted could arrive unchanged.
+func TestCorruptFlipsDistinctBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, tc := range []struct{ size, n, want int }{{1, 2, 2}, {1, 8, 8}, {1, 20, 8}, {2, 15, 15}, {3, 5, 5}} {
+		for range 200 {
+			payload := make([]byte, tc.size)
+			f := udpFrameBytes(payload)
+			u, _ := parseUDP(f)
+			if !u.corrupt(rng, tc.n, false) {
+				t.Fatalf("%d bytes, %d bits: not corrupted", tc.size, tc.n)
+			}
+			flipped := 0
+			for _, b := range u.udp[udpHeader:] {
+				flipped += bits.OnesCount8(b)
+			}
+			if flipped != tc.want {
+				t.Fatalf("%d bytes, %d bits: %d bits flipped, want %d", tc.size, tc.n, flipped, tc.want)
+			}
+		}
 	}
 }
 
