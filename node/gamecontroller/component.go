@@ -74,10 +74,14 @@ type Component struct {
 	teamsSeen    [4]uint64               // team numbers in not-our-team packets since the last warning
 	wasConnected bool
 	tk           ticks // Run's tickers (idle.go)
-	// The packet held for confirmation (confirm.go) and when it came.
+	// The packet held for confirmation (confirm.go), when it came and why.
 	held    bool
 	heldPkt gcproto.Packet
 	heldAt  time.Time
+	heldWhy doubt
+	// pace is the seconds a packet this GameController's clocks were confirmed to count
+	// (confirmLocked); 0 until one counts faster than it sends.
+	pace int32
 	// The budgets of the packet before the next one (steadyBudgets).
 	prevBudgets budgets
 
@@ -267,7 +271,7 @@ func (c *Component) handle(d transport.Datagram) {
 	first := !c.s.valid
 	switched := !first && src != c.s.gc.Addr()
 	if first || !connected || switched {
-		c.held = false // a new GameController, or one back: nothing to compare with
+		c.held, c.pace = false, 0 // a new GameController, or one back: nothing to compare with
 	} else if why := c.confirmLocked(p, now); why != doubtNone {
 		c.s.counters.Unconfirmed[why]++
 		c.mu.Unlock()

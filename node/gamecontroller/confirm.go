@@ -68,18 +68,32 @@ const (
 // tickSecs returns by how many seconds a running clock of the GameController can count
 // down from prev to next, elapsed later at our end: as far as its own clock ticks while
 // it sends the packets between them, which the packet numbers count (once between two
-// packets half a second apart, twice across a lost packet). That holds whether or not
-// our clock runs as the GameController's (simulation time slower or faster than its
-// wall clock). Only a packet number that did not move (a GameController that does not
-// count) leaves the bound by our time, elapsed plus clockSlackSecs. A corruption of a
-// clock by two seconds or more is then held; by one second, which a GameController's
-// clock ticks between any two packets, it cannot be told from a tick.
-func tickSecs(prev, next *gcproto.Packet, elapsed time.Duration) int32 {
+// packets half a second apart, twice across a lost packet), or pace seconds a packet
+// when its clock has been seen to run faster than it sends (confirmLocked: gc-sim at a
+// speed above 1 sends at 2 Hz of our time). That holds whether or not our clock runs as
+// the GameController's (simulation time slower or faster than its wall clock). Only a
+// packet number that did not move (a GameController that does not count) leaves the
+// bound by our time, elapsed plus clockSlackSecs. A corruption of a clock by two
+// seconds or more (more than pace) is then held; by one second, which a
+// GameController's clock ticks between any two packets, it cannot be told from a tick.
+func tickSecs(prev, next *gcproto.Packet, elapsed time.Duration, pace int32) int32 {
 	if n := next.PacketNumber - prev.PacketNumber; n != 0 {
 		sent := time.Duration(n)*sendInterval + sendJitter
-		return int32((sent + time.Second - 1) / time.Second)
+		return max(int32((sent+time.Second-1)/time.Second), int32(n)*pace)
 	}
 	return int32(elapsed/time.Second) + clockSlackSecs
+}
+
+// clockPace returns the seconds a packet that the clocks counted down from prev to next
+// (no event between them: implausible found only doubtClock), with a second of slack
+// for the whole seconds they show; 0 when the packet number did not move.
+func clockPace(prev, next *gcproto.Packet) int32 {
+	n := int32(next.PacketNumber - prev.PacketNumber)
+	if n == 0 {
+		return 0
+	}
+	down := max(prev.SecsRemaining-next.SecsRemaining, prev.SecondaryTime-next.SecondaryTime, 0)
+	return (down+n-1)/n + 1
 }
 
 // ordinaryStep is the state transitions a GameController makes in one packet without
@@ -113,6 +127,12 @@ func Doubt(prev, next *gcproto.Packet, elapsed time.Duration) string {
 // after prev, elapsed later; doubtNone when it is. It is a pure function of its
 // arguments, and conservative: what real GameControllers send in ordinary play passes.
 func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
+	return implausibleAt(prev, next, elapsed, 0)
+}
+
+// implausibleAt is implausible for a GameController whose clocks count pace seconds a
+// packet (tickSecs); 0: as fast as it sends.
+func implausibleAt(prev, next *gcproto.Packet, elapsed time.Duration, pace int32) doubt {
 	if next.Layout != prev.Layout {
 		// Another GameController program: corruption does not change a layout (its
 		// version byte and its size must both match).
@@ -147,7 +167,7 @@ func implausible(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	if d := setPlayDoubt(prev, next, elapsed); d != doubtNone {
 		return d
 	}
-	ticks, up := tickSecs(prev, next, elapsed), int32(0)
+	ticks, up := tickSecs(prev, next, elapsed, pace), int32(0)
 	if setup {
 		up = 1 // the break's timer, restarted by the operator (gc-sim)
 	}
@@ -310,17 +330,27 @@ func kickingTeamValid(p *gcproto.Packet) bool {
 // packet held (which it then confirms). Otherwise p is held in place of the one held
 // before, and confirm returns its doubt. Called on Run's goroutine with c.mu held.
 func (c *Component) confirmLocked(p *gcproto.Packet, now time.Time) doubt {
-	d := implausible(&c.s.last, p, now.Sub(c.s.lastValid))
+	d := implausibleAt(&c.s.last, p, now.Sub(c.s.lastValid), c.pace)
 	if d == doubtNone {
 		c.held = false
 		return doubtNone
 	}
-	if c.held && implausible(&c.heldPkt, p, now.Sub(c.heldAt)) == doubtNone {
-		c.held = false
-		c.prevBudgets = budgetsOf(&c.heldPkt) // the packet before p
-		return doubtNone
+	if c.held {
+		elapsed := now.Sub(c.heldAt)
+		pace := c.pace
+		if implausibleAt(&c.heldPkt, p, elapsed, pace) != doubtNone && c.heldWhy == doubtClock {
+			// The held packet's clocks counted faster than it was sent, without an event:
+			// a next packet that counts on at that pace confirms it (gc-sim at a speed
+			// above 1), which is then the pace of this GameController.
+			pace = max(pace, clockPace(&c.s.last, &c.heldPkt))
+		}
+		if implausibleAt(&c.heldPkt, p, elapsed, pace) == doubtNone {
+			c.held, c.pace = false, pace
+			c.prevBudgets = budgetsOf(&c.heldPkt) // the packet before p
+			return doubtNone
+		}
 	}
-	c.held, c.heldPkt, c.heldAt = true, *p, now
+	c.held, c.heldPkt, c.heldAt, c.heldWhy = true, *p, now, d
 	return d
 }
 

@@ -36,7 +36,9 @@
 // state transition the rules do not allow, a set play or penalty without its timer,
 // teams or colours changing during play or alone between halves, a score moving alone,
 // a clock rising in play or falling further than it ticks while the GameController sends
-// the packets between the two (their packet numbers count them), a budget growing) is
+// the packets between the two (their packet numbers count them; a clock that a second
+// packet confirms to count faster, gc-sim at a speed above 1, sets that
+// GameController's pace), a budget growing) is
 // held and counted in Counters.Unconfirmed by cause; it is never published itself. The
 // next packet is accepted when it follows the held one (which it confirms: a
 // GameController repeats its packet) or the last accepted one (the held one was
