@@ -160,10 +160,11 @@ type Config struct {
 	// stopped (HSL). Default false.
 	SilentWhenStopped bool
 	// GCWait holds our team packets after Run starts until the GameController is
-	// heard, or for this long without one (then the robot talks as before). A robot
-	// rebooted during a game would otherwise send messages the GameController counts
-	// before it knows the game state and the team's budget (at budget 0: illegal
-	// communication). The monitor copy is not held. 0: off. Default DefaultGCWait.
+	// heard, or for this long without one (then the robot talks as before; a clock gone
+	// back during the wait restarts it from then). A robot rebooted during a game would
+	// otherwise send messages the GameController counts before it knows the game state
+	// and the team's budget (at budget 0: illegal communication). The monitor copy is
+	// not held. 0: off. Default DefaultGCWait.
 	GCWait time.Duration
 
 	// TeammateTimeout is how long a teammate counts as online after its last accepted

@@ -81,8 +81,12 @@ func (c *Component) startHold(now time.Time) {
 
 // noteStart ends the hold after start for good once the GameController is heard or
 // the wait has passed, so that neither a lost GameController nor a clock gone back
-// holds the packets again.
+// holds the packets again. A clock gone back during the wait (a simulation reset)
+// restarts it from now, as the GameController's connection counts from the reset.
 func (c *Component) noteStart(now time.Time, snap *GameSnapshot) {
+	if !c.holdOver && !c.holdUntil.IsZero() && c.holdUntil.Sub(now) > c.cfg.GCWait {
+		c.holdUntil = now.Add(c.cfg.GCWait)
+	}
 	switch {
 	case c.holdOver:
 	case snap.Connected:

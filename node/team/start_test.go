@@ -135,3 +135,50 @@ func TestGCWaitValidate(t *testing.T) {
 		t.Errorf("default wait %v", DefaultConfig().GCWait)
 	}
 }
+
+// TestStartWaitAfterClockWentBack: a clock that goes back during the wait (a
+// simulation reset soon after start) ends the wait GCWait after the reset, not when the
+// clock has caught up with the start again; ticking or timed.
+func TestStartWaitAfterClockWentBack(t *testing.T) {
+	for _, timed := range []bool{false, true} {
+		name := "ticking"
+		if timed {
+			name = "timed"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := testConfig()
+			cfg.GCWait = DefaultGCWait
+			var h *harness
+			if timed {
+				h = newTimedHarness(t, cfg, harnessStart)
+			} else {
+				h = newHarness(t, cfg, harnessStart, nil)
+			}
+			// step advances the clock by one tick and waits for the tick if it falls due.
+			step := func() {
+				t.Helper()
+				h.c.mu.Lock()
+				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
+				h.c.mu.Unlock()
+				h.clk.Advance(cfg.Tick)
+				if !timed || !h.clk.Now().Before(wake) {
+					h.expect(eventTick)
+				}
+			}
+			for range 10 {
+				step()
+			}
+			h.clk.Set(h.clk.Now().Add(-time.Minute)) // a simulation reset
+			if timed {
+				h.expect(eventTick) // the manual clock fires its timers when it goes back
+			}
+			for range int(cfg.GCWait/cfg.Tick) + 2 {
+				step()
+			}
+			if st := h.checkInvariants(); len(h.broadcasts()) == 0 || st.LastDecision == DecisionSilentStart {
+				t.Fatalf("%v after the clock went back 1 min: %d packets, last %v, counters %+v",
+					cfg.GCWait, len(h.broadcasts()), st.LastDecision, st.Send)
+			}
+		})
+	}
+}
