@@ -525,9 +525,9 @@ func (c *Component) connectedLocked(now time.Time) bool {
 }
 
 // clockBackLocked takes a clock gone back (a simulation reset) into account before the
-// connection is judged at now, a time read on Run's goroutine: Run stamped nothing
-// after it unless the clock went back (the same clock read later on the same goroutine
-// never reads earlier). The last packet and the held one then count as received at now,
+// connection is judged at now, a time read on Run's goroutine or under c.mu (Snapshot):
+// nothing was stamped after it unless the clock went back (a stamp is read before the
+// lock is taken, and the same clock read later never reads earlier). The last packet and the held one then count as received at now,
 // as the team component's grid starts from now: the GameController stays connected
 // for Timeout of the new time and is lost only if no packet comes within it, neither
 // lost until its next packet nor connected until the clock has caught up. Never call
@@ -758,6 +758,7 @@ func (c *Component) Snapshot() Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clk.Now() // under the lock: not older than an accepted packet
+	c.clockBackLocked(now)
 	return Snapshot{
 		Connected: c.connectedLocked(now),
 		Valid:     c.s.valid,

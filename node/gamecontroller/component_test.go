@@ -16,6 +16,7 @@ import (
 	"github.com/robocup-dnetwork/dnetwork/node/bus"
 	gcproto "github.com/robocup-dnetwork/dnetwork/proto/gamecontroller"
 	"github.com/robocup-dnetwork/dnetwork/ros/interfaces/builtin_interfaces"
+	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
 // TestPublishRate checks GCInfo at PublishRate on the clock, also before the first
@@ -568,6 +569,32 @@ func TestClockReset(t *testing.T) {
 		t.Fatalf("the next packet: %+v", s)
 	}
 	h.checkInvariant()
+}
+
+// TestClockResetSnapshot: right after a simulation reset, before Run's goroutine has
+// ticked or handled a packet at the new time, Snapshot (what the team and world info
+// components read) already counts the last packet as received at the new time, as
+// GCInfo does: connected, not lost until the next packet.
+func TestClockResetSnapshot(t *testing.T) {
+	clk := clock.NewManual(t0)
+	c, err := New(testConfig(), bus.NewFakeConn(4), clk, &bus.Recorder[dmsgs.GCInfo]{}, &bus.Recorder[dmsgs.GameControlData]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := basePacket(gcproto.LayoutSPL18)
+	c.handle(transport.Datagram{Payload: encode(t, &p), Src: gcA, Time: t0}) // as Run does
+	if s := c.Snapshot(); !s.Connected || s.Received != t0 {
+		t.Fatalf("after the packet: %+v", s)
+	}
+	back := t0.Add(-time.Hour)
+	clk.Set(back)
+	if s := c.Snapshot(); !s.Connected || s.Received != back {
+		t.Fatalf("right after the reset: %+v, want connected, received at the new time", s)
+	}
+	clk.Advance(c.cfg.Timeout)
+	if s := c.Snapshot(); s.Connected {
+		t.Fatalf("Timeout after the reset: %+v, want lost", s)
+	}
 }
 
 // audience is a GameControlData recorder whose Listened answer the test sets.
