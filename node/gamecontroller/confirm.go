@@ -84,6 +84,11 @@ func tickSecs(prev, next *gcproto.Packet, elapsed time.Duration, pace int32) int
 	return int32(elapsed/time.Second) + clockSlackSecs
 }
 
+// clockRose reports whether a clock of next is above prev's.
+func clockRose(prev, next *gcproto.Packet) bool {
+	return next.SecsRemaining > prev.SecsRemaining || next.SecondaryTime > prev.SecondaryTime
+}
+
 // clockPace returns the seconds a packet that the clocks counted down from prev to next
 // (no event between them: implausible found only doubtClock), with a second of slack
 // for the whole seconds they show; 0 when the packet number did not move.
@@ -338,10 +343,11 @@ func (c *Component) confirmLocked(p *gcproto.Packet, now time.Time) doubt {
 	if c.held {
 		elapsed := now.Sub(c.heldAt)
 		pace := c.pace
-		if implausibleAt(&c.heldPkt, p, elapsed, pace) != doubtNone && c.heldWhy == doubtClock {
-			// The held packet's clocks counted faster than it was sent, without an event:
-			// a next packet that counts on at that pace confirms it (gc-sim at a speed
-			// above 1), which is then the pace of this GameController.
+		if c.heldWhy == doubtClock && !clockRose(&c.heldPkt, p) {
+			// The held packet's clocks counted faster than it was sent, without an event,
+			// and the next packet's count on from them (a corrupted clock would come back
+			// up): if that packet confirms the held one at the held one's pace, this
+			// GameController's clocks run that fast (gc-sim at a speed above 1).
 			pace = max(pace, clockPace(&c.s.last, &c.heldPkt))
 		}
 		if implausibleAt(&c.heldPkt, p, elapsed, pace) == doubtNone {
