@@ -84,7 +84,7 @@ func (c *Component) startHold(now time.Time) {
 // holds the packets again. A clock gone back during the wait (a simulation reset)
 // restarts it from now, as the GameController's connection counts from the reset.
 func (c *Component) noteStart(now time.Time, snap *GameSnapshot) {
-	if !c.holdOver && !c.holdUntil.IsZero() && c.holdUntil.Sub(now) > c.cfg.GCWait {
+	if !c.holdOver && !c.holdUntil.IsZero() && !now.IsZero() && c.holdUntil.Sub(now) > c.cfg.GCWait {
 		c.holdUntil = now.Add(c.cfg.GCWait)
 	}
 	switch {
