@@ -38,15 +38,16 @@
 // a clock rising in play or falling further than it ticks while the GameController sends
 // the packets between the two (their packet numbers count them; a clock that a second
 // packet confirms to count faster, gc-sim at a speed above 1, sets that
-// GameController's pace), a budget growing) is
-// held and counted in Counters.Unconfirmed by cause; it is never published itself. The
-// next packet is accepted when it follows the held one (which it confirms: a
-// GameController repeats its packet) or the last accepted one (the held one was
-// corrupted). Ordinary changes (state changes, set plays, penalties with their timer),
-// the first packet of a GameController and a packet of another layout (a different
-// GameController program: corruption cannot change the layout) are accepted at once;
-// the built-in games of gc-sim, the captures of real GameControllers and a game on the
-// GameController's own logic hold nothing but an untimed penalty.
+// GameController's pace), a budget growing) is held and counted in
+// Counters.Unconfirmed by cause; it is never published itself. The next packet is
+// accepted when it follows the held one (which it confirms: a GameController repeats
+// its packet) or the last accepted one (the held one was corrupted). Ordinary changes
+// (state changes, set plays, penalties with their timer), the first packet of a
+// GameController and a packet of another layout (a different GameController program:
+// corruption cannot change the layout) are accepted at once; the built-in games of
+// gc-sim (above speed 1: but the one or two packets that show the pace), the captures
+// of real GameControllers and a game on the GameController's own logic hold nothing but
+// an untimed penalty.
 //
 // # Which GameController is followed
 //
