@@ -132,6 +132,11 @@ type Component struct {
 
 	// inputSync, if set, hands over held-back inputs through the setters (SetInputSync).
 	inputSync bus.InputSync
+	// mateHook, if set, is told of accepted packets and teammates gone offline
+	// (SetMateHook); told marks the teammates it was told of and not yet of their
+	// going offline.
+	mateHook func(MateEvent)
+	told     [256]bool
 
 	// hook, if set (tests), is called once the ticker runs and after every tick,
 	// datagram and plan, on the goroutine that owns the state (Run's or the socket's).

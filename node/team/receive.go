@@ -86,6 +86,7 @@ func (c *Component) receive(d transport.Datagram, now time.Time) bool {
 			if pubErr != nil && c.warnAllowed(causePublish, now) {
 				c.log.Warn("cannot publish TeamInfo", "err", pubErr)
 			}
+			c.tellMate(d.Src)
 		}
 		if c.policy.League.Counted(c.snap.State, c.snap.GamePhase) {
 			c.budget.Spend(1)

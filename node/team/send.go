@@ -103,7 +103,7 @@ func (c *Component) noteStart(now time.Time, snap *GameSnapshot) {
 }
 
 // noteOnline logs the teammates that came online or went offline since the last call
-// (r.mates are all that ever were).
+// (r.mates are all that ever were) and tells the mate hook of those gone offline.
 func (c *Component) noteOnline(r *rule) {
 	for _, p := range r.mates {
 		if o := r.on[p]; o != c.online[p] {
@@ -115,6 +115,7 @@ func (c *Component) noteOnline(r *rule) {
 			}
 		}
 	}
+	c.tellOffline(r)
 }
 
 // tick runs one step of the send loop at now.
