@@ -350,6 +350,10 @@ func New(rn *ros.Node, cfg Config) (n *Node, err error) {
 	} else {
 		n.swarm.SetInputSync(n.syncInputs)
 	}
+	// The teammates' positions for swarm.range come from their team packets (swarmrange.go).
+	if sr := newSwarmRange(&r.Swarm, n.swarm); sr != nil && n.team != nil {
+		n.team.SetMateHook(sr.onMate)
+	}
 
 	// Inputs from the robot's other nodes, fanned out to every component that reads them.
 	// They are deferred (package inputwake): a sample waits in its reader's ring, unless
@@ -537,6 +541,9 @@ func (n *Node) Run(ctx context.Context) error {
 	run("diagnostics", n.diag.Run)
 	n.log.Infof("%s", n.summary())
 	if w := transport.ContainerNetworkWarning(n.cfg.Interface); w != "" {
+		n.log.Warnf("%s", w)
+	}
+	if w := swarmRangeWarning(&n.cfg); w != "" {
 		n.log.Warnf("%s", w)
 	}
 	err := g.Wait()
