@@ -66,6 +66,9 @@
 // world info and sim3d components; every BehaviorInfo to team, world info and sim3d;
 // every VisionInfo to the GameController (pose and ball in return packets), team,
 // world info, sim3d and, with a swarm range, the swarm component (own position).
+// With a swarm range in network mode, each accepted teammate packet gives the swarm
+// component the position of the robots swarm.hosts lists at its source IP, until the
+// teammate goes offline (the team component's mate hook; swarmrange.go).
 // The GameController component's state reaches the team component (budget, penalty,
 // game state in the packets) and the world info component (game state record)
 // through TeamGame and WorldInfoGame, read at every tick.

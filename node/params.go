@@ -248,7 +248,7 @@ func (b *binder) bind(c *Config) {
 	b.ports("swarm.multicast_ports", &s.MulticastPorts, "Virtual ports bound on \"multicast\".")
 	b.seconds("swarm.neighbor_window", &s.NeighborWindow, 0.1, 600, "A robot stays a neighbour this long after it was heard, seconds.")
 	b.double("swarm.neighbors_rate", &s.NeighborsRate, 0.1, 100, "Rate of the neighbours topic, Hz.")
-	b.double("swarm.range", &s.Range, 0, 10000, "Communication range, metres; 0: unlimited.")
+	b.double("swarm.range", &s.Range, 0, 10000, "Communication range, metres; 0: unlimited. Network mode only (with team communication and swarm.hosts): a teammate's position comes from its team packets, matched by source IP, until it goes offline; other modes warn at start and ignore it.")
 
 	// 3D simulator.
 	d := &c.Sim3D

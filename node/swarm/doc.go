@@ -57,6 +57,10 @@
 // With Config.Range > 0 (metres), positions fed through SetPosition decide who is in
 // reach: frames from robots farther away are dropped (Swarm.OutOfRange) and such robots
 // are no neighbours. A robot whose position, or this robot's own, is unknown is in range.
+// The node feeds this robot's position from VisionInfo and, in ModeNetwork only, the
+// teammates' from their team packets (by source IP through Hosts, forgotten when the
+// teammate goes offline); several robots on one host cannot be told apart by IP, so in
+// the other modes the node warns at start that the range has no effect.
 // Invariant: a function set with SetInputSync (before Run) is called before every range
 // check reads this robot's own position, never with a lock of the component's held, so
 // it may hand a held-back VisionInfo over through SetPosition.

@@ -18,6 +18,8 @@
 //	Deps.Conn                 the team socket (transport.Worker in the node)
 //	Deps.Publisher            one dmsgs/TeamInfo per accepted teammate packet
 //	Status()                  counters, teammates, budget, interval, for diagnostics
+//	SetMateHook(f)            f hears each accepted packet's player, source IP and
+//	                          robot_pos, and each such teammate going offline
 //
 // Each setter has an At form (SetMotionAt, SetBehaviorAt, SetVisionAt) for a message
 // handed over after it arrived: its arrival time stands wherever the plain setter reads
