@@ -49,14 +49,18 @@ func newSwarmRange(c *swarm.Config, sw positioner) *swarmRange {
 }
 
 // onMate feeds one teammate's news: its position on an accepted packet, forgotten when
-// it went offline or now sends from another IP. The per-packet path allocates nothing.
+// it went offline or now sends from another IP (unless another online teammate sends
+// from that IP too: its next packet places those robots). The per-packet path
+// allocates nothing.
 func (s *swarmRange) onMate(e team.MateEvent) {
 	prev := s.from[e.Player]
 	if prev.IsValid() && (e.Offline || prev != e.Src) {
-		for _, name := range s.names[prev] {
-			s.sw.ForgetPosition(name)
-		}
 		s.from[e.Player] = netip.Addr{}
+		if !s.fed(prev) {
+			for _, name := range s.names[prev] {
+				s.sw.ForgetPosition(name)
+			}
+		}
 	}
 	if e.Offline {
 		return
@@ -70,6 +74,16 @@ func (s *swarmRange) onMate(e team.MateEvent) {
 		s.sw.SetPosition(name, p)
 	}
 	s.from[e.Player] = e.Src
+}
+
+// fed reports whether some player's position still comes from ip.
+func (s *swarmRange) fed(ip netip.Addr) bool {
+	for _, a := range s.from {
+		if a == ip {
+			return true
+		}
+	}
+	return false
 }
 
 // swarmRangeWarning returns the start-up warning for a swarm.range that the node cannot

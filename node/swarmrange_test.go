@@ -72,8 +72,11 @@ func TestSwarmRangeFeed(t *testing.T) {
 	check("player 2 offline", fakePositions{"r3": {X: 1}})
 	heard(3, "10.0.0.2", 200, 0) // player 3 now sends from r2's host
 	check("player 3 moved to 10.0.0.2", fakePositions{"r2": {X: 2}, "r2b": {X: 2}})
-	sr.onMate(team.MateEvent{Player: 4, Offline: true})
+	heard(5, "10.0.0.2", 400, 0) // a second player on that host (a misconfiguration)
 	sr.onMate(team.MateEvent{Player: 3, Offline: true})
+	check("player 3 offline, player 5 on the same host", fakePositions{"r2": {X: 4}, "r2b": {X: 4}})
+	sr.onMate(team.MateEvent{Player: 4, Offline: true})
+	sr.onMate(team.MateEvent{Player: 5, Offline: true})
 	check("all offline", fakePositions{})
 
 	if allocs := testing.AllocsPerRun(100, func() { heard(3, "10.0.0.3", 100, 0) }); allocs != 0 {
