@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/robocup-dnetwork/dnetwork/internal/netnstest"
+	"github.com/robocup-dnetwork/dnetwork/internal/qemutest"
 )
 
 // TestNetnsInterfaceEventDuringFlood: an interface event is handled while a flood keeps
@@ -16,6 +17,7 @@ import (
 // makes its Filter send two more, up to a bounded total); the worker must notice the
 // lost address at once, not only when the flood ends.
 func TestNetnsInterfaceEventDuringFlood(t *testing.T) {
+	qemutest.Skip(t, "the address is removed by running ip(8) during the flood, and qemu-user can hang a child forked while other threads work before it reaches exec")
 	a, b := netnstest.New(t, "ea"), netnstest.New(t, "eb")
 	netnstest.Veth(t, a, "va", "10.93.0.1/24", b, "vb", "10.93.0.2/24")
 	const (

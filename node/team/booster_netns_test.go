@@ -39,6 +39,9 @@ func TestBoosterNetns(t *testing.T) {
 
 func testBoosterNetns(t *testing.T, mode BoosterMode, rev string, size int) {
 	prog := boostertest.Build(t, rev)
+	// The vendor's packets are made before any goroutine of the test runs: under qemu-user a
+	// fork while other threads work can hang the child before it reaches exec.
+	msg, dpkt := prog.Write(t, 17, 3)
 	quiet := slog.New(slog.DiscardHandler)
 	a, b := netnstest.New(t, "bn"), netnstest.New(t, "bs")
 	netnstest.Veth(t, a, "va", "10.90.7.1/24", b, "vb", "10.90.7.2/24")
@@ -118,7 +121,6 @@ func testBoosterNetns(t *testing.T, mode BoosterMode, rev string, size int) {
 	}
 	_ = rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_BROADCAST, 1) })
 
-	msg, dpkt := prog.Write(t, 17, 3)
 	var sends []func()
 	to := func(addr netip.Addr, port int, p []byte) func() {
 		return func() { _, _ = sender.WriteToUDPAddrPort(p, netip.AddrPortFrom(addr, uint16(port))) }
