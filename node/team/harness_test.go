@@ -143,6 +143,19 @@ func (h *harness) ticks(n int) {
 	}
 }
 
+// stepTick advances the clock by one tick and waits for the tick if it falls due: every
+// tick of a ticking component, a timed one's only when its timer fires.
+func (h *harness) stepTick(timed bool) {
+	h.t.Helper()
+	h.c.mu.Lock()
+	wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * h.c.cfg.Tick)
+	h.c.mu.Unlock()
+	h.clk.Advance(h.c.cfg.Tick)
+	if !timed || !h.clk.Now().Before(wake) {
+		h.expect(eventTick)
+	}
+}
+
 // deliver hands one datagram to the component and waits until it is handled.
 func (h *harness) deliver(payload []byte) {
 	h.t.Helper()

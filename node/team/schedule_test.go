@@ -256,17 +256,7 @@ func TestSendAfterClockWentBack(t *testing.T) {
 			} else {
 				h = newHarness(t, cfg, harnessStart, nil)
 			}
-			// step advances the clock by one tick and waits for the tick if it falls due.
-			step := func() {
-				t.Helper()
-				h.c.mu.Lock()
-				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
-				h.c.mu.Unlock()
-				h.clk.Advance(cfg.Tick)
-				if !timed || !h.clk.Now().Before(wake) {
-					h.expect(eventTick)
-				}
-			}
+			step := func() { h.stepTick(timed) }
 			for range 2 * int(time.Second/cfg.Tick) {
 				step()
 			}
@@ -370,16 +360,7 @@ func TestTeammateStaysOnlineWhileTimeMoves(t *testing.T) {
 				view = notifyingGame{g}
 			}
 			h := startHarness(t, cfg, harnessStart, stepping, g, view)
-			// step advances the clock by one tick and waits for the tick if one is due.
-			step := func() {
-				h.c.mu.Lock()
-				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
-				h.c.mu.Unlock()
-				h.clk.Advance(cfg.Tick)
-				if !timed || !h.clk.Now().Before(wake) {
-					h.expect(eventTick)
-				}
-			}
+			step := func() { h.stepTick(timed) }
 			step()
 			stamp := func() time.Duration { return stampAt(clk.Now()) }
 			h.introduce(17, 3, 1, stamp(), nil)

@@ -154,17 +154,7 @@ func TestStartWaitAfterClockWentBack(t *testing.T) {
 			} else {
 				h = newHarness(t, cfg, harnessStart, nil)
 			}
-			// step advances the clock by one tick and waits for the tick if it falls due.
-			step := func() {
-				t.Helper()
-				h.c.mu.Lock()
-				wake := h.c.st.origin.Add(time.Duration(h.c.st.wakeK) * cfg.Tick)
-				h.c.mu.Unlock()
-				h.clk.Advance(cfg.Tick)
-				if !timed || !h.clk.Now().Before(wake) {
-					h.expect(eventTick)
-				}
-			}
+			step := func() { h.stepTick(timed) }
 			for range 10 {
 				step()
 			}
