@@ -234,7 +234,7 @@ func stateDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 	}
 	secs := int32(elapsed/time.Second) + clockSlackSecs
 	goal := next.Teams[0].Score == prev.Teams[0].Score+1 || next.Teams[1].Score == prev.Teams[1].Score+1
-	timer := clockJump(prev.SecondaryTime, next.SecondaryTime, secs) || clockJump(prev.SecsRemaining, next.SecsRemaining, secs)
+	timer := !counts(prev.SecondaryTime, next.SecondaryTime, secs, 1) || !counts(prev.SecsRemaining, next.SecsRemaining, secs, 1)
 	if goal || timer || next.KickingTeam != prev.KickingTeam || next.GamePhase != prev.GamePhase || next.SetPlay != prev.SetPlay {
 		return doubtNone
 	}
@@ -260,7 +260,7 @@ func setPlayDoubt(prev, next *gcproto.Packet, elapsed time.Duration) doubt {
 		return doubtSetPlay
 	}
 	secs := int32(elapsed/time.Second) + clockSlackSecs
-	timer := clockJump(prev.SecondaryTime, next.SecondaryTime, secs)
+	timer := !counts(prev.SecondaryTime, next.SecondaryTime, secs, 1)
 	if timer || next.State != prev.State || next.KickingTeam != prev.KickingTeam || next.Stopped != prev.Stopped {
 		return doubtNone
 	}
@@ -297,16 +297,10 @@ func penaltyDoubt(prev, next *gcproto.Packet, secs int32) doubt {
 	return doubtNone
 }
 
-// clockJump reports whether a running clock moved from a to b other than by counting
-// down at most secs seconds (or standing, or one second up: a tick's rounding).
-func clockJump(a, b, secs int32) bool {
-	d := b - a
-	return d > 1 || -d > secs
-}
-
 // counts reports whether a clock went from a to b as a GameController's clock does
 // between two packets without an event: it stands or counts down by secs at most; up
-// seconds up at most (none in play: a clock that rises there is a flipped bit).
+// seconds up at most (none in play: a clock that rises there is a flipped bit; 1 where
+// a tick's rounding is allowed). Not counting so, a timer was started or set.
 func counts(a, b, secs, up int32) bool {
 	d := b - a
 	return d <= up && -d <= secs
