@@ -129,3 +129,11 @@ func (t *manualTicker) Stop() {
 	drain(t.c)
 	t.clock.mu.Unlock()
 }
+
+// Within reports whether t lies within d of now, before or after it. A time more than d
+// after now was read before the clock went back (a restarted simulation), so what it
+// stamps is as stale as a time more than d before now.
+func Within(now, t time.Time, d time.Duration) bool {
+	x := now.Sub(t)
+	return x <= d && x >= -d
+}

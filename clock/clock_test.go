@@ -101,3 +101,15 @@ func TestUntilGrid(t *testing.T) {
 		}
 	}
 }
+
+func TestWithin(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, c := range []struct {
+		off  time.Duration // t - now
+		want bool
+	}{{0, true}, {-time.Second, true}, {time.Second, true}, {-time.Second - 1, false}, {time.Second + 1, false}, {-time.Hour, false}, {time.Hour, false}} {
+		if got := Within(now, now.Add(c.off), time.Second); got != c.want {
+			t.Errorf("Within(now, now%+v, 1s) = %v, want %v", c.off, got, c.want)
+		}
+	}
+}

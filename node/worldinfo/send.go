@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/node/units"
 	wi "github.com/robocup-dnetwork/dnetwork/proto/worldinfo"
 )
@@ -51,7 +52,7 @@ func (c *Component) fill(now time.Time, s *snapshot) int {
 	}
 	fr := frame{flip: s.attackLeft && !cfg.IgnoreAttackSide, mirror: !cfg.ROSFrameOnWire}
 	v := &s.vision
-	visionFresh := v.valid && fresh(now, v.at, cfg.InputTimeout)
+	visionFresh := v.valid && clock.Within(now, v.at, cfg.InputTimeout)
 	poseOK := visionFresh && (v.locOK || cfg.PoseWithoutLoc)
 	if poseOK && !finite(v.robot[:]...) {
 		c.invalidInputs.Add(1)
@@ -108,20 +109,12 @@ func (c *Component) fill(now time.Time, s *snapshot) int {
 	return n
 }
 
-// fresh reports whether an input that arrived at at is still used at now: not older than
-// timeout, and not more than timeout in the future, where the clock's going back (a
-// restarted simulation) leaves the inputs of before.
-func fresh(now, at time.Time, timeout time.Duration) bool {
-	d := now.Sub(at)
-	return d <= timeout && d >= -timeout
-}
-
 // velocity returns the robot-frame velocity over the odometry samples since the last
 // cycle (see the package documentation) and moves the window on.
 func (c *Component) velocity(now time.Time, s *snapshot) (fwd, left, w float64, ok bool) {
 	cur, base := s.motion, c.odoBase
 	switch {
-	case !cur.valid || !fresh(now, s.motionAt, c.cfg.InputTimeout):
+	case !cur.valid || !clock.Within(now, s.motionAt, c.cfg.InputTimeout):
 		c.odoBase = odoSample{}
 		return 0, 0, 0, false
 	case !base.valid || base.stamped != cur.stamped || cur.t.Before(base.t):

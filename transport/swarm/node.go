@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/robocup-dnetwork/dnetwork/clock"
 	"github.com/robocup-dnetwork/dnetwork/transport"
 )
 
@@ -549,7 +550,7 @@ func (n *Node) hear(src string) {
 	defer n.heardM.Unlock()
 	if _, ok := n.heard[src]; !ok && len(n.heard) >= maxHeard {
 		for name, t := range n.heard {
-			if d := now.Sub(t); d > n.cfg.NeighborWindow || d < -n.cfg.NeighborWindow {
+			if !clock.Within(now, t, n.cfg.NeighborWindow) {
 				delete(n.heard, name)
 			}
 		}
@@ -589,7 +590,7 @@ func (n *Node) NeighborsHeard() []Neighbor {
 	for name, t := range n.heard {
 		// A robot heard more than a window after now was heard before the clock went
 		// back (a restarted simulation): no neighbour until it is heard again.
-		if d := now.Sub(t); d >= -n.cfg.NeighborWindow && d <= n.cfg.NeighborWindow {
+		if clock.Within(now, t, n.cfg.NeighborWindow) {
 			out = append(out, Neighbor{Name: name, LastHeard: t})
 		}
 	}
