@@ -143,6 +143,14 @@ func (h *harness) ticks(n int) {
 	}
 }
 
+// runBoth runs f as the subtests "ticking" (a component that wakes on every tick) and
+// "timed" (one that sleeps until its next due tick).
+func runBoth(t *testing.T, f func(t *testing.T, timed bool)) {
+	for _, timed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ticking", true: "timed"}[timed], func(t *testing.T) { f(t, timed) })
+	}
+}
+
 // stepTick advances the clock by one tick and waits for the tick if it falls due: every
 // tick of a ticking component, a timed one's only when its timer fires.
 func (h *harness) stepTick(timed bool) {

@@ -243,40 +243,34 @@ func TestTimedClockWithoutTime(t *testing.T) {
 // silence the robot until it reaches the time of its last packet again; the next
 // packet goes out within one interval of the new time, ticking or timed.
 func TestSendAfterClockWentBack(t *testing.T) {
-	for _, timed := range []bool{false, true} {
-		name := "ticking"
+	runBoth(t, func(t *testing.T, timed bool) {
+		cfg := testConfig()
+		var h *harness
 		if timed {
-			name = "timed"
+			h = newTimedHarness(t, cfg, harnessStart)
+		} else {
+			h = newHarness(t, cfg, harnessStart, nil)
 		}
-		t.Run(name, func(t *testing.T) {
-			cfg := testConfig()
-			var h *harness
-			if timed {
-				h = newTimedHarness(t, cfg, harnessStart)
-			} else {
-				h = newHarness(t, cfg, harnessStart, nil)
-			}
-			step := func() { h.stepTick(timed) }
-			for range 2 * int(time.Second/cfg.Tick) {
-				step()
-			}
-			n := len(h.broadcasts())
-			if n == 0 {
-				t.Fatal("nothing sent before the clock went back")
-			}
-			h.clk.Set(h.clk.Now().Add(-10 * time.Second)) // a simulation reset
-			if timed {
-				h.expect(eventTick) // the manual clock fires its timers when it goes back
-			}
-			for range int(cfg.Rate.Blind/cfg.Tick) + 1 {
-				step()
-			}
-			if got := len(h.broadcasts()); got == n {
-				t.Fatalf("no packet within %v after the clock went back 10 s (%d before)", cfg.Rate.Blind+cfg.Tick, n)
-			}
-			h.checkInvariants()
-		})
-	}
+		step := func() { h.stepTick(timed) }
+		for range 2 * int(time.Second/cfg.Tick) {
+			step()
+		}
+		n := len(h.broadcasts())
+		if n == 0 {
+			t.Fatal("nothing sent before the clock went back")
+		}
+		h.clk.Set(h.clk.Now().Add(-10 * time.Second)) // a simulation reset
+		if timed {
+			h.expect(eventTick) // the manual clock fires its timers when it goes back
+		}
+		for range int(cfg.Rate.Blind/cfg.Tick) + 1 {
+			step()
+		}
+		if got := len(h.broadcasts()); got == n {
+			t.Fatalf("no packet within %v after the clock went back 10 s (%d before)", cfg.Rate.Blind+cfg.Tick, n)
+		}
+		h.checkInvariants()
+	})
 }
 
 // TestTeammateOfflineAfterClockWentBack: a teammate heard before the clock went back (a
@@ -344,49 +338,47 @@ func (l *logRecorder) count(msg string) int {
 // moment after the instant the component plans for: one "teammate online", never
 // "offline", and every packet sent carries it in mates_online. Ticking and timed.
 func TestTeammateStaysOnlineWhileTimeMoves(t *testing.T) {
-	for _, timed := range []bool{false, true} {
-		t.Run(map[bool]string{false: "ticking", true: "timed"}[timed], func(t *testing.T) {
-			cfg := testConfig()
-			logs := &logRecorder{}
-			cfg.Logger = slog.New(logs)
-			var clk *steppingClock
-			stepping := func(c *Component) {
-				clk = &steppingClock{Manual: c.clk.(*clock.Manual)}
-				c.clk = clk
-			}
-			g := &fakeGame{s: NoGame, changed: make(chan struct{}, 1)}
-			var view GameView = g
-			if timed {
-				view = notifyingGame{g}
-			}
-			h := startHarness(t, cfg, harnessStart, stepping, g, view)
-			step := func() { h.stepTick(timed) }
+	runBoth(t, func(t *testing.T, timed bool) {
+		cfg := testConfig()
+		logs := &logRecorder{}
+		cfg.Logger = slog.New(logs)
+		var clk *steppingClock
+		stepping := func(c *Component) {
+			clk = &steppingClock{Manual: c.clk.(*clock.Manual)}
+			c.clk = clk
+		}
+		g := &fakeGame{s: NoGame, changed: make(chan struct{}, 1)}
+		var view GameView = g
+		if timed {
+			view = notifyingGame{g}
+		}
+		h := startHarness(t, cfg, harnessStart, stepping, g, view)
+		step := func() { h.stepTick(timed) }
+		step()
+		stamp := func() time.Duration { return stampAt(clk.Now()) }
+		h.introduce(17, 3, 1, stamp(), nil)
+		h.deliver(dnetFrom(t, 17, 3, 1, stamp(), nil))
+		before := len(h.broadcasts())
+		for seq := uint32(2); seq <= 60; seq++ {
 			step()
-			stamp := func() time.Duration { return stampAt(clk.Now()) }
-			h.introduce(17, 3, 1, stamp(), nil)
-			h.deliver(dnetFrom(t, 17, 3, 1, stamp(), nil))
-			before := len(h.broadcasts())
-			for seq := uint32(2); seq <= 60; seq++ {
-				step()
-				h.deliver(dnetFrom(t, 17, 3, seq, stamp(), nil))
+			h.deliver(dnetFrom(t, 17, 3, seq, stamp(), nil))
+		}
+		if on, off := logs.count("teammate online"), logs.count("teammate offline"); on != 1 || off != 0 {
+			t.Errorf("logged %d \"teammate online\" and %d \"teammate offline\", want 1 and 0", on, off)
+		}
+		sent := h.broadcasts()[before:]
+		if len(sent) == 0 {
+			t.Fatal("no packet sent")
+		}
+		for i, b := range sent {
+			var s teaminfo.State
+			if _, err := teaminfo.DecodeDNet(b, &s, nil); err != nil {
+				t.Fatal(err)
 			}
-			if on, off := logs.count("teammate online"), logs.count("teammate offline"); on != 1 || off != 0 {
-				t.Errorf("logged %d \"teammate online\" and %d \"teammate offline\", want 1 and 0", on, off)
+			if !s.MatesOnline[2] {
+				t.Errorf("packet %d: mates_online %v lacks player 3", i, s.MatesOnline)
 			}
-			sent := h.broadcasts()[before:]
-			if len(sent) == 0 {
-				t.Fatal("no packet sent")
-			}
-			for i, b := range sent {
-				var s teaminfo.State
-				if _, err := teaminfo.DecodeDNet(b, &s, nil); err != nil {
-					t.Fatal(err)
-				}
-				if !s.MatesOnline[2] {
-					t.Errorf("packet %d: mates_online %v lacks player 3", i, s.MatesOnline)
-				}
-			}
-			h.checkInvariants()
-		})
-	}
+		}
+		h.checkInvariants()
+	})
 }

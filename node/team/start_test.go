@@ -140,35 +140,29 @@ func TestGCWaitValidate(t *testing.T) {
 // simulation reset soon after start) ends the wait GCWait after the reset, not when the
 // clock has caught up with the start again; ticking or timed.
 func TestStartWaitAfterClockWentBack(t *testing.T) {
-	for _, timed := range []bool{false, true} {
-		name := "ticking"
+	runBoth(t, func(t *testing.T, timed bool) {
+		cfg := testConfig()
+		cfg.GCWait = DefaultGCWait
+		var h *harness
 		if timed {
-			name = "timed"
+			h = newTimedHarness(t, cfg, harnessStart)
+		} else {
+			h = newHarness(t, cfg, harnessStart, nil)
 		}
-		t.Run(name, func(t *testing.T) {
-			cfg := testConfig()
-			cfg.GCWait = DefaultGCWait
-			var h *harness
-			if timed {
-				h = newTimedHarness(t, cfg, harnessStart)
-			} else {
-				h = newHarness(t, cfg, harnessStart, nil)
-			}
-			step := func() { h.stepTick(timed) }
-			for range 10 {
-				step()
-			}
-			h.clk.Set(h.clk.Now().Add(-time.Minute)) // a simulation reset
-			if timed {
-				h.expect(eventTick) // the manual clock fires its timers when it goes back
-			}
-			for range int(cfg.GCWait/cfg.Tick) + 2 {
-				step()
-			}
-			if st := h.checkInvariants(); len(h.broadcasts()) == 0 || st.LastDecision == DecisionSilentStart {
-				t.Fatalf("%v after the clock went back 1 min: %d packets, last %v, counters %+v",
-					cfg.GCWait, len(h.broadcasts()), st.LastDecision, st.Send)
-			}
-		})
-	}
+		step := func() { h.stepTick(timed) }
+		for range 10 {
+			step()
+		}
+		h.clk.Set(h.clk.Now().Add(-time.Minute)) // a simulation reset
+		if timed {
+			h.expect(eventTick) // the manual clock fires its timers when it goes back
+		}
+		for range int(cfg.GCWait/cfg.Tick) + 2 {
+			step()
+		}
+		if st := h.checkInvariants(); len(h.broadcasts()) == 0 || st.LastDecision == DecisionSilentStart {
+			t.Fatalf("%v after the clock went back 1 min: %d packets, last %v, counters %+v",
+				cfg.GCWait, len(h.broadcasts()), st.LastDecision, st.Send)
+		}
+	})
 }
